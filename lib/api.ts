@@ -1,0 +1,53 @@
+// The typed in-process API: one function per route, `api.<group>.<name>(actor, input)`, with the
+// route's own parameter schemas (camelCase keys) and handler, so the rules and ApiErrors are the
+// same as over HTTP, with no HTTP involved.
+import type { Ctx } from './context.js';
+import { resolveActor, type ActorRef } from './domain/auth.js';
+import type { Actor } from './domain/roles.js';
+import { validateParams, type ParamInputs, type ParamShape } from './http/params.js';
+import { checkAccess, inProcessRequest, type RouteDef } from './routes/route.js';
+
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
+type CamelKeys<T> = { [K in keyof T as K extends string ? Camel<K> : K]: T[K] };
+
+type Input<P extends ParamShape> = CamelKeys<ParamInputs<P>>;
+
+export type ApiFunction<D> =
+  D extends RouteDef<infer P, infer R>
+    ? {} extends Input<P>
+      ? (actor: ActorRef | null, input?: Input<P> & { signal?: AbortSignal }) => R
+      : (actor: ActorRef | null, input: Input<P> & { signal?: AbortSignal }) => R
+    : never;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type RouteGroups = Record<string, Record<string, RouteDef<any, any>>>;
+
+export type Api<G extends RouteGroups> = { [Group in keyof G]: { [Name in keyof G[Group]]: ApiFunction<G[Group][Name]> } };
+
+const snake = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+export function buildApi<G extends RouteGroups>(
+  ctx: Ctx,
+  groups: G,
+  invoke: (route: RouteDef, actor: Actor, input: Record<string, unknown>, signal?: AbortSignal) => unknown,
+): Api<G> {
+  const api: Record<string, Record<string, unknown>> = {};
+  for (const [groupName, group] of Object.entries(groups)) {
+    const functions: Record<string, unknown> = {};
+    for (const [name, route] of Object.entries(group)) {
+      functions[name] = (actorRef: ActorRef | null, input: Record<string, unknown> = {}) => {
+        const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0);
+        if (actor) checkAccess(route, actor);
+        const { signal, ...rest } = input as { signal?: AbortSignal };
+        const params: Record<string, unknown> = {};
+        for (const [key, value] of Object.entries(rest)) params[snake(key)] = value;
+        const values = validateParams(route.params, params);
+        return invoke(route, actor as Actor, values, signal);
+      };
+    }
+    api[groupName] = functions;
+  }
+  return api as Api<G>;
+}
+
+export { inProcessRequest };

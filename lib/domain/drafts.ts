@@ -1,0 +1,9 @@
+// Drafts (issue 8).
+import type { Ctx } from '../context.js';
+import type { StateOptions } from '../events/state.js';
+import type { Actor } from './roles.js';
+
+/** POST /register state for this feature. */
+export function fetchDraftState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+  return { drafts: [] };
+}

@@ -1,0 +1,182 @@
+// Event queues as a client sees them: POST /register (a queue plus a consistent snapshot of the
+// state), GET /events (acknowledge, then return newer events or long-poll), DELETE /events.
+// Queues are rows, so they and their undelivered events survive a restart.
+import type { Ctx } from '../context.js';
+import { ApiError, badRequest } from '../errors.js';
+import type { DeliveredEvent } from '../events/hub.js';
+import { fetchInitialState } from '../events/state.js';
+import { missing } from '../http/params.js';
+import {
+  deleteQueue,
+  insertQueue,
+  selectQueue,
+  touchQueues,
+  updateQueueAck,
+  type QueueRow,
+} from '../store/events.js';
+import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
+import type { Actor } from './roles.js';
+
+export const DEFAULT_QUEUE_LIFESPAN_SECS = 600;
+const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
+
+export interface RegisterInput {
+  eventTypes: readonly string[] | null;
+  /** Which state to fetch; defaults to eventTypes. */
+  fetchEventTypes?: readonly string[] | null | undefined;
+  clientCapabilities?: Record<string, unknown> | undefined;
+  applyMarkdown?: boolean | undefined;
+  lifespanSecs?: number | undefined;
+}
+
+function newQueueId(ctx: Ctx): string {
+  return `${ctx.clock()}:${ctx.random(8).toString('hex')}`;
+}
+
+/** POST /register: the state and the queue's start come from one transaction, so nothing is missed or seen twice. */
+export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Record<string, unknown> {
+  const eventTypes = input.eventTypes === null ? null : [...new Set(input.eventTypes)];
+  const fetchTypes = input.fetchEventTypes === undefined ? eventTypes : input.fetchEventTypes;
+  const clientCapabilities = input.clientCapabilities ?? {};
+  const applyMarkdown = input.applyMarkdown ?? false;
+  const lifespan = Math.min(Math.max(input.lifespanSecs ?? ctx.options.events?.queueLifespanSeconds ?? DEFAULT_QUEUE_LIFESPAN_SECS, 1), MAX_QUEUE_LIFESPAN_SECS);
+  return ctx.tx(() => {
+    const lastEventId = ctx.events.maxEventId();
+    const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes });
+    const queueId = newQueueId(ctx);
+    insertQueue(ctx.store, {
+      id: queueId,
+      user_id: actor.id,
+      event_types: eventTypes === null ? null : JSON.stringify(eventTypes),
+      client_capabilities: JSON.stringify(clientCapabilities),
+      apply_markdown: applyMarkdown ? 1 : 0,
+      acked_event_id: lastEventId,
+      created_at: ctx.now(),
+      last_poll_at: ctx.clock(),
+      lifespan_secs: lifespan,
+    });
+    return {
+      queue_id: queueId,
+      last_event_id: lastEventId,
+      zulip_version: ZULIP_VERSION,
+      zulip_feature_level: ZULIP_FEATURE_LEVEL,
+      zulip_merge_base: ZULIP_MERGE_BASE,
+      ...state,
+    };
+  });
+}
+
+function badQueue(queueId: string): ApiError {
+  return new ApiError('BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queueId}`, { extra: { queue_id: queueId } });
+}
+
+function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
+  const queue = selectQueue(ctx.store, queueId);
+  if (!queue || queue.user_id !== actor.id) throw badQueue(queueId);
+  return queue;
+}
+
+function typeFilter(queue: QueueRow): (type: string) => boolean {
+  if (queue.event_types === null) return () => true;
+  const types = new Set(JSON.parse(queue.event_types) as string[]);
+  return (type) => types.has(type) || type === 'heartbeat';
+}
+
+/** Shapes a stored event for one queue: message content as HTML or Markdown per apply_markdown. */
+function forQueue(queue: QueueRow, event: DeliveredEvent): DeliveredEvent {
+  if (event.type !== 'message') return event;
+  const message = event.message as Record<string, unknown> & { _markdown?: string };
+  const { _markdown, ...rest } = message;
+  const content = queue.apply_markdown === 1 || _markdown === undefined ? rest.content : _markdown;
+  return { ...event, message: { ...rest, content, content_type: queue.apply_markdown === 1 ? 'text/html' : 'text/x-markdown' } };
+}
+
+function heartbeatMs(ctx: Ctx): number {
+  const configured = ctx.options.events?.heartbeatSeconds;
+  if (configured !== undefined) return configured * 1000;
+  return (45 + (ctx.random(1)[0]! % 11)) * 1000;
+}
+
+export interface GetEventsInput {
+  queueId?: string | undefined;
+  lastEventId?: number | undefined;
+  dontBlock?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** GET /events. */
+export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): Promise<{ events: DeliveredEvent[]; queue_id: string }> {
+  const dontBlock = input.dontBlock ?? false;
+  if (input.queueId === undefined) {
+    if (!dontBlock) throw missing('queue_id');
+    const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] }) as { queue_id: string };
+    return { events: [], queue_id };
+  }
+  const queueId = input.queueId;
+  const queue = ownQueue(ctx, actor, queueId);
+  if (input.lastEventId === undefined) throw missing('last_event_id');
+  const lastEventId = input.lastEventId;
+  if (lastEventId < queue.acked_event_id) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+  if (lastEventId > ctx.events.maxEventId()) throw badRequest(`Event ${lastEventId} was not in this queue`);
+  ctx.tx(() => updateQueueAck(ctx.store, queueId, lastEventId, ctx.clock()));
+
+  const accepts = typeFilter(queue);
+  const first = ctx.events.read(actor.id, lastEventId, accepts);
+  if (first.events.length > 0 || dontBlock) {
+    return { events: first.events.map((event) => forQueue(queue, event)), queue_id: queueId };
+  }
+  const events = await waitForEvents(ctx, actor, queue, first.scannedTo, lastEventId, input.signal);
+  return { events: events.map((event) => forQueue(queue, event)), queue_id: queueId };
+}
+
+function waitForEvents(
+  ctx: Ctx,
+  actor: Actor,
+  queue: QueueRow,
+  cursor: number,
+  lastEventId: number,
+  signal: AbortSignal | undefined,
+): Promise<DeliveredEvent[]> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let stop = (): void => {};
+    const finish = (events: DeliveredEvent[]): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      stop();
+      ctx.events.markConnected(queue.id, false);
+      try {
+        ctx.tx(() => touchQueues(ctx.store, queue.id, ctx.clock()));
+      } catch (error) {
+        ctx.logger.warn('could not record the end of a poll', { error: String(error) });
+      }
+      resolve(events);
+    };
+    const onAbort = (): void => finish([]);
+    const timer = setTimeout(() => finish([{ type: 'heartbeat', id: lastEventId }]), heartbeatMs(ctx));
+    ctx.events.markConnected(queue.id, true);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    stop = ctx.events.wait({
+      userId: actor.id,
+      cursor,
+      accepts: typeFilter(queue),
+      deliver: (events) => {
+        finish(events);
+        return false;
+      },
+    });
+    if (settled) stop();
+    if (signal?.aborted) finish([]);
+  });
+}
+
+/** DELETE /events. */
+export function deleteEventQueue(ctx: Ctx, actor: Actor, input: { queueId: string }): Record<string, never> {
+  return ctx.tx(() => {
+    ownQueue(ctx, actor, input.queueId);
+    deleteQueue(ctx.store, input.queueId);
+    return {};
+  });
+}

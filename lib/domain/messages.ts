@@ -1,0 +1,9 @@
+// Messages (issue 3).
+import type { Ctx } from '../context.js';
+import type { StateOptions } from '../events/state.js';
+import type { Actor } from './roles.js';
+
+/** POST /register state for this feature. */
+export function fetchMessageState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+  return { max_message_id: -1 };
+}

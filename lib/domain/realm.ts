@@ -1,0 +1,101 @@
+// The organization (Zulip's realm) and GET /server_settings.
+import { randomUUID } from 'node:crypto';
+import type { Ctx } from '../context.js';
+import { insertRealm, selectRealm, type RealmRow } from '../store/users.js';
+
+/** The Zulip version and feature level whose behaviour parley implements. */
+export const ZULIP_VERSION = '12.0-parley';
+export const ZULIP_FEATURE_LEVEL = 478;
+export const ZULIP_MERGE_BASE = '12.0';
+
+export const DEFAULT_REALM_NAME = 'parley';
+export const DEFAULT_REALM_URL = 'http://localhost:9991';
+
+export interface Realm {
+  name: string;
+  url: string;
+  uuid: string;
+  description: string;
+  dateCreated: number;
+  pushNotificationsEnabled: boolean;
+}
+
+function toRealm(row: RealmRow): Realm {
+  return {
+    name: row.name,
+    url: row.url,
+    uuid: row.uuid,
+    description: row.description,
+    dateCreated: row.date_created,
+    pushNotificationsEnabled: row.push_notifications_enabled === 1,
+  };
+}
+
+/** Creates the organization row on a new database (name, URL and UUID); a no-op afterwards. */
+export function ensureRealm(ctx: Ctx): Realm {
+  const existing = selectRealm(ctx.store);
+  if (existing) return toRealm(existing);
+  return ctx.tx(() => {
+    const again = selectRealm(ctx.store);
+    if (again) return toRealm(again);
+    insertRealm(ctx.store, {
+      name: ctx.options.realm?.name ?? DEFAULT_REALM_NAME,
+      url: (ctx.options.realm?.url ?? DEFAULT_REALM_URL).replace(/\/+$/, ''),
+      uuid: randomUUID(),
+      description: '',
+      date_created: ctx.now(),
+    });
+    return toRealm(selectRealm(ctx.store)!);
+  });
+}
+
+export function getRealm(ctx: Ctx): Realm {
+  const row = selectRealm(ctx.store);
+  return row ? toRealm(row) : ensureRealm(ctx);
+}
+
+/** The domain of bot emails: the organization URL's host, or a reserved name when that is an address. */
+export function botDomain(realm: Realm): string {
+  const host = new URL(realm.url).hostname;
+  const isAddress = /^[\d.]+$/.test(host) || host.includes(':') || !host.includes('.');
+  return isAddress ? 'parley.invalid' : host;
+}
+
+export function pushConfigured(ctx: Ctx): boolean {
+  return Boolean(ctx.options.push?.bouncerUrl);
+}
+
+/** GET /server_settings: no authentication. */
+export function serverSettings(ctx: Ctx): Record<string, unknown> {
+  const realm = getRealm(ctx);
+  return {
+    zulip_version: ZULIP_VERSION,
+    zulip_feature_level: ZULIP_FEATURE_LEVEL,
+    zulip_merge_base: ZULIP_MERGE_BASE,
+    push_notifications_enabled: pushConfigured(ctx) && realm.pushNotificationsEnabled,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    authentication_methods: {
+      password: true,
+      dev: false,
+      email: true,
+      ldap: false,
+      remoteuser: false,
+      github: false,
+      azuread: false,
+      gitlab: false,
+      apple: false,
+      google: false,
+      saml: false,
+      'openid connect': false,
+    },
+    external_authentication_methods: [],
+    realm_url: realm.url,
+    realm_uri: realm.url,
+    realm_name: realm.name,
+    realm_icon: `${realm.url}/static/images/logo/zulip-icon-128x128.png`,
+    realm_description: realm.description === '' ? '' : `<p>${realm.description}</p>`,
+    realm_web_public_access_enabled: false,
+  };
+}

@@ -1,0 +1,251 @@
+// Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH and DELETE
+// /users/{id}; POST /bots. Emits realm_user events.
+import type { Ctx } from '../context.js';
+import { ApiError, badRequest, mustBeAdmin } from '../errors.js';
+import {
+  countActiveOwners,
+  insertUser,
+  selectUserByEmail,
+  selectUserById,
+  selectUsers,
+  updateUserActive,
+  updateUserFullName,
+  updateUserRole,
+  type UserRow,
+} from '../store/users.js';
+import { selectMaxMessageId } from '../store/messages.js';
+import { deleteQueuesOfUser } from '../store/events.js';
+import { generateApiKey, hashPassword } from './credentials.js';
+import { botDomain, getRealm } from './realm.js';
+import { ROLE, ROLE_VALUES, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
+
+export const MAX_FULL_NAME_LENGTH = 100;
+
+export function toActor(row: UserRow): Actor {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role as Role,
+    isBot: row.bot_type !== null,
+    botType: row.bot_type,
+    botOwnerId: row.bot_owner_id,
+  };
+}
+
+export function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
+}
+
+/** Zulip's user dictionary (GET /users, realm_user state and events). */
+export function formatUser(row: UserRow): Record<string, unknown> {
+  const user: Record<string, unknown> = {
+    email: row.email,
+    user_id: row.id,
+    avatar_version: 1,
+    avatar_url: null,
+    is_admin: isAdmin(row),
+    is_owner: isOwner(row),
+    is_guest: isGuest(row),
+    is_billing_admin: false,
+    role: row.role,
+    is_bot: row.bot_type !== null,
+    full_name: row.full_name,
+    timezone: row.timezone,
+    is_active: row.is_active === 1,
+    date_joined: isoDate(row.date_joined),
+    delivery_email: row.email,
+  };
+  if (row.bot_type !== null) {
+    user.bot_type = row.bot_type;
+    user.bot_owner_id = row.bot_owner_id;
+  } else {
+    user.profile_data = {};
+  }
+  return user;
+}
+
+/** Zulip's check_full_name. */
+export function checkFullName(raw: string): string {
+  const name = raw.trim();
+  if ([...name].length > MAX_FULL_NAME_LENGTH) throw badRequest('Name too long!');
+  if (name.length === 0) throw badRequest('Name too short!');
+  if (/[\u0000-\u001f\u007f*`\\>"@]/.test(name)) throw badRequest('Invalid characters in name!');
+  return name;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function requireAdmin(actor: Actor): void {
+  if (!isAdmin(actor)) throw mustBeAdmin();
+}
+
+/** Zulip's access_user_by_id: the target user of an administrative action. */
+export function accessUserById(
+  ctx: Ctx,
+  actor: Actor,
+  userId: number,
+  options: { allowBots: boolean; forAdmin: boolean; allowDeactivated?: boolean },
+): UserRow {
+  const target = selectUserById(ctx.store, userId);
+  if (!target) throw badRequest('No such user');
+  if (target.bot_type !== null && !options.allowBots) throw badRequest('No such user');
+  if (target.is_active === 0 && !options.allowDeactivated) throw badRequest('User is deactivated');
+  if (options.forAdmin && !(isAdmin(actor) || target.bot_owner_id === actor.id)) {
+    throw badRequest('Insufficient permission');
+  }
+  return target;
+}
+
+export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
+  const row = selectUserById(ctx.store, actor.id)!;
+  return { ...formatUser(row), max_message_id: selectMaxMessageId(ctx.store) };
+}
+
+export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {
+  return { members: selectUsers(ctx.store).map(formatUser) };
+}
+
+export function getUser(ctx: Ctx, _actor: Actor, userId: number): { user: Record<string, unknown> } {
+  const row = selectUserById(ctx.store, userId);
+  if (!row) throw badRequest('No such user');
+  return { user: formatUser(row) };
+}
+
+export interface NewUser {
+  email: string;
+  fullName: string;
+  password?: string | undefined;
+  role?: Role;
+  botType?: number | null;
+  botOwnerId?: number | null;
+}
+
+export interface Credentials {
+  email: string;
+  api_key: string;
+  user_id: number;
+}
+
+/** Creates a user or bot without a permission check (bootstrap, the CLI); emits realm_user add. */
+export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
+  const email = input.email.trim();
+  if (!EMAIL.test(email)) throw badRequest(`Invalid email '${email}'`);
+  const fullName = checkFullName(input.fullName);
+  const passwordHash = input.password ? await hashPassword(input.password, ctx.random) : null;
+  return ctx.tx(() => {
+    if (selectUserByEmail(ctx.store, email)) throw badRequest(`Email '${email}' already in use`);
+    const apiKey = generateApiKey(ctx.random);
+    const id = insertUser(ctx.store, {
+      email,
+      full_name: fullName,
+      role: input.role ?? ROLE.member,
+      api_key: apiKey,
+      password_hash: passwordHash,
+      bot_type: input.botType ?? null,
+      bot_owner_id: input.botOwnerId ?? null,
+      date_joined: ctx.now(),
+      timezone: '',
+    });
+    const row = selectUserById(ctx.store, id)!;
+    ctx.events.append(null, { type: 'realm_user', op: 'add', person: formatUser(row) });
+    return { email, api_key: apiKey, user_id: id };
+  });
+}
+
+/** POST /users: administrators create users. */
+export async function createUser(
+  ctx: Ctx,
+  actor: Actor,
+  input: { email: string; password: string; fullName: string },
+): Promise<{ user_id: number }> {
+  requireAdmin(actor);
+  const { user_id } = await addUser(ctx, { email: input.email, password: input.password, fullName: input.fullName });
+  return { user_id };
+}
+
+/** POST /bots: any non-guest creates a bot it owns. */
+export async function createBot(
+  ctx: Ctx,
+  actor: Actor,
+  input: { fullName: string; shortName: string; botType?: number | undefined },
+): Promise<Record<string, unknown>> {
+  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
+  const shortName = input.shortName.trim().toLowerCase();
+  if (!/^[a-z0-9_.-]+$/.test(shortName)) throw badRequest('Bad name or username');
+  const botType = input.botType ?? 1;
+  if (![1, 2, 3, 4].includes(botType)) throw badRequest('Invalid bot_type');
+  const local = shortName.endsWith('-bot') ? shortName : `${shortName}-bot`;
+  const email = `${local}@${botDomain(getRealm(ctx))}`;
+  if (selectUserByEmail(ctx.store, email)) throw badRequest('Username already in use');
+  const created = await addUser(ctx, { email, fullName: input.fullName, botType, botOwnerId: actor.id });
+  return {
+    user_id: created.user_id,
+    api_key: created.api_key,
+    email: created.email,
+    avatar_url: null,
+    default_sending_stream: null,
+    default_events_register_stream: null,
+    default_all_public_streams: false,
+  };
+}
+
+/** PATCH /users/{user_id}: full name and role; only owners grant or remove the owner role. */
+export function updateUser(
+  ctx: Ctx,
+  actor: Actor,
+  input: { userId: number; fullName?: string | undefined; role?: number | undefined },
+): Record<string, never> {
+  return ctx.tx(() => {
+    const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true });
+    const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
+    if (input.role !== undefined) {
+      if (!ROLE_VALUES.includes(input.role as Role)) throw badRequest('Invalid role');
+      if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor)) {
+        throw badRequest('Must be an organization owner');
+      }
+      if (target.role === ROLE.owner && input.role !== ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
+        throw badRequest('The owner permission cannot be removed from the only organization owner.');
+      }
+      if (input.role !== target.role) {
+        updateUserRole(ctx.store, target.id, input.role);
+        ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
+      }
+    }
+    if (fullName !== undefined && fullName !== target.full_name) {
+      updateUserFullName(ctx.store, target.id, fullName);
+      ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+    }
+    return {};
+  });
+}
+
+/** DELETE /users/{user_id}: deactivates the user; their event queues go with them. */
+export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    const target = accessUserById(ctx, actor, input.userId, { allowBots: false, forAdmin: true });
+    if (target.role === ROLE.owner && !isOwner(actor)) throw badRequest('Must be an organization owner');
+    if (target.role === ROLE.owner && countActiveOwners(ctx.store) <= 1) {
+      throw badRequest('Cannot deactivate the only organization owner');
+    }
+    deactivate(ctx, target.id);
+    return {};
+  });
+}
+
+/** Deactivation without a permission check (the CLI). */
+export function deactivate(ctx: Ctx, userId: number): void {
+  ctx.tx(() => {
+    updateUserActive(ctx.store, userId, false);
+    deleteQueuesOfUser(ctx.store, userId);
+    ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: userId, is_active: false } });
+  });
+}
+
+export function roleOf(ctx: Ctx, userId: number): Role | undefined {
+  return selectUserById(ctx.store, userId)?.role as Role | undefined;
+}
+
+export function requireHuman(actor: Actor): void {
+  if (actor.isBot) throw new ApiError('BAD_REQUEST', 'This endpoint does not accept bot requests.');
+}

@@ -1,0 +1,25 @@
+// The realm_user part of POST /register: every active user and bot, and the deactivated ones.
+import type { Ctx } from '../context.js';
+import type { StateOptions } from '../events/state.js';
+import { selectUsers } from '../store/users.js';
+import type { Actor } from './roles.js';
+import { formatUser } from './users.js';
+
+export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+  const rows = selectUsers(ctx.store);
+  const me = rows.find((row) => row.id === actor.id)!;
+  return {
+    realm_users: rows.filter((row) => row.is_active === 1).map(formatUser),
+    realm_non_active_users: rows.filter((row) => row.is_active === 0).map(formatUser),
+    user_id: actor.id,
+    email: actor.email,
+    delivery_email: actor.email,
+    full_name: actor.fullName,
+    is_admin: me.role <= 200,
+    is_owner: me.role === 100,
+    is_moderator: me.role === 300,
+    is_guest: me.role === 600,
+    role: me.role,
+    avatar_url: null,
+  };
+}

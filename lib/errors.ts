@@ -1,0 +1,70 @@
+// Every error code parley answers with, its HTTP status, and the one error type domain code throws.
+// The README's error table is checked against ERROR_CODES by test/errors.test.ts.
+
+export const ERROR_CODES = {
+  BAD_REQUEST: 400,
+  REQUEST_VARIABLE_MISSING: 400,
+  REQUEST_CONFUSING_VAR: 400,
+  UNAUTHORIZED_PRINCIPAL: 400,
+  BAD_EVENT_QUEUE_ID: 400,
+  NO_ACTIVE_PUSH_DEVICE: 400,
+  PUSH_SERVICE_NOT_CONFIGURED: 400,
+  UNAUTHORIZED: 401,
+  AUTHENTICATION_FAILED: 401,
+  USER_DEACTIVATED: 401,
+  ADMIN_ACTION_REQUIRED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_TIMEOUT: 408,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMIT_HIT: 429,
+  INTERNAL_SERVER_ERROR: 500,
+  FAILED_TO_CONNECT_BOUNCER: 502,
+  INTERNAL_SERVER_ERROR_ON_BOUNCER: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** What a rule violation looks like on the wire: `{"result":"error","msg":...,"code":...,...extra}`. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    msg: string,
+    options: { status?: number; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(msg);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = options.status ?? ERROR_CODES[code];
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+}
+
+/** The common case: a 400 `BAD_REQUEST` with Zulip's message. */
+export function badRequest(msg: string, extra?: Record<string, unknown>): ApiError {
+  return new ApiError('BAD_REQUEST', msg, { extra });
+}
+
+/** Zulip's ResourceNotFoundError: HTTP 404 but code `BAD_REQUEST`. */
+export function notFound(msg: string): ApiError {
+  return new ApiError('BAD_REQUEST', msg, { status: 404 });
+}
+
+export function unauthorized(msg: string): ApiError {
+  return new ApiError('UNAUTHORIZED', msg, { headers: { 'WWW-Authenticate': 'Basic realm="zulip"' } });
+}
+
+export function mustBeAdmin(): ApiError {
+  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
+}

@@ -1,0 +1,213 @@
+// The event hub: appends events to the durable log inside a domain transaction (the
+// transactional outbox), and after commit wakes whoever waits for them: long-polling GET /events
+// requests and in-process subscribers. Commits by other processes are noticed by polling
+// PRAGMA data_version while anyone waits.
+import type { Ctx } from '../context.js';
+import {
+  deleteEventsUpTo,
+  deleteExpiredQueues,
+  insertEvent,
+  selectDataVersion,
+  selectEventsForUser,
+  selectMaxEventId,
+  selectPruneFloor,
+} from '../store/events.js';
+
+/** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
+export interface ChatEvent {
+  type: string;
+  [key: string]: unknown;
+}
+
+/** An event as a client receives it. */
+export interface DeliveredEvent extends ChatEvent {
+  id: number;
+}
+
+const BATCH = 1000;
+/** Events younger than this are never pruned, so a subscriber in another process can still read them. */
+const PRUNE_GRACE_SECONDS = 60;
+
+interface Waiter {
+  userId: number;
+  /** Events with an id above this have not been handed to the waiter yet. */
+  cursor: number;
+  accepts: (type: string) => boolean;
+  /** Receives a non-empty batch; returns false when the waiter is done and must be removed. */
+  deliver: (events: DeliveredEvent[]) => boolean;
+}
+
+export class EventHub {
+  readonly #ctx: Ctx;
+  readonly #waiters = new Set<Waiter>();
+  #wakeScheduled = false;
+  #dataVersion = -1;
+  #crossProcessTimer: NodeJS.Timeout | undefined;
+  #gcTimer: NodeJS.Timeout | undefined;
+  /** Queues with a poll waiting in this process: never expired while connected. */
+  readonly #connectedQueues = new Map<string, number>();
+
+  constructor(ctx: Ctx) {
+    this.#ctx = ctx;
+  }
+
+  /** Appends an event for the given users (null: every user). Call inside ctx.tx. */
+  append(userIds: Iterable<number> | null, event: ChatEvent): void {
+    const { store } = this.#ctx;
+    const payload = JSON.stringify(event);
+    const now = this.#ctx.now();
+    if (userIds === null) {
+      insertEvent(store, null, event.type, payload, now);
+      return;
+    }
+    for (const userId of new Set(userIds)) insertEvent(store, userId, event.type, payload, now);
+  }
+
+  maxEventId(): number {
+    return selectMaxEventId(this.#ctx.store);
+  }
+
+  /** Reads a user's events after `afterId` that pass the filter, up to BATCH rows scanned. */
+  read(
+    userId: number,
+    afterId: number,
+    accepts: (type: string) => boolean,
+  ): { events: DeliveredEvent[]; scannedTo: number; complete: boolean } {
+    const rows = selectEventsForUser(this.#ctx.store, userId, afterId, BATCH);
+    const events: DeliveredEvent[] = [];
+    for (const row of rows) {
+      if (accepts(row.type)) events.push({ ...(JSON.parse(row.payload) as ChatEvent), id: row.id });
+    }
+    const scannedTo = rows.length > 0 ? rows[rows.length - 1]!.id : afterId;
+    return { events, scannedTo, complete: rows.length < BATCH };
+  }
+
+  /** Called after every commit of this process: wake waiters on the next tick, in one batch. */
+  committed(): void {
+    if (this.#waiters.size === 0 || this.#wakeScheduled) return;
+    this.#wakeScheduled = true;
+    setImmediate(() => {
+      this.#wakeScheduled = false;
+      this.#wakeAll();
+    });
+  }
+
+  #wakeAll(): void {
+    for (const waiter of [...this.#waiters]) {
+      if (this.#waiters.has(waiter)) this.#check(waiter);
+    }
+  }
+
+  #check(waiter: Waiter): void {
+    for (;;) {
+      const { events, scannedTo, complete } = this.read(waiter.userId, waiter.cursor, waiter.accepts);
+      waiter.cursor = scannedTo;
+      if (events.length > 0) {
+        if (!waiter.deliver(events)) this.#remove(waiter);
+        return;
+      }
+      if (complete) return;
+    }
+  }
+
+  /**
+   * Registers a waiter for events after `cursor`. If some are already there they are delivered
+   * at once. Returns a function that removes the waiter.
+   */
+  wait(waiter: Waiter): () => void {
+    this.#waiters.add(waiter);
+    this.#startCrossProcessPolling();
+    this.#check(waiter);
+    return () => this.#remove(waiter);
+  }
+
+  #remove(waiter: Waiter): void {
+    this.#waiters.delete(waiter);
+    if (this.#waiters.size === 0) this.#stopCrossProcessPolling();
+  }
+
+  /** In-process subscription to one user's events, delivered after each commit. */
+  subscribe(
+    userId: number,
+    listener: (event: DeliveredEvent) => void,
+    options: { eventTypes?: readonly string[]; afterEventId?: number } = {},
+  ): () => void {
+    const types = options.eventTypes ? new Set(options.eventTypes) : null;
+    return this.wait({
+      userId,
+      cursor: options.afterEventId ?? this.maxEventId(),
+      accepts: (type) => types === null || types.has(type),
+      deliver: (events) => {
+        for (const event of events) {
+          try {
+            listener(event);
+          } catch (error) {
+            this.#ctx.logger.error('event subscriber threw', { error: String(error) });
+          }
+        }
+        return true;
+      },
+    });
+  }
+
+  markConnected(queueId: string, connected: boolean): void {
+    const count = (this.#connectedQueues.get(queueId) ?? 0) + (connected ? 1 : -1);
+    if (count > 0) this.#connectedQueues.set(queueId, count);
+    else this.#connectedQueues.delete(queueId);
+  }
+
+  get waiterCount(): number {
+    return this.#waiters.size;
+  }
+
+  #startCrossProcessPolling(): void {
+    if (this.#crossProcessTimer !== undefined) return;
+    this.#dataVersion = selectDataVersion(this.#ctx.store);
+    const interval = this.#ctx.options.events?.crossProcessPollMs ?? 100;
+    this.#crossProcessTimer = setInterval(() => {
+      const version = selectDataVersion(this.#ctx.store);
+      if (version === this.#dataVersion) return;
+      this.#dataVersion = version;
+      this.#wakeAll();
+    }, interval);
+    this.#crossProcessTimer.unref();
+  }
+
+  #stopCrossProcessPolling(): void {
+    clearInterval(this.#crossProcessTimer);
+    this.#crossProcessTimer = undefined;
+  }
+
+  /** Removes expired queues and the events every remaining queue has acknowledged. */
+  collectGarbage(): { queues: number; events: number } {
+    const { store } = this.#ctx;
+    return this.#ctx.tx(() => {
+      const queues = deleteExpiredQueues(store, this.#ctx.clock(), [...this.#connectedQueues.keys()]);
+      const floor = selectPruneFloor(store) ?? this.maxEventId();
+      const events = deleteEventsUpTo(store, floor, this.#ctx.now() - PRUNE_GRACE_SECONDS);
+      return { queues, events };
+    });
+  }
+
+  startGarbageCollection(): void {
+    const interval = this.#ctx.options.events?.gcIntervalMs ?? 60_000;
+    this.#gcTimer = setInterval(() => {
+      try {
+        this.collectGarbage();
+      } catch (error) {
+        this.#ctx.logger.warn('event garbage collection failed', { error: String(error) });
+      }
+    }, interval);
+    this.#gcTimer.unref();
+  }
+
+  /** Stops timers and ends every waiter (their requests are answered by their owners). */
+  close(): void {
+    clearInterval(this.#gcTimer);
+    this.#stopCrossProcessPolling();
+    for (const waiter of [...this.#waiters]) {
+      this.#waiters.delete(waiter);
+      waiter.deliver([]);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+// The Node request listener: routes /api/v1/... with find-my-way, reads query and body,
+// authenticates, decodes parameters, calls the route's handler and writes the JSON envelope.
+// Works as http.createServer(handler) and as Connect/Express middleware (unknown paths go to
+// next()). Knows nothing about chat: the route table and the authenticator are passed in.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay from 'find-my-way';
+import type { Actor } from '../domain/roles.js';
+import { ApiError } from '../errors.js';
+import type { Logger } from '../context.js';
+import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
+import { readBody, type BodyLimits } from './body.js';
+import { decodeParams } from './params.js';
+import { RawResponse, sendError, sendJson, sendSuccess } from './respond.js';
+
+export const API_PREFIX = '/api/v1';
+const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+export interface RateLimitVerdict {
+  headers: Record<string, string>;
+}
+
+export interface HandlerDeps {
+  routes: readonly RouteDef[];
+  /** Checks the Authorization header; throws the ApiError to answer with. */
+  authenticate(header: string | undefined, ip: string): Actor;
+  invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
+  limits: BodyLimits;
+  logger: Logger;
+  /** Called for each authenticated request; throws RATE_LIMIT_HIT, returns headers to add. */
+  rateLimit?: (actor: Actor) => RateLimitVerdict;
+}
+
+export type NextFunction = (error?: unknown) => void;
+export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
+
+const ANONYMOUS: Actor = Object.freeze({
+  id: 0,
+  email: '',
+  fullName: '',
+  role: 600,
+  isBot: false,
+  botType: null,
+  botOwnerId: null,
+});
+
+/** Zulip's client name from the User-Agent: the product token before the first '/'. */
+function clientName(userAgent: string): string {
+  const token = userAgent.split(/[\s/]/, 1)[0] ?? '';
+  return token === '' ? 'Unspecified' : token;
+}
+
+function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: RequestInfo['files'], client?: string): RequestInfo {
+  let controller: AbortController | undefined;
+  const userAgent = req.headers['user-agent'] ?? '';
+  return {
+    client: client ?? clientName(userAgent),
+    userAgent,
+    ip: req.socket.remoteAddress ?? '',
+    files,
+    get signal() {
+      if (controller === undefined) {
+        const ctl = new AbortController();
+        controller = ctl;
+        if (res.destroyed || res.writableEnded) ctl.abort();
+        else res.once('close', () => ctl.abort());
+      }
+      return controller.signal;
+    },
+  };
+}
+
+export function createHandler(deps: HandlerDeps): RequestListener {
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
+  for (const route of deps.routes) {
+    // Integer path segments only match digits, as Zulip's <int:...> URL patterns: /users/abc is a 404.
+    const path = route.path.replace(/:(\w+)/g, (segment, name: string) =>
+      route.params[name]?.wire === 'json' ? `${segment}(^\\d+$)` : segment,
+    );
+    router.on(route.method, API_PREFIX + path, () => undefined, { route });
+  }
+
+  function allowedMethods(path: string): Method[] {
+    return METHODS.filter((method) => router.find(method, path) !== null);
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, route: RouteDef, pathValues: Record<string, string | undefined>, query: string): Promise<void> {
+    let extraHeaders: Record<string, string> = {};
+    try {
+      const ip = req.socket.remoteAddress ?? '';
+      const actor = route.access === 'public' ? ANONYMOUS : deps.authenticate(req.headers.authorization, ip);
+      checkAccess(route, actor);
+      if (deps.rateLimit && route.access !== 'public') extraHeaders = deps.rateLimit(actor).headers;
+      const body = await readBody(req, deps.limits);
+      const raw = new Map(new URLSearchParams(query));
+      for (const [key, value] of body.fields) raw.set(key, value);
+      const { values, ignored } = decodeParams(route.params, raw, pathValues);
+      const request = makeRequestInfo(req, res, body.files, raw.get('client'));
+      let result = deps.invoke(route, actor, values, request);
+      if (result instanceof Promise) result = await result;
+      if (result instanceof RawResponse) {
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(result.status, { ...extraHeaders, ...result.headers });
+          res.end(result.body);
+        }
+        return;
+      }
+      sendSuccess(res, result as object | undefined, ignored, extraHeaders);
+    } catch (error) {
+      if (error instanceof ApiError) {
+        sendError(res, error, extraHeaders);
+        return;
+      }
+      deps.logger.error('unexpected error', {
+        method: route.method,
+        route: route.path,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }, extraHeaders);
+    }
+  }
+
+  return function handler(req, res, next) {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    // zulip-js produces //api/v1/... when the server URL ends in a slash.
+    const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(/^\/{2,}/, '/');
+    const query = queryAt < 0 ? '' : url.slice(queryAt + 1);
+    const method = (req.method ?? 'GET').toUpperCase();
+    const found = METHODS.includes(method as Method) ? router.find(method as Method, path) : null;
+    if (found === null) {
+      const allowed = path.startsWith(API_PREFIX) ? allowedMethods(path) : [];
+      if (allowed.length > 0) {
+        req.resume();
+        sendJson(res, 405, { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' }, { Allow: allowed.join(', ') });
+        return;
+      }
+      if (next) {
+        next();
+        return;
+      }
+      req.resume();
+      sendJson(res, 404, { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+      return;
+    }
+    const { route } = found.store as { route: RouteDef };
+    void serve(req, res, route, found.params, query);
+  };
+}

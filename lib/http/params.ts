@@ -1,0 +1,250 @@
+// Parameter decoding: Zulip's form encodings (JSON arrays and objects inside form values, JSON
+// booleans and integers) turned into typed values by zod schemas, with Zulip's fixed messages
+// (`Missing 'x' argument`, `x is not a list`, `drafts[0]["content"] cannot be blank`, ...).
+// The in-process API runs the same schemas on already-typed values.
+import { z } from 'zod';
+import { ApiError, badRequest } from '../errors.js';
+
+/** How a parameter's raw text becomes a value before its schema runs. */
+export type Wire = 'string' | 'json' | 'json-or-string';
+
+export interface Param<S extends z.ZodType = z.ZodType, R extends boolean = boolean> {
+  readonly schema: S;
+  readonly wire: Wire;
+  readonly in: 'form' | 'path';
+  readonly required: R;
+  readonly description: string;
+  /** Older names accepted for the same parameter (e.g. push_account_id for device_id). */
+  readonly aliases: readonly string[];
+  optional(): Param<S, false>;
+  describe(description: string): Param<S, R>;
+  alias(...names: string[]): Param<S, R>;
+}
+
+export type ParamShape = Record<string, Param>;
+
+function makeParam<S extends z.ZodType, R extends boolean>(
+  schema: S,
+  wire: Wire,
+  where: 'form' | 'path',
+  required: R,
+  description = '',
+  aliases: readonly string[] = [],
+): Param<S, R> {
+  return {
+    schema,
+    wire,
+    in: where,
+    required,
+    description,
+    aliases,
+    optional: () => makeParam(schema, wire, where, false, description, aliases),
+    describe: (text) => makeParam(schema, wire, where, required, text, aliases),
+    alias: (...names) => makeParam(schema, wire, where, required, description, [...aliases, ...names]),
+  };
+}
+
+/** A plain string form parameter, taken as sent. */
+export function str(): Param<z.ZodString, true>;
+export function str<S extends z.ZodType>(schema: S): Param<S, true>;
+export function str(schema?: z.ZodType): Param<z.ZodType, true> {
+  return makeParam(schema ?? z.string(), 'string', 'form', true);
+}
+
+/** A parameter whose form value is JSON text (lists, objects, integers, booleans). */
+export function json<S extends z.ZodType>(schema: S): Param<S, true> {
+  return makeParam(schema, 'json', 'form', true);
+}
+
+/** JSON when the text parses as JSON, else the text itself (e.g. a message's `to`). */
+export function jsonOrString<S extends z.ZodType>(schema: S): Param<S, true> {
+  return makeParam(schema, 'json-or-string', 'form', true);
+}
+
+export const int = () => json(z.int());
+export const bool = () => json(z.boolean());
+
+/** An integer path segment (`/drafts/{draft_id}`). */
+export function pathInt(): Param<z.ZodInt, true> {
+  return makeParam(z.int().nonnegative(), 'json', 'path', true);
+}
+
+/** A string path segment; with a `*` route it may contain slashes. */
+export function pathStr(): Param<z.ZodString, true> {
+  return makeParam(z.string(), 'string', 'path', true);
+}
+
+export type ParamValues<P extends ParamShape> = {
+  [K in keyof P]: P[K] extends Param<infer S, infer R> ? (R extends true ? z.output<S> : z.output<S> | undefined) : never;
+};
+
+type RequiredKeys<P extends ParamShape> = { [K in keyof P]: P[K] extends Param<z.ZodType, true> ? K : never }[keyof P];
+type OptionalKeys<P extends ParamShape> = Exclude<keyof P, RequiredKeys<P>>;
+
+/** What the in-process API takes: the parameters' input types. */
+export type ParamInputs<P extends ParamShape> = {
+  [K in RequiredKeys<P>]: P[K] extends Param<infer S> ? z.input<S> : never;
+} & {
+  [K in OptionalKeys<P>]?: P[K] extends Param<infer S> ? z.input<S> | undefined : never;
+};
+
+/** `drafts` + [0, "content"] -> `drafts[0]["content"]`, as Zulip names nested values. */
+export function varName(name: string, path: readonly PropertyKey[]): string {
+  return name + path.map((part) => `[${JSON.stringify(typeof part === 'symbol' ? String(part) : part)}]`).join('');
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const part of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[part];
+  }
+  return value;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  number: 'a number',
+  int: 'an integer',
+  bigint: 'an integer',
+  boolean: 'a boolean',
+  array: 'a list',
+  tuple: 'a list',
+  object: 'a dict',
+  record: 'a dict',
+  map: 'a dict',
+  null: 'null',
+};
+
+/** One of Zulip's templates for the first problem zod found. */
+export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown): string {
+  const path = issue.path as PropertyKey[];
+  const where = varName(name, path);
+  switch (issue.code) {
+    case 'invalid_type': {
+      if (path.length > 0 && valueAt(root, path) === undefined) {
+        return `${varName(name, path)} field is missing: Field required`;
+      }
+      if (issue.expected === 'number' && typeof valueAt(root, path) === 'number') return `${where} is not an integer`;
+      const word = TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`;
+      return `${where} is not ${word}`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) <= 1) return `${where} cannot be blank`;
+      if (issue.origin === 'string') return `${where} is too short (minimum: ${issue.minimum} characters)`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `${where} needs at least ${issue.minimum} items`;
+      return `${where} is too small`;
+    case 'too_big':
+      if (issue.origin === 'string') return `${where} is too long (limit: ${issue.maximum} characters)`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `${where} is too long (limit: ${issue.maximum} items)`;
+      return `${where} is too large`;
+    case 'unrecognized_keys':
+      return `Argument "${issue.keys[0]}" at ${where} is unexpected`;
+    case 'invalid_format':
+      return `${where} has invalid format`;
+    case 'custom':
+      return issue.message.replaceAll('{var}', where);
+    default:
+      return `Invalid ${where}`;
+  }
+}
+
+/** Runs a parameter's schema; throws Zulip's message for the first issue. */
+export function validateParam<S extends z.ZodType>(name: string, param: Param<S>, value: unknown): z.output<S> {
+  const result = param.schema.safeParse(value);
+  if (result.success) return result.data;
+  throw badRequest(issueMessage(name, result.error.issues[0]!, value));
+}
+
+/** Raw text of a form or path parameter -> the value its schema expects. */
+export function decodeWire(name: string, param: Param, raw: string): unknown {
+  if (param.wire === 'string') return raw;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    if (param.wire === 'json-or-string') return raw;
+    throw badRequest(`${name} is not valid JSON`);
+  }
+}
+
+export function missing(name: string): ApiError {
+  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { extra: { var_name: name } });
+}
+
+export interface DecodedParams {
+  values: Record<string, unknown>;
+  /** Request keys the endpoint did not read, sorted: Zulip's ignored_parameters_unsupported. */
+  ignored: string[];
+}
+
+/**
+ * Decodes every declared parameter in alphabetical order (Zulip's order: the first failing
+ * parameter wins) from the request's raw values; path values come from the route.
+ */
+export function decodeParams(
+  shape: ParamShape,
+  raw: ReadonlyMap<string, string>,
+  pathValues: Readonly<Record<string, string | undefined>>,
+): DecodedParams {
+  const values: Record<string, unknown> = {};
+  const read = new Set<string>();
+  for (const name of Object.keys(shape).sort()) {
+    const param = shape[name]!;
+    let text: string | undefined;
+    if (param.in === 'path') {
+      // A `*` route segment (paths with slashes, like navigation view fragments) has no name.
+      text = pathValues[name] ?? pathValues['*'];
+    } else {
+      const present = [name, ...param.aliases].filter((key) => raw.has(key));
+      if (present.length > 1) {
+        throw new ApiError('REQUEST_CONFUSING_VAR', `Can't decide between '${present[0]}' and '${present[1]}' arguments`);
+      }
+      const key = present[0];
+      if (key !== undefined) {
+        read.add(key);
+        text = raw.get(key);
+      }
+    }
+    if (text === undefined) {
+      if (param.required) throw missing(name);
+      continue;
+    }
+    values[name] = validateParam(name, param, decodeWire(name, param, text));
+  }
+  const ignored = [...raw.keys()].filter((key) => !read.has(key)).sort();
+  return { values, ignored };
+}
+
+/** The in-process API's path: typed values, the same schemas, the same errors. */
+export function validateParams(shape: ParamShape, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const name of Object.keys(shape).sort()) {
+    const param = shape[name]!;
+    const value = input[name];
+    if (value === undefined) {
+      if (param.required) throw missing(name);
+      continue;
+    }
+    values[name] = validateParam(name, param, value);
+  }
+  return values;
+}
+
+/** A string limited in Unicode code points (zod counts UTF-16 units): Zulip's max_length. */
+export function maxCodePoints(limit: number) {
+  return z.string().check((ctx) => {
+    if ([...ctx.value].length > limit) {
+      ctx.issues.push({ code: 'too_big', origin: 'string', maximum: limit, inclusive: true, input: ctx.value });
+    }
+  });
+}
+
+/** A string stripped of surrounding whitespace, then at most `limit` code points. */
+export function strippedMax(limit: number) {
+  return z.string().trim().pipe(maxCodePoints(limit));
+}
+
+/** A stripped string that must not be blank (Zulip's RequiredStringConstraint). */
+export function requiredString() {
+  return z.string().trim().min(1);
+}

@@ -1,0 +1,160 @@
+// createChatServer(db, options): wires the store, the event hub, the route table, the HTTP
+// handler and the in-process API. The public types are exported from here.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildApi, type Api } from './api.js';
+import { createContext, type ChatOptions, type Ctx } from './context.js';
+import { authenticate } from './domain/auth.js';
+import { ensureRealm, getRealm } from './domain/realm.js';
+import { roleByName, type Actor } from './domain/roles.js';
+import { addUser, deactivate, type Credentials } from './domain/users.js';
+import { EventHub, type DeliveredEvent } from './events/hub.js';
+import { DEFAULT_LIMITS } from './http/body.js';
+import { parseBasicAuth } from './http/basic_auth.js';
+import { createHandler, type RequestListener } from './http/handler.js';
+import { allRoutes, routeGroups } from './routes/index.js';
+import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
+import type { Database } from './store/db.js';
+import { prepareDatabase } from './store/open.js';
+import { selectUsers } from './store/users.js';
+
+export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
+export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions } from './context.js';
+export type { Actor, Role, RoleName } from './domain/roles.js';
+export { ROLE } from './domain/roles.js';
+export type { ActorRef } from './domain/auth.js';
+export type { DeliveredEvent, ChatEvent } from './events/hub.js';
+export type { Credentials } from './domain/users.js';
+export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
+
+export interface NewAccount {
+  email: string;
+  fullName: string;
+  password?: string;
+  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest';
+  /** Creates a generic bot owned by `botOwnerId` (or by the first owner). */
+  bot?: boolean;
+  botOwnerId?: number;
+}
+
+export interface ChatServer {
+  /** A Node request listener; also Connect/Express middleware (unknown paths go to next()). */
+  handler: RequestListener;
+  /** The typed in-process API: `api.<group>.<name>(actor, input)`. */
+  api: Api<typeof routeGroups>;
+  /** In-process event subscription, without HTTP. */
+  events: {
+    subscribe(
+      userId: number,
+      listener: (event: DeliveredEvent) => void,
+      options?: { eventTypes?: readonly string[]; afterEventId?: number },
+    ): () => void;
+  };
+  /** Trusted set-up for the host application and the CLI: no permission checks. */
+  admin: {
+    /** Creates the organization's first owner; refuses when the organization already has users. */
+    initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string }): Promise<Credentials>;
+    addUser(input: NewAccount): Promise<Credentials>;
+    deactivateUser(userId: number): void;
+    hasUsers(): boolean;
+  };
+  options: ChatOptions;
+  /** Listens on host:port (defaults 0 and 127.0.0.1) and resolves to the bound address. */
+  listen(port?: number, host?: string): Promise<AddressInfo>;
+  /** Stops listening, ends waiting long-polls and timers. The database stays open (it is the caller's). */
+  close(): Promise<void>;
+  /** The domain context, for advanced embedding and tests. */
+  ctx: Ctx;
+}
+
+export function createChatServer(db: Database, options: ChatOptions = {}): ChatServer {
+  prepareDatabase(db, { synchronous: options.synchronous });
+  const ctx = createContext(db, options, (c) => new EventHub(c));
+  ensureRealm(ctx);
+  ctx.events.startGarbageCollection();
+
+  const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
+    route.handler(ctx, actor, input as never, request);
+
+  const handler = createHandler({
+    routes: allRoutes,
+    authenticate: (header) => {
+      const { email, apiKey } = parseBasicAuth(header);
+      return authenticate(ctx, email, apiKey);
+    },
+    invoke,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    logger: ctx.logger,
+  });
+
+  const api = buildApi(ctx, routeGroups, (route, actor, input, signal) => invoke(route, actor, input, inProcessRequest(signal)));
+
+  let server: http.Server | undefined;
+
+  const admin: ChatServer['admin'] = {
+    hasUsers: () => selectUsers(ctx.store).length > 0,
+    async initOrganization(input) {
+      if (admin.hasUsers()) throw new Error('This database already has an organization with users.');
+      if (input.orgName !== undefined || input.url !== undefined) {
+        ctx.tx(() => {
+          if (input.orgName !== undefined) ctx.store.run('UPDATE realm SET name = ? WHERE id = 1', input.orgName);
+          if (input.url !== undefined) ctx.store.run('UPDATE realm SET url = ? WHERE id = 1', input.url.replace(/\/+$/, ''));
+        });
+      }
+      return addUser(ctx, {
+        email: input.email,
+        fullName: input.fullName ?? input.email.split('@')[0]!,
+        password: input.password,
+        role: 100,
+      });
+    },
+    async addUser(input) {
+      const role = roleByName(input.role ?? 'member');
+      if (role === undefined) throw new Error(`Unknown role: ${input.role}`);
+      const ownerId = input.bot
+        ? (input.botOwnerId ?? selectUsers(ctx.store).find((u) => u.role === 100 && u.bot_type === null)?.id ?? null)
+        : null;
+      return addUser(ctx, {
+        email: input.email,
+        fullName: input.fullName,
+        password: input.password,
+        role,
+        botType: input.bot ? 1 : null,
+        botOwnerId: ownerId,
+      });
+    },
+    deactivateUser: (userId) => deactivate(ctx, userId),
+  };
+
+  return {
+    handler,
+    api,
+    events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
+    admin,
+    options,
+    ctx,
+    listen(port = 0, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        server = http.createServer((req, res) => handler(req, res));
+        server.keepAliveTimeout = 75_000;
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server!.off('error', reject);
+          resolve(server!.address() as AddressInfo);
+        });
+      });
+    },
+    async close() {
+      ctx.events.close();
+      if (server) {
+        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+        server.closeIdleConnections();
+        setTimeout(() => server?.closeAllConnections(), 1000).unref();
+        await closing;
+        server = undefined;
+      }
+    },
+  };
+}
+
+export { getRealm };

@@ -1,0 +1,58 @@
+// POST /register, GET /events, DELETE /events.
+import { z } from 'zod';
+import { deleteEventQueue, getEvents, registerQueue } from '../domain/events.js';
+import { bool, json, str } from '../http/params.js';
+import { route } from './route.js';
+
+const eventTypeList = z.array(z.string()).nullable();
+
+export const eventRoutes = {
+  register: route({
+    method: 'POST',
+    path: '/register',
+    access: 'user',
+    summary: 'Register an event queue and fetch the initial state',
+    params: {
+      event_types: json(eventTypeList).optional().describe('Event types to receive; null for all'),
+      fetch_event_types: json(eventTypeList).optional().describe('State to fetch; defaults to event_types'),
+      client_capabilities: json(z.record(z.string(), z.unknown())).optional(),
+      apply_markdown: bool().optional(),
+      client_gravatar: bool().optional(),
+      slim_presence: bool().optional(),
+      include_subscribers: json(z.union([z.boolean(), z.literal('partial')])).optional(),
+      all_public_streams: bool().optional(),
+      narrow: json(z.array(z.unknown())).optional(),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      registerQueue(ctx, actor, {
+        eventTypes: p.event_types ?? null,
+        fetchEventTypes: p.fetch_event_types === undefined ? undefined : p.fetch_event_types,
+        clientCapabilities: p.client_capabilities,
+        applyMarkdown: p.apply_markdown,
+      }),
+  }),
+  get: route({
+    method: 'GET',
+    path: '/events',
+    access: 'user',
+    summary: 'Events newer than last_event_id; long-polls when there are none',
+    params: {
+      queue_id: str().optional(),
+      last_event_id: json(z.int()).optional(),
+      dont_block: bool().optional(),
+    },
+    errors: ['BAD_EVENT_QUEUE_ID', 'REQUEST_VARIABLE_MISSING', 'BAD_REQUEST'],
+    handler: (ctx, actor, p, request) =>
+      getEvents(ctx, actor, { queueId: p.queue_id, lastEventId: p.last_event_id, dontBlock: p.dont_block, signal: request.signal }),
+  }),
+  deleteQueue: route({
+    method: 'DELETE',
+    path: '/events',
+    access: 'user',
+    summary: 'Delete an event queue',
+    params: { queue_id: str() },
+    errors: ['BAD_EVENT_QUEUE_ID'],
+    handler: (ctx, actor, p) => deleteEventQueue(ctx, actor, { queueId: p.queue_id }),
+  }),
+};

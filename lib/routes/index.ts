@@ -1,0 +1,15 @@
+// The route table: every group of routes, by the name the in-process API uses (`api.drafts.delete`).
+import { eventRoutes } from './events.js';
+import { serverRoutes } from './server.js';
+import { userRoutes } from './users.js';
+import type { RouteDef } from './route.js';
+
+export const routeGroups = {
+  server: serverRoutes,
+  users: userRoutes,
+  events: eventRoutes,
+};
+
+export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(
+  (group) => Object.values(group) as RouteDef[],
+);

@@ -1,0 +1,66 @@
+// What a route is: method, path, who may call, the parameters' zod schemas, and a one-line call
+// into the domain. The router (lib/http/router.ts), the in-process API (lib/api.ts) and the
+// OpenAPI document are all built from these entries.
+import type { z } from 'zod';
+import type { Ctx } from '../context.js';
+import type { Actor } from '../domain/roles.js';
+import { ApiError, type ErrorCode } from '../errors.js';
+import type { UploadedFile } from '../http/body.js';
+import type { ParamShape, ParamValues } from '../http/params.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * public: no credentials (server_settings, fetch_api_key);
+ * user: any authenticated user or bot;
+ * human: users only, bots get "This endpoint does not accept bot requests.".
+ */
+export type Access = 'public' | 'user' | 'human';
+
+export interface RequestInfo {
+  /** Zulip's client name: the `client` parameter, or the User-Agent's product token. */
+  client: string;
+  userAgent: string;
+  ip: string;
+  /** Aborted when the client goes away (long-polls give up at once). */
+  signal: AbortSignal;
+  files: readonly UploadedFile[];
+}
+
+export type Handler<P extends ParamShape, R> = (
+  ctx: Ctx,
+  actor: Actor,
+  input: NoInfer<ParamValues<P>>,
+  request: RequestInfo,
+) => R;
+
+export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
+  method: Method;
+  /** Under /api/v1, in find-my-way syntax: `/drafts/:draft_id`, `/navigation_views/*`. */
+  path: string;
+  access: Access;
+  summary: string;
+  params: P;
+  /** Shape of the success body's data fields (OpenAPI). */
+  response?: z.ZodType;
+  /** Error codes this endpoint can answer with besides authentication and parameter errors. */
+  errors?: readonly ErrorCode[];
+  handler: Handler<P, R>;
+}
+
+/** Declares a route; only here for type inference. */
+export function route<P extends ParamShape, R>(def: RouteDef<P, R>): RouteDef<P, R> {
+  return def;
+}
+
+/** The request of an in-process call. */
+export function inProcessRequest(signal?: AbortSignal): RequestInfo {
+  return { client: 'internal', userAgent: 'parley/in-process', ip: '', signal: signal ?? new AbortController().signal, files: [] };
+}
+
+/** Zulip's @human_users_only, checked before parameters are parsed. */
+export function checkAccess(route: RouteDef, actor: Actor): void {
+  if (route.access === 'human' && actor.isBot) {
+    throw new ApiError('BAD_REQUEST', 'This endpoint does not accept bot requests.');
+  }
+}

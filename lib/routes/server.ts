@@ -1,0 +1,30 @@
+// GET /server_settings and POST /fetch_api_key: the two endpoints that need no credentials.
+import { z } from 'zod';
+import { fetchApiKey } from '../domain/auth.js';
+import { serverSettings } from '../domain/realm.js';
+import { str } from '../http/params.js';
+import { route } from './route.js';
+
+export const serverRoutes = {
+  settings: route({
+    method: 'GET',
+    path: '/server_settings',
+    access: 'public',
+    summary: 'Server version, feature level and organization settings',
+    params: {},
+    handler: (ctx) => serverSettings(ctx),
+  }),
+  fetchApiKey: route({
+    method: 'POST',
+    path: '/fetch_api_key',
+    access: 'public',
+    summary: 'Exchange an email and password for the API key',
+    params: {
+      username: str().describe('The account email'),
+      password: str().describe('The account password'),
+    },
+    response: z.object({ api_key: z.string(), email: z.string(), user_id: z.int() }),
+    errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT'],
+    handler: (ctx, _actor, p) => fetchApiKey(ctx, { username: p.username, password: p.password }),
+  }),
+};

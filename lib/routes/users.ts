@@ -1,0 +1,91 @@
+// Users and bots: GET /users, /users/me, /users/{user_id}; POST /users; PATCH and DELETE
+// /users/{user_id}; POST /bots.
+import { z } from 'zod';
+import {
+  createBot,
+  createUser,
+  deactivateUser,
+  getOwnUser,
+  getUser,
+  listUsers,
+  updateUser,
+} from '../domain/users.js';
+import { int, pathInt, str } from '../http/params.js';
+import { route } from './route.js';
+
+export const userRoutes = {
+  me: route({
+    method: 'GET',
+    path: '/users/me',
+    access: 'user',
+    summary: 'The calling user',
+    params: {},
+    handler: (ctx, actor) => getOwnUser(ctx, actor),
+  }),
+  list: route({
+    method: 'GET',
+    path: '/users',
+    access: 'user',
+    summary: 'All users and bots of the organization',
+    params: {},
+    handler: (ctx) => listUsers(ctx),
+  }),
+  get: route({
+    method: 'GET',
+    path: '/users/:user_id',
+    access: 'user',
+    summary: 'One user',
+    params: { user_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getUser(ctx, actor, p.user_id),
+  }),
+  create: route({
+    method: 'POST',
+    path: '/users',
+    access: 'user',
+    summary: 'Create a user (administrators)',
+    params: {
+      email: str(),
+      password: str(),
+      full_name: str(),
+    },
+    response: z.object({ user_id: z.int() }),
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, actor, p) => createUser(ctx, actor, { email: p.email, password: p.password, fullName: p.full_name }),
+  }),
+  update: route({
+    method: 'PATCH',
+    path: '/users/:user_id',
+    access: 'user',
+    summary: "Change a user's name or role (administrators; owners for the owner role)",
+    params: {
+      user_id: pathInt(),
+      full_name: str().optional(),
+      role: int().optional(),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => updateUser(ctx, actor, { userId: p.user_id, fullName: p.full_name, role: p.role }),
+  }),
+  deactivate: route({
+    method: 'DELETE',
+    path: '/users/:user_id',
+    access: 'user',
+    summary: 'Deactivate a user (administrators)',
+    params: { user_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => deactivateUser(ctx, actor, { userId: p.user_id }),
+  }),
+  createBot: route({
+    method: 'POST',
+    path: '/bots',
+    access: 'user',
+    summary: 'Create a bot owned by the caller',
+    params: {
+      full_name: str(),
+      short_name: str(),
+      bot_type: int().optional(),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => createBot(ctx, actor, { fullName: p.full_name, shortName: p.short_name, botType: p.bot_type }),
+  }),
+};

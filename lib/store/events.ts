@@ -1,0 +1,103 @@
+// SQL for the event log (event) and the durable event queues (event_queue).
+import type { Store } from './db.js';
+
+export interface EventRow {
+  id: number;
+  type: string;
+  payload: string;
+}
+
+export interface QueueRow {
+  id: string;
+  user_id: number;
+  event_types: string | null;
+  client_capabilities: string;
+  apply_markdown: number;
+  acked_event_id: number;
+  created_at: number;
+  last_poll_at: number;
+  lifespan_secs: number;
+}
+
+export function insertEvent(s: Store, userId: number | null, type: string, payload: string, now: number): void {
+  s.run('INSERT INTO event (user_id, type, payload, created_at) VALUES (?, ?, ?, ?)', userId, type, payload, now);
+}
+
+export function selectMaxEventId(s: Store): number {
+  // sqlite_sequence keeps the highest id ever handed out, even after every event was pruned.
+  const row = s.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'event'");
+  return row?.seq ?? 0;
+}
+
+export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
+  return s.all<EventRow>(
+    `SELECT id, type, payload FROM event
+     WHERE id > ? AND (user_id = ? OR user_id IS NULL) ORDER BY id LIMIT ?`,
+    afterId,
+    userId,
+    limit,
+  );
+}
+
+export function insertQueue(s: Store, q: QueueRow): void {
+  s.run(
+    `INSERT INTO event_queue (id, user_id, event_types, client_capabilities, apply_markdown,
+       acked_event_id, created_at, last_poll_at, lifespan_secs)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    q.id,
+    q.user_id,
+    q.event_types,
+    q.client_capabilities,
+    q.apply_markdown,
+    q.acked_event_id,
+    q.created_at,
+    q.last_poll_at,
+    q.lifespan_secs,
+  );
+}
+
+export function selectQueue(s: Store, queueId: string): QueueRow | undefined {
+  return s.get<QueueRow>('SELECT * FROM event_queue WHERE id = ?', queueId);
+}
+
+export function updateQueueAck(s: Store, queueId: string, ackedEventId: number, pollAt: number): void {
+  s.run(
+    'UPDATE event_queue SET acked_event_id = max(acked_event_id, ?), last_poll_at = ? WHERE id = ?',
+    ackedEventId,
+    pollAt,
+    queueId,
+  );
+}
+
+export function touchQueues(s: Store, queueId: string, pollAt: number): void {
+  s.run('UPDATE event_queue SET last_poll_at = ? WHERE id = ?', pollAt, queueId);
+}
+
+export function deleteQueue(s: Store, queueId: string): number {
+  return s.run('DELETE FROM event_queue WHERE id = ?', queueId).changes;
+}
+
+export function deleteExpiredQueues(s: Store, nowMs: number, keep: readonly string[]): number {
+  return s.run(
+    `DELETE FROM event_queue WHERE last_poll_at + lifespan_secs * 1000 < ?
+       AND id NOT IN (SELECT value FROM json_each(?))`,
+    nowMs,
+    JSON.stringify(keep),
+  ).changes;
+}
+
+export function selectPruneFloor(s: Store): number | null {
+  return s.get<{ floor: number | null }>('SELECT min(acked_event_id) AS floor FROM event_queue')?.floor ?? null;
+}
+
+export function deleteEventsUpTo(s: Store, maxId: number, createdBefore: number): number {
+  return s.run('DELETE FROM event WHERE id <= ? AND created_at < ?', maxId, createdBefore).changes;
+}
+
+export function selectDataVersion(s: Store): number {
+  return s.prepare('PRAGMA data_version').pluck().get() as number;
+}
+
+export function deleteQueuesOfUser(s: Store, userId: number): number {
+  return s.run('DELETE FROM event_queue WHERE user_id = ?', userId).changes;
+}

@@ -1,0 +1,52 @@
+// Opening a database for parley: pragmas, then schema.sql applied to a new database or an older
+// parley database migrated forward (PRAGMA user_version). Opening an up-to-date one reads no file.
+import { readFileSync } from 'node:fs';
+import type { Database } from './db.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export type Synchronous = 'NORMAL' | 'FULL';
+
+export interface OpenOptions {
+  /** NORMAL (default): an acknowledged write survives a crash of the process; FULL: also power loss. */
+  synchronous?: Synchronous;
+  /** How long a writer waits for another process's lock before failing, in milliseconds. */
+  busyTimeoutMs?: number;
+}
+
+const SCHEMA_URL = new URL('../../schema.sql', import.meta.url);
+
+export function isMemoryDatabase(db: Database): boolean {
+  return db.memory || db.name === '' || db.name === ':memory:';
+}
+
+export function prepareDatabase(db: Database, options: OpenOptions = {}): void {
+  if (!isMemoryDatabase(db)) db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma(`busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)}`);
+  db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  migrate(db);
+}
+
+function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+export function migrate(db: Database): void {
+  if (schemaVersion(db) === SCHEMA_VERSION) return;
+  const schema = readFileSync(SCHEMA_URL, 'utf8');
+  db.transaction(() => {
+    // Read again under the write lock: another process may have migrated meanwhile.
+    const version = schemaVersion(db);
+    if (version === SCHEMA_VERSION) return;
+    if (version > SCHEMA_VERSION) {
+      throw new Error(
+        `This database was written by a newer parley (schema version ${version}; this parley knows ${SCHEMA_VERSION}).`,
+      );
+    }
+    if (version > 0) {
+      for (const migration of MIGRATIONS) if (migration.version > version) migration.up(db);
+    }
+    db.exec(schema);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  }).immediate();
+}

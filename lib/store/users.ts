@@ -1,0 +1,108 @@
+// SQL for the realm and user tables, and the row <-> object mappers.
+import type { Store } from './db.js';
+
+export interface RealmRow {
+  id: number;
+  name: string;
+  url: string;
+  uuid: string;
+  description: string;
+  date_created: number;
+  push_notifications_enabled: number;
+}
+
+export interface UserRow {
+  id: number;
+  email: string;
+  full_name: string;
+  role: number;
+  is_active: number;
+  api_key: string;
+  password_hash: string | null;
+  bot_type: number | null;
+  bot_owner_id: number | null;
+  date_joined: number;
+  timezone: string;
+  presence_enabled: number;
+  enable_drafts_synchronization: number;
+}
+
+export function selectRealm(s: Store): RealmRow | undefined {
+  return s.get<RealmRow>('SELECT * FROM realm WHERE id = 1');
+}
+
+export function insertRealm(s: Store, r: Omit<RealmRow, 'id' | 'push_notifications_enabled'>): void {
+  s.run(
+    'INSERT INTO realm (id, name, url, uuid, description, date_created) VALUES (1, ?, ?, ?, ?, ?)',
+    r.name,
+    r.url,
+    r.uuid,
+    r.description,
+    r.date_created,
+  );
+}
+
+export function updateRealmPushEnabled(s: Store, enabled: boolean): void {
+  s.run('UPDATE realm SET push_notifications_enabled = ? WHERE id = 1', enabled ? 1 : 0);
+}
+
+export function selectUserById(s: Store, id: number): UserRow | undefined {
+  return s.get<UserRow>('SELECT * FROM user WHERE id = ?', id);
+}
+
+export function selectUserByEmail(s: Store, email: string): UserRow | undefined {
+  return s.get<UserRow>('SELECT * FROM user WHERE email = ?', email);
+}
+
+export function selectUsers(s: Store): UserRow[] {
+  return s.all<UserRow>('SELECT * FROM user ORDER BY id');
+}
+
+export function selectActiveUserIds(s: Store): number[] {
+  return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
+}
+
+export function countActiveOwners(s: Store): number {
+  return s.prepare('SELECT count(*) FROM user WHERE role = 100 AND is_active = 1 AND bot_type IS NULL').pluck().get() as number;
+}
+
+export function insertUser(s: Store, u: Omit<UserRow, 'id' | 'is_active' | 'presence_enabled' | 'enable_drafts_synchronization'>): number {
+  const result = s.run(
+    `INSERT INTO user (email, full_name, role, api_key, password_hash, bot_type, bot_owner_id, date_joined, timezone)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    u.email,
+    u.full_name,
+    u.role,
+    u.api_key,
+    u.password_hash,
+    u.bot_type,
+    u.bot_owner_id,
+    u.date_joined,
+    u.timezone,
+  );
+  return Number(result.lastInsertRowid);
+}
+
+export function updateUserFullName(s: Store, id: number, fullName: string): void {
+  s.run('UPDATE user SET full_name = ? WHERE id = ?', fullName, id);
+}
+
+export function updateUserRole(s: Store, id: number, role: number): void {
+  s.run('UPDATE user SET role = ? WHERE id = ?', role, id);
+}
+
+export function updateUserActive(s: Store, id: number, active: boolean): void {
+  s.run('UPDATE user SET is_active = ? WHERE id = ?', active ? 1 : 0, id);
+}
+
+export function updateUserApiKey(s: Store, id: number, apiKey: string): void {
+  s.run('UPDATE user SET api_key = ? WHERE id = ?', apiKey, id);
+}
+
+export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean): void {
+  s.run('UPDATE user SET presence_enabled = ? WHERE id = ?', enabled ? 1 : 0, id);
+}
+
+export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
+  return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
+}

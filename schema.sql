@@ -1,0 +1,206 @@
+-- parley's whole schema. Applied by lib/store/open.ts to a new database, and re-applied (every
+-- statement is IF NOT EXISTS) when an older parley database is migrated forward; column changes
+-- to existing tables go in lib/store/migrations.ts. All tables are STRICT; foreign keys are on.
+-- Times are unix seconds (INTEGER) unless a column says otherwise.
+
+------------------------------------------------------------------------------------------------
+-- Organization and users (lib/domain/realm.ts, lib/domain/users.ts)
+------------------------------------------------------------------------------------------------
+
+-- The one organization a database holds (Zulip's realm). id is always 1.
+CREATE TABLE IF NOT EXISTS realm (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  name TEXT NOT NULL,
+  url TEXT NOT NULL,
+  uuid TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  date_created INTEGER NOT NULL,
+  -- Copied from the push bouncer's realm_push_status.can_push when it answers (lib/domain/push.ts).
+  push_notifications_enabled INTEGER NOT NULL DEFAULT 1
+) STRICT;
+
+-- Users and bots. A bot has a bot_type (1 generic, 2 incoming webhook, 3 outgoing webhook,
+-- 4 embedded) and an owner. Rows are never deleted: deactivation clears is_active.
+CREATE TABLE IF NOT EXISTS user (
+  id INTEGER PRIMARY KEY,
+  -- COLLATE NOCASE: emails are unique and looked up case-insensitively (auth, fetch_api_key).
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  full_name TEXT NOT NULL,
+  -- 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest (Zulip's values).
+  role INTEGER NOT NULL CHECK (role IN (100, 200, 300, 400, 600)),
+  is_active INTEGER NOT NULL DEFAULT 1 CHECK (is_active IN (0, 1)),
+  -- 32 alphanumeric characters; compared in constant time by lib/domain/auth.ts.
+  api_key TEXT NOT NULL UNIQUE,
+  -- scrypt$<N>$<r>$<p>$<salt b64>$<hash b64>; NULL when the account has no password.
+  password_hash TEXT,
+  bot_type INTEGER CHECK (bot_type IN (1, 2, 3, 4)),
+  bot_owner_id INTEGER REFERENCES user(id),
+  date_joined INTEGER NOT NULL,
+  timezone TEXT NOT NULL DEFAULT '',
+  -- Zulip's presence_enabled; the deprecated status `away` flag is its negation.
+  presence_enabled INTEGER NOT NULL DEFAULT 1 CHECK (presence_enabled IN (0, 1)),
+  enable_drafts_synchronization INTEGER NOT NULL DEFAULT 1 CHECK (enable_drafts_synchronization IN (0, 1))
+) STRICT;
+
+------------------------------------------------------------------------------------------------
+-- Events (lib/events/): the transactional outbox and the durable event queues
+------------------------------------------------------------------------------------------------
+
+-- Every event a domain change produced, written in the same transaction as the change.
+-- AUTOINCREMENT: ids are never reused after pruning, so a queue's last_event_id stays meaningful.
+CREATE TABLE IF NOT EXISTS event (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  -- The one user the event is for; NULL for an event every user receives (realm-wide).
+  user_id INTEGER REFERENCES user(id),
+  type TEXT NOT NULL,
+  -- The event as JSON, without its id (added on delivery).
+  payload TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+-- GET /events and in-process subscribers: "this user's events (and broadcasts) after id N".
+CREATE INDEX IF NOT EXISTS event_by_user ON event (user_id, id);
+
+-- One row per event queue (POST /register). Survives restarts; expired by lib/events/queues.ts.
+CREATE TABLE IF NOT EXISTS event_queue (
+  id TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  -- JSON list of event types, or NULL for all types.
+  event_types TEXT,
+  client_capabilities TEXT NOT NULL DEFAULT '{}',
+  apply_markdown INTEGER NOT NULL DEFAULT 0,
+  -- The highest event id the client has confirmed (its last_event_id); older events may be pruned.
+  acked_event_id INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  -- Milliseconds; a queue expires lifespan_secs after its last poll ended.
+  last_poll_at INTEGER NOT NULL,
+  lifespan_secs INTEGER NOT NULL
+) STRICT;
+-- Queue expiry sweeps and the pruning floor (min acked_event_id).
+CREATE INDEX IF NOT EXISTS event_queue_by_user ON event_queue (user_id);
+
+------------------------------------------------------------------------------------------------
+-- Channels, subscriptions, user groups, messages (lib/domain/streams.ts, messages.ts, ...)
+------------------------------------------------------------------------------------------------
+
+-- Channels (Zulip's streams). Names are unique case-insensitively.
+CREATE TABLE IF NOT EXISTS stream (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  description TEXT NOT NULL DEFAULT '',
+  rendered_description TEXT NOT NULL DEFAULT '',
+  invite_only INTEGER NOT NULL DEFAULT 0 CHECK (invite_only IN (0, 1)),
+  history_public_to_subscribers INTEGER NOT NULL DEFAULT 1 CHECK (history_public_to_subscribers IN (0, 1)),
+  is_archived INTEGER NOT NULL DEFAULT 0 CHECK (is_archived IN (0, 1)),
+  date_created INTEGER NOT NULL,
+  creator_id INTEGER REFERENCES user(id)
+) STRICT;
+
+-- Who is subscribed to which channel. Unsubscribing deletes the row.
+CREATE TABLE IF NOT EXISTS subscription (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  stream_id INTEGER NOT NULL REFERENCES stream(id),
+  color TEXT NOT NULL DEFAULT '#76ce90',
+  is_muted INTEGER NOT NULL DEFAULT 0 CHECK (is_muted IN (0, 1)),
+  pin_to_top INTEGER NOT NULL DEFAULT 0 CHECK (pin_to_top IN (0, 1)),
+  date_subscribed INTEGER NOT NULL,
+  PRIMARY KEY (user_id, stream_id)
+) STRICT, WITHOUT ROWID;
+-- Fan-out of a channel message to its subscribers.
+CREATE INDEX IF NOT EXISTS subscription_by_stream ON subscription (stream_id, user_id);
+
+-- User groups, enough for @*group* mentions.
+CREATE TABLE IF NOT EXISTS user_group (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  description TEXT NOT NULL DEFAULT '',
+  date_created INTEGER NOT NULL,
+  creator_id INTEGER REFERENCES user(id)
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS user_group_member (
+  group_id INTEGER NOT NULL REFERENCES user_group(id),
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  PRIMARY KEY (group_id, user_id)
+) STRICT, WITHOUT ROWID;
+-- A user's groups (GET /user_groups, register state).
+CREATE INDEX IF NOT EXISTS user_group_member_by_user ON user_group_member (user_id, group_id);
+
+-- The participants of a direct-message conversation (1:1, self, or group). member_key is the
+-- sorted, comma-separated user ids, so one conversation has one row.
+CREATE TABLE IF NOT EXISTS direct_group (
+  id INTEGER PRIMARY KEY,
+  member_key TEXT NOT NULL UNIQUE
+) STRICT;
+
+CREATE TABLE IF NOT EXISTS direct_group_member (
+  direct_group_id INTEGER NOT NULL REFERENCES direct_group(id),
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  PRIMARY KEY (direct_group_id, user_id)
+) STRICT, WITHOUT ROWID;
+
+-- Messages. Exactly one of stream_id and direct_group_id is set.
+CREATE TABLE IF NOT EXISTS message (
+  id INTEGER PRIMARY KEY,
+  sender_id INTEGER NOT NULL REFERENCES user(id),
+  stream_id INTEGER REFERENCES stream(id),
+  direct_group_id INTEGER REFERENCES direct_group(id),
+  topic TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  rendered_content TEXT NOT NULL,
+  -- JSON [{"text","url"}]: linkifier matches and URLs in the topic (lib/render/topic_links.ts).
+  topic_links TEXT NOT NULL DEFAULT '[]',
+  date_sent INTEGER NOT NULL,
+  last_edit_time INTEGER,
+  sending_client TEXT NOT NULL DEFAULT '',
+  CHECK ((stream_id IS NULL) <> (direct_group_id IS NULL))
+) STRICT;
+-- Channel and topic narrows, topic participants for @**topic**.
+CREATE INDEX IF NOT EXISTS message_by_stream_topic ON message (stream_id, topic COLLATE NOCASE, id);
+-- Direct-message narrows.
+CREATE INDEX IF NOT EXISTS message_by_direct_group ON message (direct_group_id, id);
+-- Sender narrows and topic participants.
+CREATE INDEX IF NOT EXISTS message_by_sender ON message (sender_id, id);
+
+-- One row per (user, message) the user received or that entered their history, holding the
+-- personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,
+-- 4 stream_wildcard_mentioned, 5 topic_wildcard_mentioned, 6 group_mentioned, 7 force_expand,
+-- 8 force_collapse, 9 has_alert_word, 10 historical, 11 is_private,
+-- 12 active_mobile_push_notification.
+CREATE TABLE IF NOT EXISTS user_message (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  message_id INTEGER NOT NULL REFERENCES message(id),
+  flags INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (user_id, message_id)
+) STRICT, WITHOUT ROWID;
+-- Recomputing mention and alert-word flags for every recipient of an edited message.
+CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
+-- unread_msgs in /register, is:unread narrows, first_unread anchors.
+CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
+-- is:starred narrows.
+CREATE INDEX IF NOT EXISTS user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
+
+-- Alert words: one row per user and word (original casing kept; matched case-insensitively).
+-- id gives insertion order, which GET /users/me/alert_words reports.
+CREATE TABLE IF NOT EXISTS alert_word (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  word TEXT NOT NULL
+) STRICT;
+-- One word per user, case-insensitively.
+CREATE UNIQUE INDEX IF NOT EXISTS alert_word_by_user ON alert_word (user_id, lower(word));
+
+------------------------------------------------------------------------------------------------
+-- User status and custom emoji (lib/domain/user_status.ts, lib/domain/realm_emoji.ts)
+------------------------------------------------------------------------------------------------
+
+------------------------------------------------------------------------------------------------
+-- Linkifiers (lib/domain/linkifiers.ts)
+------------------------------------------------------------------------------------------------
+
+------------------------------------------------------------------------------------------------
+-- Navigation views, drafts (lib/domain/navigation_views.ts, lib/domain/drafts.ts)
+------------------------------------------------------------------------------------------------
+
+------------------------------------------------------------------------------------------------
+-- Client devices and E2EE push registration (lib/domain/push.ts)
+------------------------------------------------------------------------------------------------
