@@ -1,0 +1,23 @@
+// npm run bench [-- name ...]: runs every benchmark module (or the named ones) in one process and
+// prints each figure next to the baseline measured in the same run.
+import { figures, fmt } from './harness.js';
+
+const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
+  foundation: () => import('./foundation.bench.js'),
+};
+
+const wanted = process.argv.slice(2);
+for (const [name, load] of Object.entries(modules)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  console.log(`\n# ${name}`);
+  const module = await load();
+  await module.run();
+}
+
+console.log('\n| group | figure | value | baseline | ratio | target |\n|---|---|---:|---:|---:|---|');
+for (const f of figures) {
+  const ratio = f.baseline ? `${((f.value / f.baseline.value) * 100).toFixed(1)}%` : '';
+  const baseline = f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value)}` : '';
+  console.log(`| ${f.group} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${baseline} | ${ratio} | ${f.target ?? ''} |`);
+}
+process.exit(0);
