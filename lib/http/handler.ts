@@ -76,7 +76,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     const path = route.path.replace(/:(\w+)/g, (segment, name: string) =>
       route.params[name]?.wire === 'json' ? `${segment}(^\\d+$)` : segment,
     );
-    router.on(route.method, API_PREFIX + path, () => undefined, { route });
+    router.on(route.method, (route.outsideApi ? '' : API_PREFIX) + path, () => undefined, { route });
   }
 
   function allowedMethods(path: string): Method[] {
