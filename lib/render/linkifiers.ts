@@ -1,6 +1,6 @@
 // Linkifiers in rendering (issue 7): compiled patterns, the markdown-it rule that turns matches in
 // message text into links, and topic_links. Stubs until the linkifier issue fills them in.
-import type MarkdownIt from 'markdown-it';
+import type { MarkdownIt } from 'markdown-it';
 import type { Ctx } from '../context.js';
 
 export interface CompiledLinkifier {
