@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// The `parley` command: `init` (organization and owner), `user add`, `serve` (standalone server).
+// Bad arguments print a clear message and exit with code 2.
+import { realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import Database from 'better-sqlite3';
+import { createChatServer, type ChatOptions } from './index.js';
+import { jsonLogger } from './context.js';
+import { pushOptionsFromEnv } from './push/config.js';
+
+const HELP = `parley: an embeddable, Zulip-compatible team-chat server
+
+Usage:
+  parley serve [--db FILE] [--port N] [--host H] [--url URL] [--rate-limit N]
+               [--push-bouncer-url URL] [--push-server-id ID] [--push-server-key KEY]
+               [--synchronous normal|full]
+  parley init --db FILE --email E --password P [--full-name N] [--org-name N] [--url URL]
+  parley user add --db FILE --email E --full-name N [--password P]
+                  [--role owner|admin|moderator|member|guest] [--bot]
+  parley --help
+
+serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ./parley.db, 9991,
+           127.0.0.1). A database without an organization gets one, and its owner's
+           credentials are printed once. SIGINT/SIGTERM stop it cleanly.
+init       Creates the organization and its owner; the last line of output is JSON
+           {"email","api_key","user_id"}. Refuses a database that already has users.
+user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
+
+Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default 200 for serve),
+PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY, PARLEY_OWNER_EMAIL.
+`;
+
+export class UsageError extends Error {}
+
+export interface Io {
+  out(line: string): void;
+  err(line: string): void;
+  env: Record<string, string | undefined>;
+}
+
+const processIo: Io = {
+  out: (line) => process.stdout.write(line + '\n'),
+  err: (line) => process.stderr.write(line + '\n'),
+  env: process.env,
+};
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+function parse(args: string[], options: Options) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function integer(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, not '${value}'`);
+  return Number(value);
+}
+
+function openChat(file: string, options: ChatOptions = {}) {
+  const db = new Database(file);
+  return { db, chat: createChatServer(db, { logger: jsonLogger, ...options }) };
+}
+
+async function init(args: string[], io: Io): Promise<number> {
+  const v = parse(args, {
+    db: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    'full-name': { type: 'string' },
+    'org-name': { type: 'string' },
+    url: { type: 'string' },
+  });
+  const file = required(v, 'db');
+  const email = required(v, 'email');
+  const password = required(v, 'password');
+  const { db, chat } = openChat(file);
+  try {
+    if (chat.admin.hasUsers()) {
+      io.err(`parley init: ${file} already has an organization; use \`parley user add\` to add users.`);
+      return 1;
+    }
+    const credentials = await chat.admin.initOrganization({
+      email,
+      password,
+      fullName: v['full-name'] as string | undefined,
+      orgName: v['org-name'] as string | undefined,
+      url: v.url as string | undefined,
+    });
+    io.out(`Created the organization in ${file} with owner ${credentials.email}.`);
+    io.out(JSON.stringify(credentials));
+    return 0;
+  } finally {
+    await chat.close();
+    db.close();
+  }
+}
+
+async function userAdd(args: string[], io: Io): Promise<number> {
+  const v = parse(args, {
+    db: { type: 'string' },
+    email: { type: 'string' },
+    'full-name': { type: 'string' },
+    password: { type: 'string' },
+    role: { type: 'string' },
+    bot: { type: 'boolean' },
+  });
+  const file = required(v, 'db');
+  const role = (v.role as string | undefined) ?? 'member';
+  if (!['owner', 'admin', 'moderator', 'member', 'guest'].includes(role)) {
+    throw new UsageError(`--role must be one of owner, admin, moderator, member, guest, not '${role}'`);
+  }
+  const email = required(v, 'email');
+  const fullName = required(v, 'full-name');
+  const { db, chat } = openChat(file);
+  try {
+    const credentials = await chat.admin.addUser({
+      email,
+      fullName,
+      password: v.password as string | undefined,
+      role: role as 'member',
+      bot: v.bot === true,
+    });
+    io.out(`Added ${v.bot === true ? 'bot' : role} ${credentials.email}.`);
+    io.out(JSON.stringify(credentials));
+    return 0;
+  } finally {
+    await chat.close();
+    db.close();
+  }
+}
+
+async function serve(args: string[], io: Io): Promise<number> {
+  const v = parse(args, {
+    db: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    url: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'push-bouncer-url': { type: 'string' },
+    'push-server-id': { type: 'string' },
+    'push-server-key': { type: 'string' },
+    synchronous: { type: 'string' },
+  });
+  const file = (v.db as string | undefined) ?? './parley.db';
+  const port = integer(v.port as string | undefined, 'port', 9991);
+  if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
+  const host = (v.host as string | undefined) ?? '127.0.0.1';
+  const rateLimit = integer((v['rate-limit'] as string | undefined) ?? io.env.PARLEY_RATE_LIMIT, 'rate-limit', 200);
+  const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
+  const push = pushOptionsFromEnv({
+    PARLEY_PUSH_BOUNCER_URL: (v['push-bouncer-url'] as string | undefined) ?? io.env.PARLEY_PUSH_BOUNCER_URL,
+    PARLEY_PUSH_SERVER_ID: (v['push-server-id'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_ID,
+    PARLEY_PUSH_SERVER_KEY: (v['push-server-key'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_KEY,
+  });
+
+  const { db, chat } = openChat(file, {
+    synchronous,
+    realm: { url: (v.url as string | undefined) ?? `http://${host}:${port}` },
+    rateLimit: { requestsPerMinute: rateLimit },
+    push,
+  });
+  let address;
+  try {
+    address = await chat.listen(port, host);
+  } catch (error) {
+    io.err(`parley serve: cannot listen on ${host}:${port}: ${(error as Error).message}`);
+    await chat.close();
+    db.close();
+    return 1;
+  }
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  if (!chat.admin.hasUsers()) {
+    const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: (v.url as string | undefined) ?? url });
+    io.out(`Created a new organization in ${file}. Its owner's credentials (shown only this once):`);
+    io.out(`  email:   ${owner.email}`);
+    io.out(`  API key: ${owner.api_key}`);
+  }
+  io.out(`parley listening on ${url}`);
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await chat.close();
+  db.close();
+  return 0;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      io.out(HELP);
+      return command === undefined ? 2 : 0;
+    }
+    if (command === 'init') return await init(rest, io);
+    if (command === 'serve') return await serve(rest, io);
+    if (command === 'user' && rest[0] === 'add') return await userAdd(rest.slice(1), io);
+    throw new UsageError(`unknown command '${[command, ...rest.slice(0, 1)].join(' ')}'`);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`parley: ${error.message}\nRun \`parley --help\` for usage.`);
+      return 2;
+    }
+    if (error instanceof Error && error.name === 'ApiError') {
+      io.err(`parley: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function invokedDirectly(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (invokedDirectly()) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      process.stderr.write(`parley: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
