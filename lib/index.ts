@@ -12,6 +12,7 @@ import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
 import { createHandler, type RequestListener } from './http/handler.js';
+import { createRateLimiter } from './http/rate_limit.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
 import type { Database } from './store/db.js';
@@ -85,6 +86,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     invoke,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     logger: ctx.logger,
+    rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
   });
 
   const api = buildApi(ctx, routeGroups, (route, actor, input, signal) => invoke(route, actor, input, inProcessRequest(signal)));

@@ -9,15 +9,12 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../context.js';
 import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
 import { readBody, type BodyLimits } from './body.js';
+import type { RateLimiter } from './rate_limit.js';
 import { decodeParams } from './params.js';
 import { RawResponse, sendError, sendJson, sendSuccess } from './respond.js';
 
 export const API_PREFIX = '/api/v1';
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
-
-export interface RateLimitVerdict {
-  headers: Record<string, string>;
-}
 
 export interface HandlerDeps {
   routes: readonly RouteDef[];
@@ -26,8 +23,7 @@ export interface HandlerDeps {
   invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
   limits: BodyLimits;
   logger: Logger;
-  /** Called for each authenticated request; throws RATE_LIMIT_HIT, returns headers to add. */
-  rateLimit?: (actor: Actor) => RateLimitVerdict;
+  rateLimiter?: RateLimiter | undefined;
 }
 
 export type NextFunction = (error?: unknown) => void;
@@ -87,9 +83,24 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     let extraHeaders: Record<string, string> = {};
     try {
       const ip = req.socket.remoteAddress ?? '';
-      const actor = route.access === 'public' ? ANONYMOUS : deps.authenticate(req.headers.authorization, ip);
+      const limiter = deps.rateLimiter;
+      let actor = ANONYMOUS;
+      if (route.access === 'public') {
+        if (limiter && route.passwordLogin) {
+          limiter.checkAuthAllowed(ip);
+          limiter.noteAuthAttempt(ip);
+        }
+      } else {
+        limiter?.checkAuthAllowed(ip);
+        try {
+          actor = deps.authenticate(req.headers.authorization, ip);
+        } catch (error) {
+          limiter?.noteAuthAttempt(ip);
+          throw error;
+        }
+        if (limiter) extraHeaders = limiter.user(actor.id);
+      }
       checkAccess(route, actor);
-      if (deps.rateLimit && route.access !== 'public') extraHeaders = deps.rateLimit(actor).headers;
       const body = await readBody(req, deps.limits);
       const raw = new Map(new URLSearchParams(query));
       for (const [key, value] of body.fields) raw.set(key, value);

@@ -18,6 +18,7 @@ export const serverRoutes = {
     method: 'POST',
     path: '/fetch_api_key',
     access: 'public',
+    passwordLogin: true,
     summary: 'Exchange an email and password for the API key',
     params: {
       username: str().describe('The account email'),
