@@ -2,7 +2,7 @@
 // parley database migrated forward (PRAGMA user_version). Opening an up-to-date one reads no file.
 import { readFileSync } from 'node:fs';
 import type { Database } from './db.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { MIGRATIONS, SCHEMA_VERSION, type Migration } from './migrations.js';
 
 export type Synchronous = 'NORMAL' | 'FULL';
 
@@ -31,22 +31,29 @@ function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
-export function migrate(db: Database): void {
-  if (schemaVersion(db) === SCHEMA_VERSION) return;
-  const schema = readFileSync(SCHEMA_URL, 'utf8');
+export interface SchemaPlan {
+  version: number;
+  migrations: readonly Migration[];
+  /** The schema text; read from schema.sql when not given. */
+  schema?: string;
+}
+
+/** Brings the database to `plan.version` (parley's current schema unless a test passes another plan). */
+export function migrate(db: Database, plan: SchemaPlan = { version: SCHEMA_VERSION, migrations: MIGRATIONS }): void {
+  const target = plan.version;
+  if (schemaVersion(db) === target) return;
+  const schema = plan.schema ?? readFileSync(SCHEMA_URL, 'utf8');
   db.transaction(() => {
     // Read again under the write lock: another process may have migrated meanwhile.
     const version = schemaVersion(db);
-    if (version === SCHEMA_VERSION) return;
-    if (version > SCHEMA_VERSION) {
-      throw new Error(
-        `This database was written by a newer parley (schema version ${version}; this parley knows ${SCHEMA_VERSION}).`,
-      );
+    if (version === target) return;
+    if (version > target) {
+      throw new Error(`This database was written by a newer parley (schema version ${version}; this parley knows ${target}).`);
     }
     if (version > 0) {
-      for (const migration of MIGRATIONS) if (migration.version > version) migration.up(db);
+      for (const migration of plan.migrations) if (migration.version > version && migration.version <= target) migration.up(db);
     }
     db.exec(schema);
-    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.pragma(`user_version = ${target}`);
   }).immediate();
 }
