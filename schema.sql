@@ -68,6 +68,8 @@ CREATE TABLE IF NOT EXISTS event_queue (
   event_types TEXT,
   client_capabilities TEXT NOT NULL DEFAULT '{}',
   apply_markdown INTEGER NOT NULL DEFAULT 0,
+  -- The newest event id when the queue was created: the queue holds only events after it.
+  created_event_id INTEGER NOT NULL,
   -- The highest event id the client has confirmed (its last_event_id); older events may be pruned.
   acked_event_id INTEGER NOT NULL,
   created_at INTEGER NOT NULL,

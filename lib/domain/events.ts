@@ -50,6 +50,7 @@ export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Rec
       event_types: eventTypes === null ? null : JSON.stringify(eventTypes),
       client_capabilities: JSON.stringify(clientCapabilities),
       apply_markdown: applyMarkdown ? 1 : 0,
+      created_event_id: lastEventId,
       acked_event_id: lastEventId,
       created_at: ctx.now(),
       last_poll_at: ctx.clock(),
@@ -115,8 +116,12 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
   const queueId = input.queueId;
   const queue = ownQueue(ctx, actor, queueId);
   if (input.lastEventId === undefined) throw missing('last_event_id');
-  const lastEventId = input.lastEventId;
-  if (lastEventId < queue.acked_event_id) throw badRequest(`An event newer than ${lastEventId} has already been pruned!`);
+  // Ids at or below created_event_id were never in this queue: asking from any of them (or -1)
+  // means "from the start". Below an id the client already acknowledged, events may be gone.
+  const lastEventId = Math.max(input.lastEventId, queue.created_event_id);
+  if (input.lastEventId < queue.acked_event_id && queue.acked_event_id > queue.created_event_id) {
+    throw badRequest(`An event newer than ${input.lastEventId} has already been pruned!`);
+  }
   if (lastEventId > ctx.events.maxEventId()) throw badRequest(`Event ${lastEventId} was not in this queue`);
   ctx.tx(() => updateQueueAck(ctx.store, queueId, lastEventId, ctx.clock()));
 

@@ -13,6 +13,7 @@ export interface QueueRow {
   event_types: string | null;
   client_capabilities: string;
   apply_markdown: number;
+  created_event_id: number;
   acked_event_id: number;
   created_at: number;
   last_poll_at: number;
@@ -42,13 +43,14 @@ export function selectEventsForUser(s: Store, userId: number, afterId: number, l
 export function insertQueue(s: Store, q: QueueRow): void {
   s.run(
     `INSERT INTO event_queue (id, user_id, event_types, client_capabilities, apply_markdown,
-       acked_event_id, created_at, last_poll_at, lifespan_secs)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       created_event_id, acked_event_id, created_at, last_poll_at, lifespan_secs)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     q.id,
     q.user_id,
     q.event_types,
     q.client_capabilities,
     q.apply_markdown,
+    q.created_event_id,
     q.acked_event_id,
     q.created_at,
     q.last_poll_at,
