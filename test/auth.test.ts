@@ -1,0 +1,211 @@
+// Authentication: HTTP Basic `email:api_key` on every endpoint but /server_settings and
+// /fetch_api_key (Zulip's validate_api_key), POST /fetch_api_key, and resolveActor in-process.
+import t, { type Test } from 'tap';
+import { ApiError } from '../lib/index.js';
+import { basic, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
+
+const WWW = 'Basic realm="zulip"';
+
+function me(s: TestServer, authorization?: string): Promise<Reply> {
+  return sendRequest(s.url, 'GET', '/users/me', { headers: authorization === undefined ? {} : { authorization } });
+}
+
+function isUnauthorized(t: Test, reply: Reply, msg: string): void {
+  t.equal(reply.status, 401, msg);
+  t.same(reply.body, { result: 'error', msg, code: 'UNAUTHORIZED' });
+  t.equal(reply.headers.get('www-authenticate'), WWW);
+}
+
+t.test('a missing Authorization header is 401 "Missing authorization header for basic auth"', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  isUnauthorized(t, await me(s), 'Missing authorization header for basic auth');
+});
+
+t.test('a scheme other than Basic is a plain 400', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await me(s, `Bearer ${s.owner.api_key}`);
+  t.equal(reply.status, 400);
+  t.same(reply.body, { result: 'error', msg: 'This endpoint requires HTTP basic authentication.', code: 'BAD_REQUEST' });
+  t.equal(reply.headers.get('www-authenticate'), null);
+});
+
+t.test('a header that does not decode to email:key is "Invalid authorization header for basic auth"', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const msg = 'Invalid authorization header for basic auth';
+  isUnauthorized(t, await me(s, 'Basic !!!not-base64!!!'), msg);
+  isUnauthorized(t, await me(s, 'Basic ' + Buffer.from('no-colon-here').toString('base64')), msg);
+  isUnauthorized(t, await me(s, 'Basic'), msg);
+});
+
+t.test('a key that is not 32 alphanumeric characters is "Malformed API key"', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  isUnauthorized(t, await me(s, basic(s.owner.email, 'short')), 'Malformed API key');
+  isUnauthorized(t, await me(s, basic(s.owner.email, s.owner.api_key.slice(0, 31) + '-')), 'Malformed API key');
+  isUnauthorized(t, await me(s, basic(s.owner.email, s.owner.api_key + 'x')), 'Malformed API key');
+});
+
+t.test('a wrong key, an unknown email, or another user\'s key with my email is "Invalid API key"', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  const wrong = s.owner.api_key.startsWith('a') ? 'b'.repeat(32) : 'a'.repeat(32);
+  isUnauthorized(t, await me(s, basic(s.owner.email, wrong)), 'Invalid API key');
+  isUnauthorized(t, await me(s, basic('nobody@example.com', s.owner.api_key)), 'Invalid API key');
+  isUnauthorized(t, await me(s, basic(s.owner.email, member.api_key)), 'Invalid API key');
+  isUnauthorized(t, await me(s, basic(member.email, s.owner.api_key)), 'Invalid API key');
+});
+
+t.test('a deactivated account is "Account is deactivated"', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  t.equal((await me(s, member.auth)).status, 200);
+  s.chat.admin.deactivateUser(member.user_id);
+  isUnauthorized(t, await me(s, member.auth), 'Account is deactivated');
+  const wrong = member.api_key.startsWith('a') ? 'b'.repeat(32) : 'a'.repeat(32);
+  isUnauthorized(t, await me(s, basic(member.email, wrong)), 'Invalid API key');
+});
+
+t.test('bots authenticate like users', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const bot = await s.user('member', { bot: true });
+  const reply = await me(s, bot.auth);
+  t.equal(reply.status, 200);
+  t.match(reply.body, { result: 'success', user_id: bot.user_id, is_bot: true, bot_type: 1 });
+});
+
+t.test('incoming-webhook bots are refused on the normal API', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const created = await s.request('POST', '/bots', { as: s.owner, params: { full_name: 'Hook', short_name: 'hook', bot_type: 2 } });
+  t.equal(created.status, 200);
+  const hook = withAuth(created.body as { email: string; api_key: string; user_id: number });
+  isUnauthorized(t, await me(s, hook.auth), 'This API is not available to incoming webhook bots.');
+});
+
+t.test('the email is matched case-insensitively', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await me(s, basic('OWNER@Example.COM', s.owner.api_key));
+  t.equal(reply.status, 200);
+  t.equal(reply.body.user_id, s.owner.user_id);
+});
+
+t.test('whitespace around the email and the key is stripped', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await me(s, basic(`  ${s.owner.email}\t`, ` ${s.owner.api_key}  `));
+  t.equal(reply.status, 200);
+  t.equal(reply.body.user_id, s.owner.user_id);
+});
+
+t.test('POST /fetch_api_key exchanges email and password for the API key, without auth', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await s.request('POST', '/fetch_api_key', { params: { username: 'owner@example.com', password: 'owner-password' } });
+  t.equal(reply.status, 200);
+  t.same(reply.body, { result: 'success', msg: '', api_key: s.owner.api_key, email: s.owner.email, user_id: s.owner.user_id });
+  const upper = await s.request('POST', '/fetch_api_key', { params: { username: ' OWNER@example.com ', password: 'owner-password' } });
+  t.equal(upper.status, 200, 'the username is case-insensitive and stripped');
+  t.equal(upper.body.api_key, s.owner.api_key);
+  const multipart = await s.request('POST', '/fetch_api_key', { encoding: 'multipart', params: { username: s.owner.email, password: 'owner-password' } });
+  t.equal(multipart.body.api_key, s.owner.api_key);
+});
+
+t.test('POST /fetch_api_key with a wrong password, an unknown user or no password is AUTHENTICATION_FAILED', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const failed = { result: 'error', msg: 'Your username or password is incorrect', code: 'AUTHENTICATION_FAILED' };
+  const bot = await s.user('member', { bot: true });
+  for (const params of [
+    { username: s.owner.email, password: 'wrong' },
+    { username: 'nobody@example.com', password: 'owner-password' },
+    { username: s.owner.email, password: '' },
+    { username: bot.email, password: '' },
+  ]) {
+    const reply = await s.request('POST', '/fetch_api_key', { params });
+    t.equal(reply.status, 401, JSON.stringify(params));
+    t.same(reply.body, failed);
+  }
+  const missing = await s.request('POST', '/fetch_api_key', { params: { username: s.owner.email } });
+  t.equal(missing.status, 400);
+  t.same(missing.body, { result: 'error', msg: "Missing 'password' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'password' });
+});
+
+t.test('POST /fetch_api_key for a deactivated account is USER_DEACTIVATED', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member', { password: 'member-password' });
+  s.chat.admin.deactivateUser(member.user_id);
+  const reply = await s.request('POST', '/fetch_api_key', { params: { username: member.email, password: 'member-password' } });
+  t.equal(reply.status, 401);
+  t.same(reply.body, { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' });
+});
+
+t.test('POST /fetch_api_key ignores credentials in the Authorization header', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await s.request('POST', '/fetch_api_key', {
+    headers: { authorization: basic('x@example.com', 'bad') },
+    params: { username: s.owner.email, password: 'owner-password' },
+  });
+  t.equal(reply.status, 200);
+  t.equal(reply.body.api_key, s.owner.api_key);
+});
+
+t.test('GET /server_settings needs no authentication', async (t) => {
+  const s = await startServer({ realm: { name: 'Acme', url: 'https://chat.acme.test/' } });
+  t.teardown(() => s.close());
+  const reply = await s.request('GET', '/server_settings');
+  t.equal(reply.status, 200);
+  t.match(reply.body, {
+    result: 'success',
+    msg: '',
+    zulip_version: String,
+    zulip_feature_level: 478,
+    zulip_merge_base: String,
+    push_notifications_enabled: false,
+    is_incompatible: false,
+    email_auth_enabled: true,
+    require_email_format_usernames: true,
+    realm_name: 'Acme',
+    realm_url: 'https://chat.acme.test',
+    realm_uri: 'https://chat.acme.test',
+    realm_web_public_access_enabled: false,
+    external_authentication_methods: [],
+  });
+  t.same(Object.keys(reply.body.authentication_methods).sort(), [
+    'apple', 'azuread', 'dev', 'email', 'github', 'gitlab', 'google', 'ldap', 'openid connect', 'password', 'remoteuser', 'saml',
+  ]);
+  t.equal(reply.body.authentication_methods.password, true);
+  const withBadAuth = await s.request('GET', '/server_settings', { headers: { authorization: 'Basic garbage' } });
+  t.equal(withBadAuth.status, 200, 'a bad header does not matter');
+  t.equal(s.chat.api.server.settings(null).zulip_feature_level, 478, 'in-process, without an actor');
+});
+
+t.test('in-process: resolveActor refuses unknown and deactivated users with the same errors', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  t.equal(s.chat.api.users.me(member.user_id).user_id, member.user_id);
+  t.equal(s.chat.api.users.me({ id: member.user_id }).user_id, member.user_id, 'an object with an id works too');
+  s.chat.admin.deactivateUser(member.user_id);
+  const deactivated = (() => {
+    try {
+      s.chat.api.users.me(member.user_id);
+    } catch (error) {
+      return error;
+    }
+  })();
+  t.ok(deactivated instanceof ApiError);
+  t.match(deactivated, { code: 'UNAUTHORIZED', message: 'Account is deactivated', status: 401 });
+  t.throws(() => s.chat.api.users.me(9999), { code: 'UNAUTHORIZED', message: 'Invalid API key' });
+  t.throws(() => s.chat.api.users.me(null), { code: 'UNAUTHORIZED', message: 'Invalid API key' });
+  const key = await s.chat.api.server.fetchApiKey(null, { username: s.owner.email, password: 'owner-password' });
+  t.equal(key.api_key, s.owner.api_key, 'public endpoints take a null actor');
+});
