@@ -195,6 +195,39 @@ CREATE UNIQUE INDEX IF NOT EXISTS alert_word_by_user ON alert_word (user_id, low
 -- User status and custom emoji (lib/domain/user_status.ts, lib/domain/realm_emoji.ts)
 ------------------------------------------------------------------------------------------------
 
+-- One status per user (Zulip's UserStatus), created on the first status update and never deleted:
+-- clearing stores empty strings. The deprecated `away` flag lives in user.presence_enabled.
+CREATE TABLE IF NOT EXISTS user_status (
+  user_id INTEGER PRIMARY KEY REFERENCES user(id),
+  status_text TEXT NOT NULL DEFAULT '',
+  -- '' when the status has no emoji (emoji_code is then '' and reaction_type 'unicode_emoji').
+  emoji_name TEXT NOT NULL DEFAULT '',
+  emoji_code TEXT NOT NULL DEFAULT '',
+  -- The built-in extra emoji's type is kept as the request spelled it ('service_extra_emoji', or
+  -- Zulip's 'zulip_extra_emoji'), and reported in that spelling.
+  reaction_type TEXT NOT NULL DEFAULT 'unicode_emoji'
+    CHECK (reaction_type IN ('unicode_emoji', 'realm_emoji', 'service_extra_emoji', 'zulip_extra_emoji')),
+  updated_at INTEGER NOT NULL
+) STRICT;
+
+-- Custom emoji (Zulip's RealmEmoji) with their images. Removing one only deactivates it: old
+-- messages, reactions and statuses still show it, so the row and the image stay.
+CREATE TABLE IF NOT EXISTS realm_emoji (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  author_id INTEGER REFERENCES user(id),
+  deactivated INTEGER NOT NULL DEFAULT 0 CHECK (deactivated IN (0, 1)),
+  -- <random hex>.<ext>: the last part of source_url, not guessable from the id (the image route
+  -- needs no credentials, like Zulip's salted names).
+  file_name TEXT NOT NULL UNIQUE,
+  -- image/png, image/gif, image/jpeg, image/webp or image/avif, as sniffed from the content.
+  content_type TEXT NOT NULL,
+  image BLOB NOT NULL,
+  date_created INTEGER NOT NULL
+) STRICT;
+-- One active emoji per name: uploads refuse a taken name; status and reaction lookups by name.
+CREATE UNIQUE INDEX IF NOT EXISTS realm_emoji_active_name ON realm_emoji (name) WHERE deactivated = 0;
+
 ------------------------------------------------------------------------------------------------
 -- Linkifiers (lib/domain/linkifiers.ts)
 ------------------------------------------------------------------------------------------------

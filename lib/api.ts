@@ -4,6 +4,7 @@
 import type { Ctx } from './context.js';
 import { resolveActor, type ActorRef } from './domain/auth.js';
 import type { Actor } from './domain/roles.js';
+import type { UploadedFile } from './http/body.js';
 import { validateParams, type ParamInputs, type ParamShape } from './http/params.js';
 import { checkAccess, inProcessRequest, type RouteDef } from './routes/route.js';
 
@@ -12,11 +13,17 @@ type CamelKeys<T> = { [K in keyof T as K extends string ? Camel<K> : K]: T[K] };
 
 type Input<P extends ParamShape> = CamelKeys<ParamInputs<P>>;
 
+/** What an in-process call may add to its parameters: an abort signal, and the files of a multipart upload. */
+export interface InProcessExtras {
+  signal?: AbortSignal;
+  files?: readonly UploadedFile[];
+}
+
 export type ApiFunction<D> =
   D extends RouteDef<infer P, infer R>
     ? {} extends Input<P>
-      ? (actor: ActorRef | null, input?: Input<P> & { signal?: AbortSignal }) => R
-      : (actor: ActorRef | null, input: Input<P> & { signal?: AbortSignal }) => R
+      ? (actor: ActorRef | null, input?: Input<P> & InProcessExtras) => R
+      : (actor: ActorRef | null, input: Input<P> & InProcessExtras) => R
     : never;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,7 +36,7 @@ const snake = (key: string): string => key.replace(/[A-Z]/g, (letter) => `_${let
 export function buildApi<G extends RouteGroups>(
   ctx: Ctx,
   groups: G,
-  invoke: (route: RouteDef, actor: Actor, input: Record<string, unknown>, signal?: AbortSignal) => unknown,
+  invoke: (route: RouteDef, actor: Actor, input: Record<string, unknown>, signal?: AbortSignal, files?: readonly UploadedFile[]) => unknown,
 ): Api<G> {
   const api: Record<string, Record<string, unknown>> = {};
   for (const [groupName, group] of Object.entries(groups)) {
@@ -38,11 +45,11 @@ export function buildApi<G extends RouteGroups>(
       functions[name] = (actorRef: ActorRef | null, input: Record<string, unknown> = {}) => {
         const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0);
         if (actor) checkAccess(route, actor);
-        const { signal, ...rest } = input as { signal?: AbortSignal };
+        const { signal, files, ...rest } = input as InProcessExtras;
         const params: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(rest)) params[snake(key)] = value;
         const values = validateParams(route.params, params);
-        return invoke(route, actor as Actor, values, signal);
+        return invoke(route, actor as Actor, values, signal, files);
       };
     }
     api[groupName] = functions;

@@ -89,7 +89,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
   });
 
-  const api = buildApi(ctx, routeGroups, (route, actor, input, signal) => invoke(route, actor, input, inProcessRequest(signal)));
+  const api = buildApi(ctx, routeGroups, (route, actor, input, signal, files) => invoke(route, actor, input, inProcessRequest(signal, files)));
 
   let server: http.Server | undefined;
 

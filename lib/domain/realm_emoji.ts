@@ -1,9 +1,159 @@
-// Custom emoji (issue 5).
+// Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, the images at their
+// source_url, the realm_emoji event and its /register state.
+import { fileTypeFromBuffer } from 'file-type';
 import type { Ctx } from '../context.js';
+import { ApiError, badRequest, notFound } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
-import type { Actor } from './roles.js';
+import { isUnicodeEmojiName } from '../render/emoji.js';
+import {
+  insertRealmEmoji,
+  selectActiveRealmEmojiByName,
+  selectRealmEmoji,
+  selectRealmEmojiImage,
+  updateRealmEmojiDeactivated,
+  type RealmEmojiRow,
+} from '../store/realm_emoji.js';
+import { isAdmin, isGuest, type Actor } from './roles.js';
+import { requireHuman } from './users.js';
+
+/** Zulip's MAX_EMOJI_FILE_SIZE_MIB default; `limits.emojiBytes` overrides it. */
+export const DEFAULT_EMOJI_BYTES = 5 * 1024 * 1024;
+
+/** The image types accepted (Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES), by sniffed MIME type -> stored type and extension. */
+const IMAGE_FORMATS: Readonly<Record<string, { contentType: string; ext: string }>> = {
+  'image/png': { contentType: 'image/png', ext: 'png' },
+  // Animated PNG is PNG to every consumer (browsers send image/png for it).
+  'image/apng': { contentType: 'image/png', ext: 'png' },
+  'image/gif': { contentType: 'image/gif', ext: 'gif' },
+  'image/jpeg': { contentType: 'image/jpeg', ext: 'jpg' },
+  'image/webp': { contentType: 'image/webp', ext: 'webp' },
+  'image/avif': { contentType: 'image/avif', ext: 'avif' },
+};
+
+/** The one organization's id in Zulip-shaped URLs. */
+const REALM_ID = 1;
+
+export interface RealmEmoji {
+  id: string;
+  name: string;
+  source_url: string;
+  still_url: string | null;
+  deactivated: boolean;
+  author_id: number | null;
+}
+
+export interface EmojiUpload {
+  filename: string;
+  data: Buffer;
+}
+
+export function emojiSourceUrl(fileName: string): string {
+  return `/user_avatars/${REALM_ID}/emoji/images/${fileName}`;
+}
+
+function formatRealmEmoji(row: RealmEmojiRow): RealmEmoji {
+  return {
+    id: String(row.id),
+    name: row.name,
+    source_url: emojiSourceUrl(row.file_name),
+    // No still frame is made of animated images (parley does not decode images).
+    still_url: null,
+    deactivated: row.deactivated === 1,
+    author_id: row.author_id,
+  };
+}
+
+function allRealmEmoji(ctx: Ctx): Record<string, RealmEmoji> {
+  const emoji: Record<string, RealmEmoji> = {};
+  for (const row of selectRealmEmoji(ctx.store)) emoji[String(row.id)] = formatRealmEmoji(row);
+  return emoji;
+}
+
+/** Zulip's check_valid_emoji_name. */
+export function checkValidEmojiName(name: string): void {
+  if (name === '') throw badRequest('Emoji name is missing');
+  if (/^[0-9a-z_-]+$/.test(name)) {
+    if (/[0-9a-z]$/.test(name)) return;
+    throw badRequest('Emoji names must end with either a letter or digit.');
+  }
+  throw badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+}
+
+function checkNameFree(ctx: Ctx, name: string): void {
+  if (selectActiveRealmEmojiByName(ctx.store, name)) throw badRequest('A custom emoji with this name already exists.');
+}
+
+function mebibytes(bytes: number): string {
+  return String(Number((bytes / (1024 * 1024)).toFixed(2)));
+}
+
+/** GET /realm/emoji: every custom emoji, deactivated ones included, keyed by id. */
+export function listRealmEmoji(ctx: Ctx): { emoji: Record<string, RealmEmoji> } {
+  return { emoji: allRealmEmoji(ctx) };
+}
+
+/**
+ * POST /realm/emoji/{emoji_name}: members, moderators and administrators (not guests, not bots)
+ * add an emoji; only administrators may shadow a Unicode emoji's name. The image type is
+ * checked by its content, before the transaction (the check is asynchronous).
+ */
+export async function uploadRealmEmoji(
+  ctx: Ctx,
+  actor: Actor,
+  input: { emojiName: string; files: readonly EmojiUpload[] },
+): Promise<Record<string, never>> {
+  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
+  requireHuman(actor);
+  // Zulip treats spaces as underscores.
+  const name = input.emojiName.trim().replaceAll(' ', '_');
+  checkValidEmojiName(name);
+  checkNameFree(ctx, name);
+  if (input.files.length !== 1) throw badRequest('You must upload exactly one file.');
+  if (isUnicodeEmojiName(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
+  const file = input.files[0]!;
+  const limit = ctx.options.limits?.emojiBytes ?? DEFAULT_EMOJI_BYTES;
+  if (file.data.length > limit) throw badRequest(`Uploaded file is larger than the allowed limit of ${mebibytes(limit)} MiB`);
+  const sniffed = await fileTypeFromBuffer(file.data);
+  const format = sniffed ? IMAGE_FORMATS[sniffed.mime] : undefined;
+  if (!format) throw badRequest('Invalid image format');
+  return ctx.tx(() => {
+    // Again under the write lock: another upload may have taken the name while the image was checked.
+    checkNameFree(ctx, name);
+    insertRealmEmoji(ctx.store, {
+      name,
+      author_id: actor.id,
+      file_name: `${ctx.random(8).toString('hex')}.${format.ext}`,
+      content_type: format.contentType,
+      image: file.data,
+      date_created: ctx.now(),
+    });
+    ctx.events.append(null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
+    return {};
+  });
+}
+
+/** DELETE /realm/emoji/{emoji_name}: administrators, or the emoji's author, deactivate it. */
+export function deactivateRealmEmoji(ctx: Ctx, actor: Actor, input: { emojiName: string }): Record<string, never> {
+  return ctx.tx(() => {
+    const emoji = selectActiveRealmEmojiByName(ctx.store, input.emojiName);
+    if (!emoji) throw notFound(`Emoji '${input.emojiName}' does not exist`);
+    if (!isAdmin(actor) && emoji.author_id !== actor.id) {
+      throw badRequest('Must be an organization administrator or emoji author');
+    }
+    updateRealmEmojiDeactivated(ctx.store, emoji.id);
+    ctx.events.append(null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
+    return {};
+  });
+}
+
+/** The image at a source_url (deactivated emoji included: old messages still show them). */
+export function getRealmEmojiImage(ctx: Ctx, input: { realmId: number; fileName: string }): { contentType: string; image: Buffer } {
+  const found = input.realmId === REALM_ID ? selectRealmEmojiImage(ctx.store, input.fileName) : undefined;
+  if (!found) throw new ApiError('NOT_FOUND', 'Not Found');
+  return { contentType: found.content_type, image: found.image };
+}
 
 /** POST /register state for this feature. */
-export function fetchRealmEmojiState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { realm_emoji: {} };
+export function fetchRealmEmojiState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+  return { realm_emoji: allRealmEmoji(ctx) };
 }

@@ -2,12 +2,16 @@
 import { eventRoutes } from './events.js';
 import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
+import { userStatusRoutes } from './user_status.js';
+import { realmEmojiRoutes } from './realm_emoji.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
   server: serverRoutes,
   users: userRoutes,
   events: eventRoutes,
+  userStatus: userStatusRoutes,
+  realmEmoji: realmEmojiRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

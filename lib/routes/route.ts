@@ -58,8 +58,8 @@ export function route<P extends ParamShape, R>(def: RouteDef<P, R>): RouteDef<P,
 }
 
 /** The request of an in-process call. */
-export function inProcessRequest(signal?: AbortSignal): RequestInfo {
-  return { client: 'internal', userAgent: 'parley/in-process', ip: '', signal: signal ?? new AbortController().signal, files: [] };
+export function inProcessRequest(signal?: AbortSignal, files: readonly UploadedFile[] = []): RequestInfo {
+  return { client: 'internal', userAgent: 'parley/in-process', ip: '', signal: signal ?? new AbortController().signal, files };
 }
 
 /** Zulip's @human_users_only, checked before parameters are parsed. */

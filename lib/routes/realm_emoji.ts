@@ -1,0 +1,72 @@
+// GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, and the images at their source_url
+// (/user_avatars/1/emoji/images/<file>, outside /api/v1, no credentials, like Zulip's uploads).
+import { z } from 'zod';
+import {
+  deactivateRealmEmoji,
+  getRealmEmojiImage,
+  listRealmEmoji,
+  uploadRealmEmoji,
+} from '../domain/realm_emoji.js';
+import { pathInt, pathStr } from '../http/params.js';
+import { RawResponse } from '../http/respond.js';
+import { route } from './route.js';
+
+const realmEmoji = z.object({
+  id: z.string(),
+  name: z.string(),
+  source_url: z.string(),
+  still_url: z.string().nullable(),
+  deactivated: z.boolean(),
+  author_id: z.int().nullable(),
+});
+
+export const realmEmojiRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/realm/emoji',
+    access: 'user',
+    summary: 'Every custom emoji, deactivated ones included, keyed by id',
+    params: {},
+    response: z.object({ emoji: z.record(z.string(), realmEmoji) }),
+    handler: (ctx) => listRealmEmoji(ctx),
+  }),
+  // `*`: Zulip's <path:emoji_name> also takes names with slashes (and refuses them by name rules).
+  upload: route({
+    method: 'POST',
+    path: '/realm/emoji/*',
+    access: 'user',
+    summary: 'Add a custom emoji: one image file (PNG, GIF, JPEG, WebP or AVIF) in a multipart body',
+    params: { emoji_name: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p, request) =>
+      uploadRealmEmoji(ctx, actor, { emojiName: p.emoji_name, files: request.files }),
+  }),
+  deactivate: route({
+    method: 'DELETE',
+    path: '/realm/emoji/*',
+    access: 'user',
+    summary: 'Deactivate a custom emoji (administrators, or its author)',
+    params: { emoji_name: pathStr() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => deactivateRealmEmoji(ctx, actor, { emojiName: p.emoji_name }),
+  }),
+  image: route({
+    method: 'GET',
+    path: '/user_avatars/:realm_id/emoji/images/:file_name',
+    outsideApi: true,
+    access: 'public',
+    summary: "A custom emoji's image (its source_url)",
+    params: { realm_id: pathInt(), file_name: pathStr() },
+    errors: ['NOT_FOUND'],
+    handler: (ctx, _actor, p) => {
+      const { contentType, image } = getRealmEmojiImage(ctx, { realmId: p.realm_id, fileName: p.file_name });
+      // A file name is never reused for other content, so caches may keep it for good.
+      return new RawResponse(200, {
+        'Content-Type': contentType,
+        'Content-Length': String(image.length),
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+      }, image);
+    },
+  }),
+};

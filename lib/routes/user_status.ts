@@ -1,0 +1,69 @@
+// POST /users/me/status, POST /users/{user_id}/status (API document 4.1), GET /users/{user_id}/status.
+import { z } from 'zod';
+import { MAX_STATUS_TEXT_LENGTH, getUserStatus, updateOwnStatus, updateUserStatus } from '../domain/user_status.js';
+import { bool, pathInt, str, strippedMax } from '../http/params.js';
+import { route } from './route.js';
+
+const statusParams = {
+  status_text: str(strippedMax(MAX_STATUS_TEXT_LENGTH))
+    .optional()
+    .describe(`At most ${MAX_STATUS_TEXT_LENGTH} Unicode code points after stripping; "" clears the text`),
+  emoji_name: str().optional().describe('"" clears the emoji; alone, the code and type are looked up'),
+  emoji_code: str().optional().describe('Unicode: dash-separated lowercase hex; realm_emoji: the id; extra: the name'),
+  reaction_type: str()
+    .optional()
+    .describe('unicode_emoji, realm_emoji or service_extra_emoji (Zulip\'s zulip_extra_emoji is accepted too)'),
+};
+
+const status = z.object({
+  away: z.literal(true).optional(),
+  status_text: z.string().optional(),
+  emoji_name: z.string().optional(),
+  emoji_code: z.string().optional(),
+  reaction_type: z.string().optional(),
+});
+
+export const userStatusRoutes = {
+  updateOwn: route({
+    method: 'POST',
+    path: '/users/me/status',
+    access: 'human',
+    summary: "Set the calling user's status",
+    params: { ...statusParams, away: bool().optional().describe('Deprecated: sets presence_enabled to its negation') },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      updateOwnStatus(ctx, actor, {
+        away: p.away,
+        statusText: p.status_text,
+        emojiName: p.emoji_name,
+        emojiCode: p.emoji_code,
+        reactionType: p.reaction_type,
+      }),
+  }),
+  update: route({
+    method: 'POST',
+    path: '/users/:user_id/status',
+    access: 'user',
+    summary: "Set another user's status (administrators and owners, bots with those roles included)",
+    params: { user_id: pathInt(), ...statusParams },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      updateUserStatus(ctx, actor, {
+        userId: p.user_id,
+        statusText: p.status_text,
+        emojiName: p.emoji_name,
+        emojiCode: p.emoji_code,
+        reactionType: p.reaction_type,
+      }),
+  }),
+  get: route({
+    method: 'GET',
+    path: '/users/:user_id/status',
+    access: 'user',
+    summary: "A user's status: only the fields that are set, {} for none",
+    params: { user_id: pathInt() },
+    response: z.object({ status }),
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getUserStatus(ctx, actor, p.user_id),
+  }),
+};
