@@ -44,7 +44,10 @@ export function buildApi<G extends RouteGroups>(
     for (const [name, route] of Object.entries(group)) {
       functions[name] = (actorRef: ActorRef | null, input: Record<string, unknown> = {}) => {
         const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0);
-        if (actor) checkAccess(route, actor);
+        if (actor) {
+          checkAccess(route, actor);
+          route.before?.(ctx, actor);
+        }
         const { signal, files, ...rest } = input as InProcessExtras;
         const params: Record<string, unknown> = {};
         for (const [key, value] of Object.entries(rest)) params[snake(key)] = value;

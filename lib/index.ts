@@ -86,6 +86,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     invoke,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     logger: ctx.logger,
+    before: (route, actor) => route.before?.(ctx, actor),
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
   });
 

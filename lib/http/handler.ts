@@ -21,6 +21,8 @@ export interface HandlerDeps {
   /** Checks the Authorization header; throws the ApiError to answer with. */
   authenticate(header: string | undefined, ip: string): Actor;
   invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
+  /** Runs the route's `before` check (it needs the domain context, which this layer does not have). */
+  before?(route: RouteDef, actor: Actor): void;
   limits: BodyLimits;
   logger: Logger;
   rateLimiter?: RateLimiter | undefined;
@@ -101,6 +103,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
         if (limiter) extraHeaders = limiter.user(actor.id);
       }
       checkAccess(route, actor);
+      if (route.before && route.access !== 'public') deps.before?.(route, actor);
       const body = await readBody(req, deps.limits);
       const raw = new Map(new URLSearchParams(query));
       for (const [key, value] of body.fields) raw.set(key, value);

@@ -50,6 +50,8 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   /** Error codes this endpoint can answer with besides authentication and parameter errors. */
   errors?: readonly ErrorCode[];
   handler: Handler<P, R>;
+  /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
+  before?: (ctx: Ctx, actor: Actor) => void;
 }
 
 /** Declares a route; only here for type inference. */
