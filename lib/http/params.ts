@@ -116,8 +116,44 @@ const TYPE_WORDS: Record<string, string> = {
   null: 'null',
 };
 
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+/** The sub-schema that validates the value at `path` (through arrays, objects, records, wrappers). */
+function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  // zod 4 keeps a schema's structure in `_zod.def`; only the kinds parameters use are followed.
+  type Def = { type: string; innerType?: Node; in?: Node; element?: Node; shape?: Record<PropertyKey, Node>; valueType?: Node; items?: Node[]; rest?: Node | null };
+  type Node = { _zod: { def: Def } } | undefined;
+  const unwrap = (node: Node): Node => {
+    while (node) {
+      const def: Def = node._zod.def;
+      if (WRAPPERS.has(def.type)) node = def.innerType;
+      else if (def.type === 'pipe') node = def.in;
+      else break;
+    }
+    return node;
+  };
+  let node = unwrap(schema as unknown as Node);
+  for (const part of path) {
+    if (!node) return undefined;
+    const def: Def = node._zod.def;
+    if (def.type === 'array') node = def.element;
+    else if (def.type === 'object') node = def.shape?.[part];
+    else if (def.type === 'record') node = def.valueType;
+    else if (def.type === 'tuple') node = def.items?.[part as number] ?? def.rest ?? undefined;
+    else return undefined;
+    node = unwrap(node);
+  }
+  return node as unknown as z.ZodType | undefined;
+}
+
+/** z.int() and its kin report `expected: 'number'` for a non-number: tell them from floats by format. */
+function expectsInteger(schema: z.ZodType | undefined): boolean {
+  const format = (schema as unknown as { _zod?: { def?: { format?: string } } } | undefined)?._zod?.def?.format;
+  return typeof format === 'string' && /int/.test(format);
+}
+
 /** One of Zulip's templates for the first problem zod found. */
-export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown): string {
+export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown, schema?: z.ZodType): string {
   const path = issue.path as PropertyKey[];
   const where = varName(name, path);
   switch (issue.code) {
@@ -126,6 +162,7 @@ export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknow
         return `${varName(name, path)} field is missing: Field required`;
       }
       if (issue.expected === 'number' && typeof valueAt(root, path) === 'number') return `${where} is not an integer`;
+      if (issue.expected === 'number') return `${where} is not ${expectsInteger(schema && schemaAt(schema, path)) ? 'an integer' : 'a float'}`;
       const word = TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`;
       return `${where} is not ${word}`;
     }
@@ -153,7 +190,7 @@ export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknow
 export function validateParam<S extends z.ZodType>(name: string, param: Param<S>, value: unknown): z.output<S> {
   const result = param.schema.safeParse(value);
   if (result.success) return result.data;
-  throw badRequest(issueMessage(name, result.error.issues[0]!, value));
+  throw badRequest(issueMessage(name, result.error.issues[0]!, value, param.schema));
 }
 
 /** Raw text of a form or path parameter -> the value its schema expects. */

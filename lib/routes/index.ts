@@ -2,6 +2,7 @@
 import { eventRoutes } from './events.js';
 import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
+import { navigationViewRoutes } from './navigation_views.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import type { RouteDef } from './route.js';
@@ -10,6 +11,7 @@ export const routeGroups = {
   server: serverRoutes,
   users: userRoutes,
   events: eventRoutes,
+  navigationViews: navigationViewRoutes,
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,
 };

@@ -1,0 +1,60 @@
+// GET/POST /navigation_views, PATCH/DELETE /navigation_views/{fragment} (the fragment may hold
+// slashes, raw or percent-encoded: find-my-way's `*` segment, already decoded).
+import { z } from 'zod';
+import {
+  addNavigationView,
+  listNavigationViews,
+  removeNavigationView,
+  updateNavigationView,
+} from '../domain/navigation_views.js';
+import { bool, pathStr, requiredString, str } from '../http/params.js';
+import { route } from './route.js';
+
+const navigationView = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() });
+
+export const navigationViewRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/navigation_views',
+    access: 'user',
+    summary: "The calling user's navigation views",
+    params: {},
+    response: z.object({ navigation_views: z.array(navigationView) }),
+    handler: (ctx, actor) => listNavigationViews(ctx, actor),
+  }),
+  create: route({
+    method: 'POST',
+    path: '/navigation_views',
+    access: 'user',
+    summary: 'Add a navigation view (a setting for a built-in view, or a custom view)',
+    params: {
+      fragment: str(requiredString()).describe('URL hash of the view; stripped'),
+      is_pinned: bool().describe('true pins the view; false hides it in the menu'),
+      name: str(requiredString()).optional().describe('Custom views only; stripped'),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => addNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
+  }),
+  update: route({
+    method: 'PATCH',
+    path: '/navigation_views/*',
+    access: 'user',
+    summary: 'Pin, hide or rename a navigation view',
+    params: {
+      fragment: pathStr().describe('URL hash of the view; may contain slashes'),
+      is_pinned: bool().optional(),
+      name: str(requiredString()).optional().describe('Custom views only'),
+    },
+    errors: ['BAD_REQUEST', 'NOT_FOUND'],
+    handler: (ctx, actor, p) => updateNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
+  }),
+  delete: route({
+    method: 'DELETE',
+    path: '/navigation_views/*',
+    access: 'user',
+    summary: 'Remove a navigation view',
+    params: { fragment: pathStr().describe('URL hash of the view; may contain slashes') },
+    errors: ['NOT_FOUND'],
+    handler: (ctx, actor, p) => removeNavigationView(ctx, actor, { fragment: p.fragment }),
+  }),
+};
