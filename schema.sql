@@ -236,6 +236,37 @@ CREATE UNIQUE INDEX IF NOT EXISTS realm_emoji_active_name ON realm_emoji (name) 
 -- Navigation views, drafts (lib/domain/navigation_views.ts, lib/domain/drafts.ts)
 ------------------------------------------------------------------------------------------------
 
+-- A user's left-sidebar views: a setting for a built-in view (name NULL, fragment in the
+-- built-in list of lib/domain/navigation_views.ts) or a custom view (with a name).
+-- id gives insertion order, which GET /navigation_views reports.
+CREATE TABLE IF NOT EXISTS navigation_view (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  fragment TEXT NOT NULL,
+  is_pinned INTEGER NOT NULL DEFAULT 0 CHECK (is_pinned IN (0, 1)),
+  name TEXT
+) STRICT;
+-- Lookups by fragment (PATCH/DELETE /navigation_views/{fragment}); one view per fragment and user.
+CREATE UNIQUE INDEX IF NOT EXISTS navigation_view_by_fragment ON navigation_view (user_id, fragment);
+-- The name check of POST/PATCH (exact, case-sensitive, as Zulip); NULL names never collide.
+CREATE UNIQUE INDEX IF NOT EXISTS navigation_view_by_name ON navigation_view (user_id, name);
+
+-- Saved message drafts, synchronized between a user's clients. type is 'stream', 'private' or ''
+-- (unaddressed); to_ids is the JSON list the API shows as `to`: [channel id], the recipients
+-- without the owner (only the owner for a self-DM), or [].
+CREATE TABLE IF NOT EXISTS draft (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  type TEXT NOT NULL CHECK (type IN ('stream', 'private', '')),
+  to_ids TEXT NOT NULL DEFAULT '[]',
+  topic TEXT NOT NULL DEFAULT '',
+  content TEXT NOT NULL,
+  -- REAL: unix seconds with microseconds (Zulip's last_edit_time); the API shows it truncated.
+  last_edit_time REAL NOT NULL
+) STRICT;
+-- GET /drafts (oldest edit first) and the /register state (newest first).
+CREATE INDEX IF NOT EXISTS draft_by_user ON draft (user_id, last_edit_time);
+
 ------------------------------------------------------------------------------------------------
 -- Client devices and E2EE push registration (lib/domain/push.ts)
 ------------------------------------------------------------------------------------------------
