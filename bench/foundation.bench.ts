@@ -1,2 +1,68 @@
-// Foundation figures (filled in by the foundation issue).
-export async function run(): Promise<void> {}
+// Foundation figures: server start-up on :memory:, the in-process own-user lookup against a raw
+// point select, and GET /api/v1/users/me over HTTP against bare node:http ceilings.
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+import { msPerCall, perSecond, record } from './harness.js';
+import { basicAuth, load, startBenchServer } from './load.js';
+
+function startup(): void {
+  const times: number[] = [];
+  for (let i = 0; i < 21; i++) {
+    const db = new Database(':memory:');
+    const start = process.hrtime.bigint();
+    const chat = createChatServer(db, { logger: silentLogger });
+    chat.api.server.settings(null);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    void chat.close();
+    db.close();
+  }
+  times.sort((a, b) => a - b);
+  record({ group: 'foundation', name: 'createChatServer(:memory:) until it serves', value: times[10]!, unit: 'ms', target: '< 5 ms' });
+}
+
+async function inProcess(): Promise<void> {
+  const db = new Database(':memory:');
+  const chat = createChatServer(db, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench' });
+  const raw = db.prepare('SELECT * FROM user WHERE id = ?');
+  const rawMs = msPerCall(() => raw.get(owner.user_id), 100_000);
+  const apiMs = msPerCall(() => chat.api.users.me(owner.user_id), 100_000);
+  record({
+    group: 'foundation',
+    name: 'in-process api.users.me',
+    value: perSecond(apiMs),
+    unit: 'calls/s',
+    baseline: { name: 'raw point select', value: perSecond(rawMs) },
+  });
+  await chat.close();
+  db.close();
+}
+
+async function overHttp(): Promise<void> {
+  const bare = await startBenchServer('bare-json');
+  const bareRps = await load({ url: bare.url + '/api/v1/users/me' });
+  bare.stop();
+  const auth = await startBenchServer('bare-auth');
+  const authRps = await load({ url: auth.url + '/api/v1/users/me', headers: { authorization: basicAuth('bench@example.com', 'k'.repeat(32)) } });
+  auth.stop();
+  const parley = await startBenchServer<{ owner: { email: string; api_key: string } }>('parley');
+  const headers = { authorization: basicAuth(parley.info.owner.email, parley.info.owner.api_key) };
+  const parleyRps = await load({ url: parley.url + '/api/v1/users/me', headers });
+  parley.stop();
+  record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
+  record({
+    group: 'foundation',
+    name: 'GET /api/v1/users/me',
+    value: parleyRps,
+    unit: 'req/s',
+    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps },
+    target: '>= 60%',
+  });
+}
+
+export async function run(): Promise<void> {
+  startup();
+  await inProcess();
+  await overHttp();
+}

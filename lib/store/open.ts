@@ -14,6 +14,13 @@ export interface OpenOptions {
 }
 
 const SCHEMA_URL = new URL('../../schema.sql', import.meta.url);
+let schemaText: string | undefined;
+
+/** schema.sql, read once per process (bot authors create a server per test). */
+function readSchema(): string {
+  schemaText ??= readFileSync(SCHEMA_URL, 'utf8');
+  return schemaText;
+}
 
 export function isMemoryDatabase(db: Database): boolean {
   return db.memory || db.name === '' || db.name === ':memory:';
@@ -42,7 +49,7 @@ export interface SchemaPlan {
 export function migrate(db: Database, plan: SchemaPlan = { version: SCHEMA_VERSION, migrations: MIGRATIONS }): void {
   const target = plan.version;
   if (schemaVersion(db) === target) return;
-  const schema = plan.schema ?? readFileSync(SCHEMA_URL, 'utf8');
+  const schema = plan.schema ?? readSchema();
   db.transaction(() => {
     // Read again under the write lock: another process may have migrated meanwhile.
     const version = schemaVersion(db);

@@ -1,0 +1,70 @@
+// Load generation for the HTTP benchmarks: servers in child processes (bench/servers.ts),
+// autocannon in this one, so server and load generator each get their own core.
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+export interface BenchServer<I = Record<string, any>> {
+  url: string;
+  info: I;
+  child: ChildProcess;
+  memory(): Promise<NodeJS.MemoryUsage>;
+  stop(): void;
+}
+
+export async function startBenchServer<I = Record<string, any>>(kind: string, env: Record<string, string> = {}): Promise<BenchServer<I>> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const child = fork(join(import.meta.dirname, 'servers.ts'), [kind, dir], {
+    execArgv: ['--import', '@tapjs/typescript/import', '--expose-gc'],
+    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', ...env },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server ${kind} exited with ${code}`)));
+  });
+  const { port, ...info } = JSON.parse(line) as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    info: info as I,
+    child,
+    memory: () =>
+      new Promise((resolve) => {
+        child.once('message', (m: { memory: NodeJS.MemoryUsage }) => resolve(m.memory));
+        child.send({ cmd: 'memory' });
+      }),
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  seconds?: number;
+}
+
+/** Mean requests per second over the run; throws if any request failed or was not 2xx. */
+export async function load(options: LoadOptions): Promise<number> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
+  });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(`load on ${options.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  }
+  return result.requests.average;
+}
+
+export function basicAuth(email: string, apiKey: string): string {
+  return 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
+}

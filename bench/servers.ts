@@ -1,0 +1,76 @@
+// Servers the HTTP benchmarks load, each in its own child process so the load generator does not
+// share its event loop: bare node:http ceilings (PERFORMANCE.md) and parley itself.
+// Run as: node bench/servers.ts <kind> <dir>; prints one JSON line {port, ...} when listening.
+// Answers IPC messages {cmd: 'memory'} with process.memoryUsage() after a GC when possible.
+import http from 'node:http';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+
+const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
+const FIXED = JSON.stringify({ result: 'success', msg: '', user_id: 1, full_name: 'Ceiling' });
+
+function reply(res: http.ServerResponse, body: string): void {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString())));
+  });
+}
+
+async function start(): Promise<{ server: http.Server; info: Record<string, unknown> }> {
+  if (kind === 'bare-json') {
+    return { server: http.createServer((_req, res) => reply(res, FIXED)), info: {} };
+  }
+  if (kind === 'bare-auth') {
+    const users = new Map([['bench@example.com', 'k'.repeat(32)]]);
+    const server = http.createServer((req, res) => {
+      const header = req.headers.authorization ?? '';
+      const [email, key] = Buffer.from(header.slice(6), 'base64').toString().split(':');
+      if (users.get(email ?? '') !== key) res.writeHead(401).end();
+      else reply(res, FIXED);
+    });
+    return { server, info: {} };
+  }
+  if (kind === 'bare-update') {
+    const db = new Database(join(dir, 'ceiling.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT) STRICT; INSERT OR IGNORE INTO t VALUES (1, \'\')');
+    const update = db.prepare('UPDATE t SET v = ? WHERE id = 1');
+    const server = http.createServer(async (req, res) => {
+      const form = await readForm(req);
+      db.transaction(() => update.run(form.get('v') ?? ''))();
+      reply(res, FIXED);
+    });
+    return { server, info: {} };
+  }
+  const db = new Database(join(dir, 'parley.db'));
+  const chat = createChatServer(db, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
+  const users = Number(process.env.BENCH_USERS ?? 0);
+  const members = [];
+  for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}` }));
+  return { server: http.createServer((req, res) => chat.handler(req, res)), info: { owner, members } };
+}
+
+const { server, info } = await start();
+server.keepAliveTimeout = 60_000;
+server.maxConnections = 10_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  process.stdout.write(JSON.stringify({ port: address.port, ...info }) + '\n');
+});
+process.on('message', (message: { cmd?: string }) => {
+  if (message.cmd === 'memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    process.send?.({ memory: process.memoryUsage() });
+  }
+});
+process.on('SIGTERM', () => process.exit(0));
