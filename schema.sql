@@ -270,3 +270,35 @@ CREATE INDEX IF NOT EXISTS draft_by_user ON draft (user_id, last_edit_time);
 ------------------------------------------------------------------------------------------------
 -- Client devices and E2EE push registration (lib/domain/push.ts)
 ------------------------------------------------------------------------------------------------
+
+-- A user's logged-in client devices (POST /register_client_device) and their E2EE push
+-- registration (POST /mobile_push/register, lib/domain/push.ts). A device is pending while
+-- pending_push_token_id is set without an error code, active once push_token_id is set, failed
+-- when push_registration_error_code is set.
+CREATE TABLE IF NOT EXISTS device (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  -- 33 bytes: 0x31 (libsodium crypto_secretbox_easy) then the 32-byte secret key. Never logged.
+  push_key BLOB CHECK (push_key IS NULL OR length(push_key) = 33),
+  -- The client's uint32 name for push_key, sent with every payload so the phone picks the key.
+  push_key_id INTEGER,
+  -- Token ids are canonical standard Base64 of 8 bytes (the first 8 bytes of SHA-256(token)).
+  -- The token the bouncer has confirmed; the test notification goes to devices where it is set.
+  push_token_id TEXT,
+  -- The token being registered with the bouncer.
+  pending_push_token_id TEXT,
+  push_token_kind TEXT CHECK (push_token_kind IN ('fcm', 'apns')),
+  -- When pending_push_token_id was last set.
+  push_token_last_updated_timestamp INTEGER,
+  -- The bouncer's error code when the registration failed; NULL while pending or once active.
+  push_registration_error_code TEXT,
+  -- The registration to forward to the bouncer, kept until it succeeds or fails so that a
+  -- restarted server resumes it (lib/domain/push_bouncer.ts). Both are opaque to this server.
+  bouncer_public_key TEXT,
+  encrypted_push_registration TEXT,
+  date_created INTEGER NOT NULL
+) STRICT;
+-- The devices state of POST /register and the test notification's "devices with a token".
+CREATE INDEX IF NOT EXISTS device_by_user ON device (user_id, id);
+-- Registrations to resume on start (few rows: only those still being forwarded).
+CREATE INDEX IF NOT EXISTS device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;

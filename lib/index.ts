@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
 import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
+import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { addUser, deactivate, type Credentials } from './domain/users.js';
@@ -73,6 +74,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
   ctx.events.startGarbageCollection();
+  resumePushForwarding(ctx);
 
   const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
     route.handler(ctx, actor, input as never, request);
@@ -149,6 +151,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     },
     async close() {
       ctx.events.close();
+      stopPushForwarding(ctx);
       if (server) {
         const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
         server.closeIdleConnections();

@@ -2,6 +2,7 @@
 import { eventRoutes } from './events.js';
 import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
+import { pushRoutes } from './push.js';
 import { navigationViewRoutes } from './navigation_views.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
@@ -11,6 +12,7 @@ export const routeGroups = {
   server: serverRoutes,
   users: userRoutes,
   events: eventRoutes,
+  push: pushRoutes,
   navigationViews: navigationViewRoutes,
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,

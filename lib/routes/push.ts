@@ -1,0 +1,61 @@
+// POST /register_client_device, POST /mobile_push/register, POST /mobile_push/e2ee/test_notification.
+import { z } from 'zod';
+import { registerClientDevice, registerPushDevice, sendTestNotification } from '../domain/push.js';
+import { int, json, str } from '../http/params.js';
+import { route } from './route.js';
+
+export const pushRoutes = {
+  registerClientDevice: route({
+    method: 'POST',
+    path: '/register_client_device',
+    access: 'user',
+    summary: 'Register a logged-in client device; its id is used for push registration',
+    params: {},
+    response: z.object({ device_id: z.int() }),
+    handler: (ctx, actor) => registerClientDevice(ctx, actor),
+  }),
+  register: route({
+    method: 'POST',
+    path: '/mobile_push/register',
+    access: 'human',
+    summary: 'Register a device for E2EE push notifications, or rotate its key or token',
+    params: {
+      device_id: int().alias('push_account_id').describe('From POST /register_client_device (older name: push_account_id)'),
+      push_key: str().optional().describe('Standard Base64 of 0x31 followed by a 32-byte libsodium secretbox key'),
+      push_key_id: json(z.int().min(0).max(2 ** 32 - 1)).optional().describe('The client\'s uint32 name for push_key'),
+      token_kind: str(z.enum(['fcm', 'apns'])).optional(),
+      token_id: str().optional().describe('Base64 of the first 8 bytes of SHA-256(token)'),
+      bouncer_public_key: str().optional(),
+      encrypted_push_registration: str().optional(),
+    },
+    errors: ['BAD_REQUEST', 'PUSH_SERVICE_NOT_CONFIGURED'],
+    handler: (ctx, actor, p) =>
+      registerPushDevice(ctx, actor, {
+        deviceId: p.device_id,
+        pushKey: p.push_key,
+        pushKeyId: p.push_key_id,
+        tokenKind: p.token_kind,
+        tokenId: p.token_id,
+        bouncerPublicKey: p.bouncer_public_key,
+        encryptedPushRegistration: p.encrypted_push_registration,
+      }),
+  }),
+  testNotification: route({
+    method: 'POST',
+    path: '/mobile_push/e2ee/test_notification',
+    access: 'human',
+    summary: 'Send an E2EE test push notification to one or all of the caller\'s registered devices',
+    params: {
+      device_id: int().alias('push_account_id').optional().describe('One device; all registered devices when omitted'),
+    },
+    errors: [
+      'NO_ACTIVE_PUSH_DEVICE',
+      'ADMIN_ACTION_REQUIRED',
+      'FAILED_TO_CONNECT_BOUNCER',
+      'INTERNAL_SERVER_ERROR_ON_BOUNCER',
+      'PUSH_SERVICE_NOT_CONFIGURED',
+      'BAD_REQUEST',
+    ],
+    handler: (ctx, actor, p) => sendTestNotification(ctx, actor, { deviceId: p.device_id }),
+  }),
+};
