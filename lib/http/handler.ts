@@ -89,8 +89,8 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       let actor = ANONYMOUS;
       if (route.access === 'public') {
         if (limiter && route.passwordLogin) {
-          limiter.checkAuthAllowed(ip);
-          limiter.noteAuthAttempt(ip);
+          limiter.checkAuthAllowed(ip, 'password');
+          limiter.noteAuthAttempt(ip, 'password');
         }
       } else {
         limiter?.checkAuthAllowed(ip);

@@ -73,13 +73,16 @@ export function rateLimited(retryAfterSeconds: number, headers: Record<string, s
   });
 }
 
+/** API-key failures and password logins are counted apart: logging in must not lock out API keys. */
+export type AuthKind = 'api_key' | 'password';
+
 export interface RateLimiter {
   /** Per-user request limit; returns headers for the response. */
   user(userId: number): Record<string, string>;
-  /** Throws when the address used up its authentication attempts. */
-  checkAuthAllowed(ip: string): void;
-  /** Counts a failed authentication or a password login attempt of the address. */
-  noteAuthAttempt(ip: string): void;
+  /** Throws when the address used up its authentication attempts of this kind. */
+  checkAuthAllowed(ip: string, kind?: AuthKind): void;
+  /** Counts a failed API-key authentication, or a password login attempt, of the address. */
+  noteAuthAttempt(ip: string, kind?: AuthKind): void;
 }
 
 export function createRateLimiter(
@@ -93,13 +96,13 @@ export function createRateLimiter(
   const addresses = authPerMinute > 0 ? new TokenBuckets(authPerMinute, clock) : undefined;
   return {
     user: (userId) => (users ? users.take(String(userId)) : {}),
-    checkAuthAllowed(ip) {
-      const wait = addresses?.waitSeconds(ip) ?? 0;
+    checkAuthAllowed(ip, kind = 'api_key') {
+      const wait = addresses?.waitSeconds(`${kind} ${ip}`) ?? 0;
       if (wait > 0) throw rateLimited(wait);
     },
-    noteAuthAttempt(ip) {
+    noteAuthAttempt(ip, kind = 'api_key') {
       try {
-        addresses?.take(ip);
+        addresses?.take(`${kind} ${ip}`);
       } catch {
         // Already exhausted: the next attempt is refused by checkAuthAllowed.
       }
