@@ -68,3 +68,8 @@ export function unauthorized(msg: string): ApiError {
 export function mustBeAdmin(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
 }
+
+/** Zulip's OrganizationOwnerRequiredError (same code as the administrator one). */
+export function mustBeOwner(): ApiError {
+  return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+}

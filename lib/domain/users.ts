@@ -1,7 +1,7 @@
 // Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH and DELETE
 // /users/{id}; POST /bots. Emits realm_user events.
 import type { Ctx } from '../context.js';
-import { ApiError, badRequest, mustBeAdmin } from '../errors.js';
+import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import {
   countActiveOwners,
   insertUser,
@@ -20,6 +20,7 @@ import { botDomain, getRealm } from './realm.js';
 import { ROLE, ROLE_VALUES, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
+export const MIN_FULL_NAME_LENGTH = 2;
 
 export function toActor(row: UserRow): Actor {
   return {
@@ -68,9 +69,12 @@ export function formatUser(row: UserRow): Record<string, unknown> {
 /** Zulip's check_full_name. */
 export function checkFullName(raw: string): string {
   const name = raw.trim();
-  if ([...name].length > MAX_FULL_NAME_LENGTH) throw badRequest('Name too long!');
-  if (name.length === 0) throw badRequest('Name too short!');
+  const length = [...name].length;
+  if (length > MAX_FULL_NAME_LENGTH) throw badRequest('Name too long!');
+  if (length < MIN_FULL_NAME_LENGTH) throw badRequest('Name too short!');
   if (/[\u0000-\u001f\u007f*`\\>"@]/.test(name)) throw badRequest('Invalid characters in name!');
+  // A trailing |<digits> would be ambiguous with the @**Name|id** mention syntax.
+  if (/\|\d+$/.test(name)) throw badRequest('Invalid format!');
   return name;
 }
 
@@ -197,20 +201,19 @@ export function updateUser(
   input: { userId: number; fullName?: string | undefined; role?: number | undefined },
 ): Record<string, never> {
   return ctx.tx(() => {
+    // Zulip validates the role as a parameter, before looking at the target.
+    if (input.role !== undefined && !ROLE_VALUES.includes(input.role as Role)) throw badRequest('Invalid role');
     const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true });
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
-    if (input.role !== undefined) {
-      if (!ROLE_VALUES.includes(input.role as Role)) throw badRequest('Invalid role');
-      if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor)) {
-        throw badRequest('Must be an organization owner');
-      }
-      if (target.role === ROLE.owner && input.role !== ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
+    if (input.role !== undefined && input.role !== target.role) {
+      if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor)) throw mustBeOwner();
+      // A bot's owner may rename it (accessUserById lets them through) but not change its role.
+      if (!isAdmin(actor)) throw mustBeAdmin();
+      if (target.role === ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }
-      if (input.role !== target.role) {
-        updateUserRole(ctx.store, target.id, input.role);
-        ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
-      }
+      updateUserRole(ctx.store, target.id, input.role);
+      ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
     }
     if (fullName !== undefined && fullName !== target.full_name) {
       updateUserFullName(ctx.store, target.id, fullName);
@@ -224,7 +227,7 @@ export function updateUser(
 export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
   return ctx.tx(() => {
     const target = accessUserById(ctx, actor, input.userId, { allowBots: false, forAdmin: true });
-    if (target.role === ROLE.owner && !isOwner(actor)) throw badRequest('Must be an organization owner');
+    if (target.role === ROLE.owner && !isOwner(actor)) throw mustBeOwner();
     if (target.role === ROLE.owner && countActiveOwners(ctx.store) <= 1) {
       throw badRequest('Cannot deactivate the only organization owner');
     }
