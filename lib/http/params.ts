@@ -181,6 +181,10 @@ export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknow
       return `${where} has invalid format`;
     case 'custom':
       return issue.message.replaceAll('{var}', where);
+    case 'invalid_value':
+      // An enum or literal field left out of a JSON object is missing, as pydantic says, not invalid.
+      if (path.length > 0 && valueAt(root, path) === undefined) return `${where} field is missing: Field required`;
+      return `Invalid ${where}`;
     default:
       return `Invalid ${where}`;
   }
