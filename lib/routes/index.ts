@@ -4,6 +4,7 @@ import { serverRoutes } from './server.js';
 import { userRoutes } from './users.js';
 import { pushRoutes } from './push.js';
 import { navigationViewRoutes } from './navigation_views.js';
+import { draftRoutes } from './drafts.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import type { RouteDef } from './route.js';
@@ -14,6 +15,7 @@ export const routeGroups = {
   events: eventRoutes,
   push: pushRoutes,
   navigationViews: navigationViewRoutes,
+  drafts: draftRoutes,
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,
 };

@@ -1,0 +1,69 @@
+// GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}. Every draft endpoint first checks the user's
+// enable_drafts_synchronization, before its parameters are decoded (Zulip's draft_endpoint).
+import { z } from 'zod';
+import { createDrafts, deleteDraft, editDraft, listDrafts, requireDraftsSync } from '../domain/drafts.js';
+import { json, pathInt, requiredString } from '../http/params.js';
+import { route } from './route.js';
+
+/** Zulip's DraftData: extra keys are refused; content is stripped and must not be blank. */
+const draftData = z.strictObject({
+  type: z.enum(['', 'stream', 'private']),
+  to: z.array(z.int()),
+  topic: z.string(),
+  content: requiredString(),
+  timestamp: z.number().nullable().optional(),
+});
+
+const draft = z.object({
+  id: z.int(),
+  type: z.enum(['', 'stream', 'private']),
+  to: z.array(z.int()),
+  topic: z.string(),
+  content: z.string(),
+  timestamp: z.int(),
+});
+
+export const draftRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/drafts',
+    access: 'user',
+    summary: "The calling user's drafts, oldest edit first",
+    params: {},
+    response: z.object({ count: z.int(), drafts: z.array(draft) }),
+    errors: ['BAD_REQUEST'],
+    before: requireDraftsSync,
+    handler: (ctx, actor) => listDrafts(ctx, actor),
+  }),
+  create: route({
+    method: 'POST',
+    path: '/drafts',
+    access: 'user',
+    summary: 'Create drafts (all or none)',
+    params: { drafts: json(z.array(draftData)).describe('JSON list of draft objects') },
+    response: z.object({ ids: z.array(z.int()) }),
+    errors: ['BAD_REQUEST'],
+    before: requireDraftsSync,
+    handler: (ctx, actor, p) => createDrafts(ctx, actor, { drafts: p.drafts }),
+  }),
+  edit: route({
+    method: 'PATCH',
+    path: '/drafts/:draft_id',
+    access: 'user',
+    summary: 'Replace a draft',
+    params: { draft_id: pathInt(), draft: json(draftData).describe('JSON draft object; replaces the draft whole') },
+    errors: ['BAD_REQUEST'],
+    before: requireDraftsSync,
+    handler: (ctx, actor, p) => editDraft(ctx, actor, { draftId: p.draft_id, draft: p.draft }),
+  }),
+  delete: route({
+    method: 'DELETE',
+    path: '/drafts/:draft_id',
+    access: 'user',
+    summary: "Delete a draft; a drafts event tells the user's other clients",
+    params: { draft_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    before: requireDraftsSync,
+    handler: (ctx, actor, p) => deleteDraft(ctx, actor, { draftId: p.draft_id }),
+  }),
+};
