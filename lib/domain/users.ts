@@ -6,6 +6,7 @@ import {
   countActiveOwners,
   insertUser,
   selectUserByEmail,
+  selectMaxMessageIdOfUser,
   selectUserById,
   selectUsers,
   updateUserActive,
@@ -13,7 +14,6 @@ import {
   updateUserRole,
   type UserRow,
 } from '../store/users.js';
-import { selectMaxMessageId } from '../store/messages.js';
 import { deleteQueuesOfUser } from '../store/events.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
@@ -103,7 +103,7 @@ export function accessUserById(
 
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   const row = selectUserById(ctx.store, actor.id)!;
-  return { ...formatUser(row), max_message_id: selectMaxMessageId(ctx.store) };
+  return { ...formatUser(row), max_message_id: selectMaxMessageIdOfUser(ctx.store, actor.id) };
 }
 
 export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {

@@ -103,6 +103,11 @@ export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean
   s.run('UPDATE user SET presence_enabled = ? WHERE id = ?', enabled ? 1 : 0, id);
 }
 
+/** The newest message the user received (Zulip's max_message_id_for_user); -1 when none. Uses user_message's primary key. */
+export function selectMaxMessageIdOfUser(s: Store, userId: number): number {
+  return s.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(userId) as number;
+}
+
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
 }
