@@ -12,6 +12,7 @@ export interface BenchServer<I = Record<string, any>> {
   info: I;
   child: ChildProcess;
   memory(): Promise<NodeJS.MemoryUsage>;
+  waiters(): Promise<number>;
   stop(): void;
 }
 
@@ -35,6 +36,11 @@ export async function startBenchServer<I = Record<string, any>>(kind: string, en
       new Promise((resolve) => {
         child.once('message', (m: { memory: NodeJS.MemoryUsage }) => resolve(m.memory));
         child.send({ cmd: 'memory' });
+      }),
+    waiters: () =>
+      new Promise((resolve) => {
+        child.once('message', (m: { waiters: number }) => resolve(m.waiters));
+        child.send({ cmd: 'waiters' });
       }),
     stop: () => child.kill('SIGTERM'),
   };

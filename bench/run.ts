@@ -4,6 +4,7 @@ import { figures, fmt } from './harness.js';
 
 const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation.bench.js'),
+  events: () => import('./events.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

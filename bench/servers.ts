@@ -1,7 +1,8 @@
 // Servers the HTTP benchmarks load, each in its own child process so the load generator does not
 // share its event loop: bare node:http ceilings (PERFORMANCE.md) and parley itself.
 // Run as: node bench/servers.ts <kind> <dir>; prints one JSON line {port, ...} when listening.
-// Answers IPC messages {cmd: 'memory'} with process.memoryUsage() after a GC when possible.
+// Answers IPC messages {cmd: 'memory'} (process.memoryUsage() after a GC) and {cmd: 'waiters'}
+// (long-polls waiting in parley's event hub).
 import http from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,6 +10,7 @@ import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 
 const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
+let waiterCount = (): number => 0;
 const FIXED = JSON.stringify({ result: 'success', msg: '', user_id: 1, full_name: 'Ceiling' });
 
 function reply(res: http.ServerResponse, body: string): void {
@@ -57,6 +59,7 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   const users = Number(process.env.BENCH_USERS ?? 0);
   const members = [];
   for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}` }));
+  waiterCount = () => chat.ctx.events.waiterCount;
   return { server: http.createServer((req, res) => chat.handler(req, res)), info: { owner, members } };
 }
 
@@ -72,5 +75,6 @@ process.on('message', (message: { cmd?: string }) => {
     (globalThis as { gc?: () => void }).gc?.();
     process.send?.({ memory: process.memoryUsage() });
   }
+  if (message.cmd === 'waiters') process.send?.({ waiters: waiterCount() });
 });
 process.on('SIGTERM', () => process.exit(0));

@@ -6,14 +6,7 @@ import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
 import { fetchInitialState } from '../events/state.js';
 import { missing } from '../http/params.js';
-import {
-  deleteQueue,
-  insertQueue,
-  selectQueue,
-  touchQueues,
-  updateQueueAck,
-  type QueueRow,
-} from '../store/events.js';
+import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
 import type { Actor } from './roles.js';
 
@@ -78,8 +71,12 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
 }
 
 function typeFilter(queue: QueueRow): (type: string) => boolean {
-  if (queue.event_types === null) return () => true;
+  // Zulip sends realm_linkifiers only to clients with the linkifier_url_template capability.
+  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const linkifiers = capabilities.linkifier_url_template === true;
+  if (queue.event_types === null) return linkifiers ? () => true : (type) => type !== 'realm_linkifiers';
   const types = new Set(JSON.parse(queue.event_types) as string[]);
+  if (!linkifiers) types.delete('realm_linkifiers');
   return (type) => types.has(type) || type === 'heartbeat';
 }
 
@@ -119,11 +116,12 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
   // Ids at or below created_event_id were never in this queue: asking from any of them (or -1)
   // means "from the start". Below an id the client already acknowledged, events may be gone.
   const lastEventId = Math.max(input.lastEventId, queue.created_event_id);
-  if (input.lastEventId < queue.acked_event_id && queue.acked_event_id > queue.created_event_id) {
+  const acked = ctx.events.ackedEventId(queueId, queue.acked_event_id);
+  if (input.lastEventId < acked && acked > queue.created_event_id) {
     throw badRequest(`An event newer than ${input.lastEventId} has already been pruned!`);
   }
   if (lastEventId > ctx.events.maxEventId()) throw badRequest(`Event ${lastEventId} was not in this queue`);
-  ctx.tx(() => updateQueueAck(ctx.store, queueId, lastEventId, ctx.clock()));
+  ctx.events.recordPoll(queueId, lastEventId);
 
   const accepts = typeFilter(queue);
   const first = ctx.events.read(actor.id, lastEventId, accepts);
@@ -152,11 +150,7 @@ function waitForEvents(
       signal?.removeEventListener('abort', onAbort);
       stop();
       ctx.events.markConnected(queue.id, false);
-      try {
-        ctx.tx(() => touchQueues(ctx.store, queue.id, ctx.clock()));
-      } catch (error) {
-        ctx.logger.warn('could not record the end of a poll', { error: String(error) });
-      }
+      ctx.events.recordPoll(queue.id);
       resolve(events);
     };
     const onAbort = (): void => finish([]);

@@ -8,9 +8,12 @@ import {
   deleteExpiredQueues,
   insertEvent,
   selectDataVersion,
+  selectEventsAfter,
   selectEventsForUser,
   selectMaxEventId,
   selectPruneFloor,
+  touchQueue,
+  updateQueueAck,
 } from '../store/events.js';
 
 /** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
@@ -25,6 +28,7 @@ export interface DeliveredEvent extends ChatEvent {
 }
 
 const BATCH = 1000;
+const WAKE_BATCH = 5000;
 /** Events younger than this are never pruned, so a subscriber in another process can still read them. */
 const PRUNE_GRACE_SECONDS = 60;
 
@@ -41,6 +45,10 @@ export class EventHub {
   readonly #ctx: Ctx;
   readonly #waiters = new Set<Waiter>();
   #wakeScheduled = false;
+  /** The newest event id the last wake handed out; waiters at or past it share the next read. */
+  #wokenUpTo = 0;
+  readonly #pendingPolls = new Map<string, { acked: number | undefined; at: number }>();
+  #flushScheduled = false;
   #dataVersion = -1;
   #crossProcessTimer: NodeJS.Timeout | undefined;
   #gcTimer: NodeJS.Timeout | undefined;
@@ -92,16 +100,42 @@ export class EventHub {
     });
   }
 
+  /**
+   * Reads the events committed since the last wake once, and hands each waiter its share; a
+   * waiter that is further behind (or a burst larger than one batch) reads on its own.
+   */
   #wakeAll(): void {
+    if (this.#waiters.size === 0) return;
+    const since = this.#wokenUpTo;
+    const rows = selectEventsAfter(this.#ctx.store, since, WAKE_BATCH);
+    if (rows.length === 0) return;
+    this.#wokenUpTo = rows[rows.length - 1]!.id;
+    const complete = rows.length < WAKE_BATCH;
+    const fresh = rows.map((row) => ({ row, event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent }));
     for (const waiter of [...this.#waiters]) {
-      if (this.#waiters.has(waiter)) this.#check(waiter);
+      if (!this.#waiters.has(waiter)) continue;
+      if (!complete || waiter.cursor < since) {
+        this.#check(waiter);
+        continue;
+      }
+      const events: DeliveredEvent[] = [];
+      for (const { row, event } of fresh) {
+        if (row.id > waiter.cursor && (row.user_id === null || row.user_id === waiter.userId) && waiter.accepts(row.type)) {
+          events.push(event);
+        }
+      }
+      waiter.cursor = this.#wokenUpTo;
+      if (events.length > 0 && !waiter.deliver(events)) this.#remove(waiter);
     }
+    if (!complete) this.#wakeAll();
   }
 
   #check(waiter: Waiter): void {
     for (;;) {
+      // Everything up to `newest` is covered by the read below, even if a commit lands between.
+      const newest = this.maxEventId();
       const { events, scannedTo, complete } = this.read(waiter.userId, waiter.cursor, waiter.accepts);
-      waiter.cursor = scannedTo;
+      waiter.cursor = complete && events.length === 0 ? Math.max(scannedTo, newest) : scannedTo;
       if (events.length > 0) {
         if (!waiter.deliver(events)) this.#remove(waiter);
         return;
@@ -111,10 +145,46 @@ export class EventHub {
   }
 
   /**
+   * Records that a queue was polled (and what it acknowledged). Written in one batched
+   * transaction on the next tick, so a thousand polls cost one commit, not a thousand.
+   */
+  recordPoll(queueId: string, ackedEventId?: number): void {
+    const pending = this.#pendingPolls.get(queueId);
+    const acked = Math.max(ackedEventId ?? -1, pending?.acked ?? -1);
+    this.#pendingPolls.set(queueId, { acked: acked >= 0 ? acked : undefined, at: this.#ctx.clock() });
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setImmediate(() => this.flushPolls());
+  }
+
+  /** A queue's acknowledged event id, counting a poll not yet written. */
+  ackedEventId(queueId: string, stored: number): number {
+    return Math.max(stored, this.#pendingPolls.get(queueId)?.acked ?? stored);
+  }
+
+  flushPolls(): void {
+    this.#flushScheduled = false;
+    if (this.#pendingPolls.size === 0) return;
+    const pending = [...this.#pendingPolls];
+    this.#pendingPolls.clear();
+    try {
+      this.#ctx.tx(() => {
+        for (const [queueId, poll] of pending) {
+          if (poll.acked === undefined) touchQueue(this.#ctx.store, queueId, poll.at);
+          else updateQueueAck(this.#ctx.store, queueId, poll.acked, poll.at);
+        }
+      });
+    } catch (error) {
+      this.#ctx.logger.warn('could not record polls', { error: String(error) });
+    }
+  }
+
+  /**
    * Registers a waiter for events after `cursor`. If some are already there they are delivered
    * at once. Returns a function that removes the waiter.
    */
   wait(waiter: Waiter): () => void {
+    if (this.#waiters.size === 0) this.#wokenUpTo = this.maxEventId();
     this.#waiters.add(waiter);
     this.#startCrossProcessPolling();
     this.#check(waiter);
@@ -181,6 +251,7 @@ export class EventHub {
   /** Removes expired queues and the events every remaining queue has acknowledged. */
   collectGarbage(): { queues: number; events: number } {
     const { store } = this.#ctx;
+    this.flushPolls();
     return this.#ctx.tx(() => {
       const queues = deleteExpiredQueues(store, this.#ctx.clock(), [...this.#connectedQueues.keys()]);
       const floor = selectPruneFloor(store) ?? this.maxEventId();
@@ -203,6 +274,7 @@ export class EventHub {
 
   /** Stops timers and ends every waiter (their requests are answered by their owners). */
   close(): void {
+    this.flushPolls();
     clearInterval(this.#gcTimer);
     this.#stopCrossProcessPolling();
     for (const waiter of [...this.#waiters]) {

@@ -40,6 +40,15 @@ export function selectEventsForUser(s: Store, userId: number, afterId: number, l
   );
 }
 
+export interface RoutedEventRow extends EventRow {
+  user_id: number | null;
+}
+
+/** Every user's events after an id: one read shared by all waiters when a commit wakes them. */
+export function selectEventsAfter(s: Store, afterId: number, limit: number): RoutedEventRow[] {
+  return s.all<RoutedEventRow>('SELECT id, user_id, type, payload FROM event WHERE id > ? ORDER BY id LIMIT ?', afterId, limit);
+}
+
 export function insertQueue(s: Store, q: QueueRow): void {
   s.run(
     `INSERT INTO event_queue (id, user_id, event_types, client_capabilities, apply_markdown,
@@ -71,7 +80,7 @@ export function updateQueueAck(s: Store, queueId: string, ackedEventId: number, 
   );
 }
 
-export function touchQueues(s: Store, queueId: string, pollAt: number): void {
+export function touchQueue(s: Store, queueId: string, pollAt: number): void {
   s.run('UPDATE event_queue SET last_poll_at = ? WHERE id = ?', pollAt, queueId);
 }
 
