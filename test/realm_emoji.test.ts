@@ -1,0 +1,246 @@
+// Custom emoji: POST /realm/emoji/{emoji_name} (multipart image, checked by content), GET
+// /realm/emoji, DELETE /realm/emoji/{emoji_name}, the image at source_url, the realm_emoji event.
+import t, { type Test } from 'tap';
+import { z } from 'zod';
+import { startServer, type TestUser } from './helpers.js';
+import {
+  IMAGES,
+  OK,
+  badRequest,
+  eventsSince,
+  expectBoth,
+  outcomeOf,
+  register,
+  uploadEmoji,
+  uploaded,
+  type FilePart,
+  type Outcome,
+} from './user_status_helpers.js';
+
+const realmEmoji = z.strictObject({
+  id: z.string().regex(/^\d+$/),
+  name: z.string(),
+  source_url: z.string().regex(/^\/user_avatars\/1\/emoji\/images\/[0-9a-f]{16}\.(png|gif|jpg|webp|avif)$/),
+  still_url: z.null(),
+  deactivated: z.boolean(),
+  author_id: z.int().nullable(),
+});
+const realmEmojiEvent = z.strictObject({
+  type: z.literal('realm_emoji'),
+  id: z.int(),
+  op: z.literal('update'),
+  realm_emoji: z.record(z.string(), realmEmoji),
+});
+
+const s = await startServer();
+t.teardown(() => s.close());
+const admin = await s.user('admin');
+const member = await s.user('member');
+
+const png = (filename = 'emoji.png'): FilePart => ({ filename, data: IMAGES.png });
+
+/**
+ * POST /realm/emoji/{name} over HTTP, then in-process, both ending as `wanted`. A name is taken
+ * once, so on success the in-process call uses `apiName` (default `${name}2`).
+ */
+async function upload(
+  tt: Test,
+  as: TestUser,
+  name: string,
+  wanted: Outcome,
+  options: { files?: FilePart[]; apiName?: string; label?: string } = {},
+): Promise<void> {
+  const files = options.files ?? [png()];
+  const apiName = options.apiName ?? (wanted.status === 200 ? `${name}2` : name);
+  await expectBoth(
+    tt,
+    wanted,
+    () => uploadEmoji(s, as, encodeURI(name), files),
+    () => s.chat.api.realmEmoji.upload(as.user_id, { emojiName: apiName, files: uploaded(files) }),
+    options.label ?? name,
+  );
+}
+
+async function listEmoji(): Promise<Record<string, z.infer<typeof realmEmoji>>> {
+  const reply = await s.request('GET', '/realm/emoji', { as: member });
+  return reply.body.emoji;
+}
+
+async function emojiNamed(name: string, active = true) {
+  return Object.values(await listEmoji()).find((e) => e.name === name && e.deactivated !== active)!;
+}
+
+t.test('a member uploads an emoji; GET /realm/emoji lists it keyed by id', async (t) => {
+  await upload(t, member, 'green_tick', OK);
+  const emoji = await listEmoji();
+  for (const [key, value] of Object.entries(emoji)) {
+    t.ok(realmEmoji.safeParse(value).success, `shape of ${value.name}`);
+    t.equal(key, value.id, 'keyed by id');
+  }
+  const tick = await emojiNamed('green_tick');
+  t.match(tick, { name: 'green_tick', still_url: null, deactivated: false, author_id: member.user_id });
+  t.ok(await emojiNamed('green_tick2'), 'the in-process upload');
+  t.same(s.chat.api.realmEmoji.list(admin.user_id), { emoji }, 'in-process list');
+});
+
+t.test('the image is served at source_url without credentials, with its type from the content', async (t) => {
+  const cases: [string, Buffer, string][] = [
+    ['img_png', IMAGES.png, 'image/png'],
+    ['img_gif', IMAGES.gif, 'image/gif'],
+    ['img_jpeg', IMAGES.jpeg, 'image/jpeg'],
+    ['img_webp', IMAGES.webp, 'image/webp'],
+    ['img_avif', IMAGES.avif, 'image/avif'],
+  ];
+  for (const [name, data, type] of cases) {
+    // The declared file name and type are not trusted: only the bytes count.
+    const reply = await uploadEmoji(s, member, name, [{ filename: 'picture.txt', data, type: 'text/plain' }]);
+    t.equal(reply.status, 200, name);
+    const { source_url: url } = await emojiNamed(name);
+    const image = await fetch(s.url + url);
+    t.equal(image.status, 200);
+    t.equal(image.headers.get('content-type'), type, `${name} is served as ${type}`);
+    t.same(Buffer.from(await image.arrayBuffer()), data, 'the bytes uploaded');
+  }
+});
+
+t.test('an unknown image path is a 404', async (t) => {
+  const { source_url: url } = await emojiNamed('green_tick');
+  for (const path of ['/user_avatars/1/emoji/images/0000000000000000.png', url.replace('/user_avatars/1/', '/user_avatars/2/')]) {
+    const reply = await fetch(s.url + path);
+    t.equal(reply.status, 404, path);
+    t.same(await reply.json(), { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  }
+});
+
+t.test("'Invalid image format' for anything but PNG, GIF, JPEG, WebP and AVIF", async (t) => {
+  const before = Object.keys(await listEmoji()).length;
+  for (const [label, data] of [['TIFF', IMAGES.tiff], ['SVG', IMAGES.svg], ['text', Buffer.from('not an image')], ['empty', Buffer.alloc(0)]] as const) {
+    await upload(t, member, 'bad_image', badRequest('Invalid image format'), { files: [{ filename: 'x.png', data }], label });
+  }
+  t.equal(Object.keys(await listEmoji()).length, before, 'nothing was added');
+});
+
+t.test("'Uploaded file is larger than the allowed limit of N MiB'", async (t) => {
+  const server = await startServer({ limits: { emojiBytes: 0 } });
+  t.teardown(() => server.close());
+  const reply = await uploadEmoji(server, server.owner, 'big');
+  t.same(outcomeOf(reply), badRequest('Uploaded file is larger than the allowed limit of 0 MiB'));
+  const limited = await startServer({ limits: { emojiBytes: 1024 * 1024 } });
+  t.teardown(() => limited.close());
+  const big = Buffer.concat([IMAGES.png, Buffer.alloc(1024 * 1024 + 1 - IMAGES.png.length)]);
+  const refused = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: big }]);
+  t.same(outcomeOf(refused), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
+  const fits = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: big.subarray(0, big.length - 1) }]);
+  t.equal(fits.status, 200, 'exactly the limit is accepted');
+});
+
+t.test("Zulip's name rules", async (t) => {
+  const lettersOnly = badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
+  await upload(t, member, 'my_EMoji', lettersOnly, { label: 'uppercase' });
+  await upload(t, member, 'my_em*oji', lettersOnly, { label: 'a star' });
+  await upload(t, member, 'my/emoji/with/slashes', lettersOnly, { label: 'slashes' });
+  await upload(t, member, 'café', lettersOnly, { label: 'non-ASCII' });
+  await upload(t, member, 'my_emoji_', badRequest('Emoji names must end with either a letter or digit.'));
+  await upload(t, member, 'my-emoji-', badRequest('Emoji names must end with either a letter or digit.'));
+  await upload(t, member, ' ', badRequest('Emoji name is missing'));
+});
+
+t.test('spaces become underscores, surrounding whitespace is stripped', async (t) => {
+  await upload(t, member, ' thumbs up too ', OK, { apiName: 'thumbs up three' });
+  t.ok(await emojiNamed('thumbs_up_too'));
+  t.ok(await emojiNamed('thumbs_up_three'));
+});
+
+t.test("'A custom emoji with this name already exists.'", async (t) => {
+  t.equal((await uploadEmoji(s, member, 'taken')).status, 200);
+  await upload(t, admin, 'taken', badRequest('A custom emoji with this name already exists.'));
+});
+
+t.test("'You must upload exactly one file.'", async (t) => {
+  await upload(t, member, 'no_file', badRequest('You must upload exactly one file.'), { files: [], label: 'none' });
+  await upload(t, member, 'two_files', badRequest('You must upload exactly one file.'), { files: [png('a.png'), png('b.png')], label: 'two' });
+});
+
+t.test("'Only administrators can override default emoji.'", async (t) => {
+  await upload(t, member, 'smile', badRequest('Only administrators can override default emoji.'));
+  await upload(t, admin, 'laughing', OK, { apiName: 'heart' });
+});
+
+t.test("guests get 'Not allowed for guest users', bots 'This endpoint does not accept bot requests.'", async (t) => {
+  const guest = await s.user('guest');
+  const bot = await s.user('admin', { bot: true });
+  await upload(t, guest, 'from_guest', badRequest('Not allowed for guest users'));
+  await upload(t, bot, 'from_bot', badRequest('This endpoint does not accept bot requests.'));
+});
+
+/** DELETE /realm/emoji/{name} over HTTP or in-process. */
+function remove(as: TestUser, name: string, via: 'http' | 'api') {
+  if (via === 'http') return s.request('DELETE', `/realm/emoji/${encodeURI(name)}`, { as }).then(outcomeOf);
+  return Promise.resolve()
+    .then(() => s.chat.api.realmEmoji.deactivate(as.user_id, { emojiName: name }))
+    .then(() => OK, (error) => ({ status: error.status, code: error.code, msg: error.message }));
+}
+
+t.test('DELETE deactivates: the emoji stays listed, its image stays served', async (t) => {
+  for (const via of ['http', 'api'] as const) {
+    t.equal((await uploadEmoji(s, member, `gone_${via}`)).status, 200);
+    t.same(await remove(member, `gone_${via}`, via), OK, `the author deletes (${via})`);
+    const gone = await emojiNamed(`gone_${via}`, false);
+    t.equal(gone.deactivated, true);
+    t.equal((await fetch(s.url + gone.source_url)).status, 200, 'old messages still show it');
+  }
+});
+
+t.test('a deactivated name may be uploaded again, under a new id', async (t) => {
+  t.equal((await uploadEmoji(s, member, 'again')).status, 200);
+  const first = await emojiNamed('again');
+  t.same(await remove(member, 'again', 'http'), OK);
+  t.equal((await uploadEmoji(s, member, 'again')).status, 200);
+  const second = await emojiNamed('again');
+  t.not(second.id, first.id);
+  t.not(second.source_url, first.source_url);
+});
+
+t.test("\"Emoji '<name>' does not exist\": HTTP 404, code BAD_REQUEST", async (t) => {
+  t.equal((await uploadEmoji(s, member, 'once')).status, 200);
+  t.same(await remove(admin, 'once', 'http'), OK);
+  for (const via of ['http', 'api'] as const) {
+    t.same(await remove(admin, 'never_uploaded', via), { status: 404, code: 'BAD_REQUEST', msg: "Emoji 'never_uploaded' does not exist" }, via);
+    t.same(await remove(admin, 'once', via), { status: 404, code: 'BAD_REQUEST', msg: "Emoji 'once' does not exist" }, `already deactivated (${via})`);
+  }
+});
+
+t.test("'Must be an organization administrator or emoji author'", async (t) => {
+  const other = await s.user('member');
+  const moderator = await s.user('moderator');
+  t.equal((await uploadEmoji(s, member, 'mine')).status, 200);
+  for (const via of ['http', 'api'] as const) {
+    t.same(await remove(other, 'mine', via), badRequest('Must be an organization administrator or emoji author'), `another member (${via})`);
+    t.same(await remove(moderator, 'mine', via), badRequest('Must be an organization administrator or emoji author'), `a moderator (${via})`);
+  }
+  t.equal((await emojiNamed('mine')).deactivated, false, 'still active');
+  t.same(await remove(admin, 'mine', 'api'), OK, 'an administrator deletes anyone\'s');
+});
+
+t.test('realm_emoji events carry the whole dict; applying them equals a fresh /register', async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.close());
+  const author = await server.user('member');
+  const watcher = await server.user('guest');
+  const before = await register(server, watcher, ['realm_emoji']);
+  t.same(before.realm_emoji, {}, 'no custom emoji yet');
+  t.equal((await uploadEmoji(server, author, 'first')).status, 200);
+  await server.chat.api.realmEmoji.upload(author.user_id, { emojiName: 'second', files: uploaded() });
+  t.equal((await server.request('DELETE', '/realm/emoji/first', { as: author })).status, 200);
+  await uploadEmoji(server, author, 'second');
+  const events = await eventsSince(server, watcher, before);
+  t.equal(events.length, 3, 'one event per change, none for the refused upload');
+  let state = before.realm_emoji;
+  for (const event of events) {
+    t.ok(realmEmojiEvent.safeParse(event).success, 'schema');
+    state = event.realm_emoji;
+  }
+  const after = await register(server, watcher, ['realm_emoji']);
+  t.same(state, after.realm_emoji);
+  t.same(Object.values(after.realm_emoji).map((e: any) => [e.name, e.deactivated]), [['first', true], ['second', false]]);
+});
