@@ -1,11 +1,10 @@
 // Navigation views (API document 2.4, 3, 4.4, 7; Zulip reference section 3): every rule over HTTP
 // and in-process, the fragment path raw and percent-encoded, navigation_view events and state.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { ApiError } from '../lib/index.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
 
-type Test = typeof t;
 
 const view = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() }).strict();
 const addEvent = z.object({ id: z.int(), type: z.literal('navigation_view'), op: z.literal('add'), navigation_view: view }).strict();

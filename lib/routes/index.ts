@@ -5,6 +5,7 @@ import { userRoutes } from './users.js';
 import { pushRoutes } from './push.js';
 import { navigationViewRoutes } from './navigation_views.js';
 import { draftRoutes } from './drafts.js';
+import { alertWordRoutes } from './alert_words.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import type { RouteDef } from './route.js';
@@ -16,6 +17,7 @@ export const routeGroups = {
   push: pushRoutes,
   navigationViews: navigationViewRoutes,
   drafts: draftRoutes,
+  alertWords: alertWordRoutes,
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,
 };

@@ -1,0 +1,42 @@
+// GET, POST and DELETE /users/me/alert_words.
+import { z } from 'zod';
+import { MAX_ALERT_WORD_LENGTH, addAlertWords, listAlertWords, removeAlertWords } from '../domain/alert_words.js';
+import { json, maxCodePoints } from '../http/params.js';
+import { route } from './route.js';
+
+const alertWordList = z.object({ alert_words: z.array(z.string()) });
+
+export const alertWordRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/users/me/alert_words',
+    access: 'user',
+    summary: "The calling user's alert words",
+    params: {},
+    response: alertWordList,
+    handler: (ctx, actor) => listAlertWords(ctx, actor),
+  }),
+  add: route({
+    method: 'POST',
+    path: '/users/me/alert_words',
+    access: 'user',
+    summary: 'Add alert words',
+    params: {
+      // The limit applies before stripping, as in Zulip.
+      alert_words: json(z.array(maxCodePoints(MAX_ALERT_WORD_LENGTH))).describe('JSON list of words or phrases'),
+    },
+    response: alertWordList,
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => addAlertWords(ctx, actor, { alertWords: p.alert_words }),
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: '/users/me/alert_words',
+    access: 'user',
+    summary: 'Remove alert words (case-insensitive; unknown words are ignored)',
+    params: { alert_words: json(z.array(z.string())).describe('JSON list of words or phrases') },
+    response: alertWordList,
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => removeAlertWords(ctx, actor, { alertWords: p.alert_words }),
+  }),
+};

@@ -1,0 +1,31 @@
+// SQL for alert words (the alert_word table): per-user words, in insertion order.
+import type { Store } from './db.js';
+
+export interface AlertWordRow {
+  id: number;
+  user_id: number;
+  word: string;
+}
+
+export function selectAlertWords(s: Store, userId: number): string[] {
+  return s.prepare('SELECT word FROM alert_word WHERE user_id = ? ORDER BY id').pluck().all(userId) as string[];
+}
+
+export function selectAlertWordRows(s: Store, userId: number): AlertWordRow[] {
+  return s.all<AlertWordRow>('SELECT * FROM alert_word WHERE user_id = ? ORDER BY id', userId);
+}
+
+/** Every active user's words, for building a realm-wide matcher. */
+export function selectAllAlertWords(s: Store): Pick<AlertWordRow, 'user_id' | 'word'>[] {
+  return s.all<Pick<AlertWordRow, 'user_id' | 'word'>>(
+    'SELECT a.user_id, a.word FROM alert_word a JOIN user u ON u.id = a.user_id WHERE u.is_active = 1 ORDER BY a.id',
+  );
+}
+
+export function insertAlertWord(s: Store, userId: number, word: string): void {
+  s.run('INSERT INTO alert_word (user_id, word) VALUES (?, ?)', userId, word);
+}
+
+export function deleteAlertWord(s: Store, id: number): void {
+  s.run('DELETE FROM alert_word WHERE id = ?', id);
+}
