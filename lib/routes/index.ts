@@ -8,6 +8,7 @@ import { draftRoutes } from './drafts.js';
 import { alertWordRoutes } from './alert_words.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
+import { openApiRoutes } from './openapi.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -20,6 +21,7 @@ export const routeGroups = {
   alertWords: alertWordRoutes,
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,
+  openApi: openApiRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(
