@@ -232,6 +232,32 @@ CREATE UNIQUE INDEX IF NOT EXISTS realm_emoji_active_name ON realm_emoji (name) 
 -- Linkifiers (lib/domain/linkifiers.ts)
 ------------------------------------------------------------------------------------------------
 
+-- The organization's linkifiers (Zulip's RealmFilter): GET /realm/linkifiers lists them by
+-- (sort_order, id), the order lib/render/linkifiers.ts applies them in.
+CREATE TABLE IF NOT EXISTS linkifier (
+  id INTEGER PRIMARY KEY,
+  -- An RE2 pattern, stored stripped. UNIQUE backs the domain's duplicate check.
+  pattern TEXT NOT NULL UNIQUE,
+  -- An RFC 6570 template whose variables are exactly the pattern's named groups.
+  url_template TEXT NOT NULL,
+  -- NULL when absent (an empty string is stored as NULL).
+  example_input TEXT,
+  reverse_template TEXT,
+  -- JSON list of RFC 6570 templates (reverse linkification in clients only).
+  alternative_url_templates TEXT NOT NULL DEFAULT '[]',
+  -- Zulip's `order`: max + 1 on creation, the list index after a reorder; ties go by id.
+  sort_order INTEGER NOT NULL DEFAULT 0
+) STRICT;
+-- GET /realm/linkifiers, the realm_linkifiers event and rendering read in this order.
+CREATE INDEX IF NOT EXISTS linkifier_by_order ON linkifier (sort_order, id);
+
+-- One row, rewritten with a fresh random value by every linkifier change, so each process can
+-- tell with one point read whether its compiled linkifiers (lib/render/linkifiers.ts) are stale.
+CREATE TABLE IF NOT EXISTS linkifier_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+) STRICT;
+
 ------------------------------------------------------------------------------------------------
 -- Navigation views, drafts (lib/domain/navigation_views.ts, lib/domain/drafts.ts)
 ------------------------------------------------------------------------------------------------

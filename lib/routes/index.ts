@@ -9,6 +9,7 @@ import { alertWordRoutes } from './alert_words.js';
 import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import { openApiRoutes } from './openapi.js';
+import { linkifierRoutes } from './linkifiers.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -22,6 +23,7 @@ export const routeGroups = {
   userStatus: userStatusRoutes,
   realmEmoji: realmEmojiRoutes,
   openApi: openApiRoutes,
+  linkifiers: linkifierRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

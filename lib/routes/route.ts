@@ -3,8 +3,8 @@
 // OpenAPI document are all built from these entries.
 import type { z } from 'zod';
 import type { Ctx } from '../context.js';
-import type { Actor } from '../domain/roles.js';
-import { ApiError, type ErrorCode } from '../errors.js';
+import { isAdmin, type Actor } from '../domain/roles.js';
+import { ApiError, mustBeAdmin, type ErrorCode } from '../errors.js';
 import type { UploadedFile } from '../http/body.js';
 import type { ParamShape, ParamValues } from '../http/params.js';
 
@@ -13,9 +13,11 @@ export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 /**
  * public: no credentials (server_settings, fetch_api_key);
  * user: any authenticated user or bot;
- * human: users only, bots get "This endpoint does not accept bot requests.".
+ * human: users only, bots get "This endpoint does not accept bot requests.";
+ * admin: owners and administrators (bots included), checked before the parameters, as Zulip's
+ * @require_realm_admin is: others get "Must be an organization administrator".
  */
-export type Access = 'public' | 'user' | 'human';
+export type Access = 'public' | 'user' | 'human' | 'admin';
 
 export interface RequestInfo {
   /** Zulip's client name: the `client` parameter, or the User-Agent's product token. */
@@ -69,4 +71,5 @@ export function checkAccess(route: RouteDef, actor: Actor): void {
   if (route.access === 'human' && actor.isBot) {
     throw new ApiError('BAD_REQUEST', 'This endpoint does not accept bot requests.');
   }
+  if (route.access === 'admin' && !isAdmin(actor)) throw mustBeAdmin();
 }

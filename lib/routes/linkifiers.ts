@@ -1,0 +1,97 @@
+// Linkifiers: GET and PATCH /realm/linkifiers; POST /realm/filters; PATCH and DELETE
+// /realm/filters/{filter_id}.
+import { z } from 'zod';
+import {
+  addLinkifier,
+  listLinkifiers,
+  removeLinkifier,
+  reorderLinkifiers,
+  updateLinkifier,
+} from '../domain/linkifiers.js';
+import { json, pathInt, str } from '../http/params.js';
+import { route } from './route.js';
+
+const linkifierParams = {
+  pattern: str().describe('RE2 regular expression; named groups (?P<name>...) are the URL template variables.'),
+  url_template: str().describe('RFC 6570 URL template using exactly the named groups of the pattern.'),
+  example_input: str(z.string().nullable()).optional().describe('Text the pattern matches. Empty: none.'),
+  reverse_template: str(z.string().nullable())
+    .optional()
+    .describe('Text for a URL matching the template, with {name} for groups and {{ }} for braces; needs example_input.'),
+  alternative_url_templates: json(z.array(z.string()))
+    .optional()
+    .describe('More RFC 6570 templates, for reverse linkification in clients only.'),
+};
+
+const linkifierSchema = z.object({
+  pattern: z.string(),
+  url_template: z.string(),
+  id: z.int(),
+  example_input: z.string().nullable(),
+  reverse_template: z.string().nullable(),
+  alternative_url_templates: z.array(z.string()),
+});
+
+export const linkifierRoutes = {
+  list: route({
+    method: 'GET',
+    path: '/realm/linkifiers',
+    access: 'user',
+    summary: "The organization's linkifiers, in processing order",
+    params: {},
+    response: z.object({ linkifiers: z.array(linkifierSchema) }),
+    handler: (ctx) => listLinkifiers(ctx),
+  }),
+  add: route({
+    method: 'POST',
+    path: '/realm/filters',
+    access: 'admin',
+    summary: 'Add a linkifier (administrators); it is processed last',
+    params: linkifierParams,
+    response: z.object({ id: z.int() }),
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      addLinkifier(ctx, actor, {
+        pattern: p.pattern,
+        urlTemplate: p.url_template,
+        exampleInput: p.example_input,
+        reverseTemplate: p.reverse_template,
+        alternativeUrlTemplates: p.alternative_url_templates,
+      }),
+  }),
+  update: route({
+    method: 'PATCH',
+    path: '/realm/filters/:filter_id',
+    access: 'admin',
+    summary: 'Change a linkifier (administrators); omitted optional fields keep their value',
+    params: { filter_id: pathInt(), ...linkifierParams },
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      updateLinkifier(ctx, actor, {
+        filterId: p.filter_id,
+        pattern: p.pattern,
+        urlTemplate: p.url_template,
+        exampleInput: p.example_input,
+        reverseTemplate: p.reverse_template,
+        alternativeUrlTemplates: p.alternative_url_templates,
+      }),
+  }),
+  remove: route({
+    method: 'DELETE',
+    path: '/realm/filters/:filter_id',
+    access: 'admin',
+    summary: 'Remove a linkifier (administrators)',
+    params: { filter_id: pathInt() },
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, actor, p) => removeLinkifier(ctx, actor, { filterId: p.filter_id }),
+  }),
+  reorder: route({
+    method: 'PATCH',
+    path: '/realm/linkifiers',
+    access: 'admin',
+    summary: 'Set the order linkifiers are processed in (administrators)',
+    params: { ordered_linkifier_ids: json(z.array(z.int())).describe('Every linkifier id, once each, in the new order.') },
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, actor, p) => reorderLinkifiers(ctx, actor, { orderedLinkifierIds: p.ordered_linkifier_ids }),
+  }),
+};
