@@ -8,7 +8,7 @@ import { authenticate } from './domain/auth.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
-import { addUser, deactivate, type Credentials } from './domain/users.js';
+import { addUser, deactivate, defaultFullName, type Credentials } from './domain/users.js';
 import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
@@ -108,7 +108,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
       }
       return addUser(ctx, {
         email: input.email,
-        fullName: input.fullName ?? input.email.split('@')[0]!,
+        fullName: input.fullName ?? defaultFullName(input.email),
         password: input.password,
         role: 100,
       });

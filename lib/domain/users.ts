@@ -78,6 +78,15 @@ export function checkFullName(raw: string): string {
   return name;
 }
 
+/** The name of an account created without one (`parley init`): the email's local part when that is a valid name. */
+export function defaultFullName(email: string): string {
+  try {
+    return checkFullName(email.trim().split('@')[0] ?? '');
+  } catch {
+    return 'Owner';
+  }
+}
+
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export function requireAdmin(actor: Actor): void {
