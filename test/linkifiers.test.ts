@@ -17,7 +17,6 @@ const linkifierSchema = z
     alternative_url_templates: z.array(z.string()),
   })
   .strict();
-const eventSchema = z.object({ id: z.int(), type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }).strict();
 type Linkifier = z.infer<typeof linkifierSchema>;
 
 interface Expected {
