@@ -5,6 +5,7 @@ import { figures, fmt } from './harness.js';
 const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation.bench.js'),
   events: () => import('./events.bench.js'),
+  user_status: () => import('./user_status.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,0 +1,78 @@
+// User status: POST /users/{user_id}/status in-process (ms/op next to a raw one-row UPDATE
+// transaction on the same database) and over HTTP (req/s next to bare node:http servers answering
+// fixed JSON, with and without one UPDATE transaction per request), plus the emoji name lookup.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+import { unicodeEmojiCode } from '../lib/render/emoji.js';
+import { msPerCall, record } from './harness.js';
+import { basicAuth, load, startBenchServer } from './load.js';
+
+const GROUP = 'user status';
+
+interface Account {
+  email: string;
+  api_key: string;
+  user_id: number;
+}
+
+async function inProcess(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const db = new Database(join(dir, 'chat.db'));
+  const chat = createChatServer(db, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench' });
+  const member = await chat.admin.addUser({ email: 'member@example.com', fullName: 'Member' });
+  db.exec('CREATE TABLE ceiling (id INTEGER PRIMARY KEY, v TEXT) STRICT; INSERT INTO ceiling VALUES (1, NULL)');
+  const rawUpdate = db.prepare('UPDATE ceiling SET v = ? WHERE id = 1');
+  let n = 0;
+  const write = { name: 'raw one-row UPDATE transaction', value: msPerCall(() => db.transaction(() => rawUpdate.run(`x${n++}`))(), 5000) };
+  const { userStatus } = chat.api;
+  const figure = (name: string, fn: () => unknown) =>
+    record({ group: GROUP, name: `in-process ${name}`, value: msPerCall(fn, 3000), unit: 'ms/op', baseline: write });
+  figure('userStatus.update (text)', () => userStatus.update(owner.user_id, { userId: member.user_id, statusText: `Busy ${n++}` }));
+  figure('userStatus.update (text + emoji looked up)', () =>
+    userStatus.update(owner.user_id, { userId: member.user_id, statusText: `Busy ${n++}`, emojiName: 'car' }),
+  );
+  figure('userStatus.update (text + emoji, code and type given)', () =>
+    userStatus.update(owner.user_id, {
+      userId: member.user_id,
+      statusText: `Busy ${n++}`,
+      emojiName: 'car',
+      emojiCode: '1f697',
+      reactionType: 'unicode_emoji',
+    }),
+  );
+  record({ group: GROUP, name: 'Unicode emoji name -> code lookup', value: msPerCall(() => unicodeEmojiCode('car'), 100_000), unit: 'ms/op' });
+  await chat.close();
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function overHttp(): Promise<void> {
+  const body = new URLSearchParams({ status_text: 'In a meeting', emoji_name: 'car' }).toString();
+  const form = { method: 'POST' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
+  const bare = await startBenchServer('bare-json');
+  const bareRps = await load({ url: `${bare.url}/api/v1/users/2/status`, ...form });
+  bare.stop();
+  const update = await startBenchServer('bare-update');
+  const updateRps = await load({ url: `${update.url}/api/v1/users/2/status`, ...form, body: 'v=In+a+meeting' });
+  update.stop();
+  const parley = await startBenchServer<{ owner: Account; members: Account[] }>('parley', { BENCH_USERS: '1' });
+  const { owner, members } = parley.info;
+  const headers = { ...form.headers, authorization: basicAuth(owner.email, owner.api_key) };
+  const parleyRps = await load({ url: `${parley.url}/api/v1/users/${members[0]!.user_id}/status`, ...form, headers });
+  parley.stop();
+  record({ group: GROUP, name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
+  record({ group: GROUP, name: 'bare node:http + one UPDATE transaction', value: updateRps, unit: 'req/s' });
+  const name = 'POST /api/v1/users/{id}/status (text + emoji)';
+  record({ group: GROUP, name, value: parleyRps, unit: 'req/s', baseline: { name: 'bare fixed JSON', value: bareRps } });
+  record({ group: GROUP, name, value: parleyRps, unit: 'req/s', baseline: { name: 'bare + one UPDATE transaction', value: updateRps }, target: '>= 60%' });
+}
+
+export async function run(): Promise<void> {
+  await inProcess();
+  await overHttp();
+}
