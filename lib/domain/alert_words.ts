@@ -15,9 +15,8 @@ export function listAlertWords(ctx: Ctx, actor: Actor): { alert_words: string[] 
   return { alert_words: selectAlertWords(ctx.store, actor.id) };
 }
 
-function changed(ctx: Ctx, actor: Actor): { alert_words: string[] } {
-  const words = selectAlertWords(ctx.store, actor.id);
-  // Sent even when nothing changed, as Zulip does.
+/** Answers with the whole set and tells the user's clients; sent even when nothing changed, as Zulip does. */
+function changed(ctx: Ctx, actor: Actor, words: string[]): { alert_words: string[] } {
   ctx.events.append([actor.id], { type: 'alert_words', alert_words: words });
   return { alert_words: words };
 }
@@ -34,11 +33,15 @@ export function addAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: reado
     if (word !== '') wanted.set(fold(word), word);
   }
   return ctx.tx(() => {
-    const existing = new Set(selectAlertWords(ctx.store, actor.id).map(fold));
+    const words = selectAlertWords(ctx.store, actor.id);
+    const existing = new Set(words.map(fold));
     for (const [key, word] of wanted) {
-      if (!existing.has(key)) insertAlertWord(ctx.store, actor.id, word);
+      if (existing.has(key)) continue;
+      insertAlertWord(ctx.store, actor.id, word);
+      // New rows get higher ids, so they come last in the stored order too.
+      words.push(word);
     }
-    return changed(ctx, actor);
+    return changed(ctx, actor, words);
   });
 }
 
@@ -46,10 +49,12 @@ export function addAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: reado
 export function removeAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: readonly string[] }): { alert_words: string[] } {
   const unwanted = new Set(input.alertWords.map(fold));
   return ctx.tx(() => {
+    const kept: string[] = [];
     for (const row of selectAlertWordRows(ctx.store, actor.id)) {
       if (unwanted.has(fold(row.word))) deleteAlertWord(ctx.store, row.id);
+      else kept.push(row.word);
     }
-    return changed(ctx, actor);
+    return changed(ctx, actor, kept);
   });
 }
 

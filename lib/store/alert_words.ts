@@ -15,13 +15,6 @@ export function selectAlertWordRows(s: Store, userId: number): AlertWordRow[] {
   return s.all<AlertWordRow>('SELECT * FROM alert_word WHERE user_id = ? ORDER BY id', userId);
 }
 
-/** Every active user's words, for building a realm-wide matcher. */
-export function selectAllAlertWords(s: Store): Pick<AlertWordRow, 'user_id' | 'word'>[] {
-  return s.all<Pick<AlertWordRow, 'user_id' | 'word'>>(
-    'SELECT a.user_id, a.word FROM alert_word a JOIN user u ON u.id = a.user_id WHERE u.is_active = 1 ORDER BY a.id',
-  );
-}
-
 export function insertAlertWord(s: Store, userId: number, word: string): void {
   s.run('INSERT INTO alert_word (user_id, word) VALUES (?, ?)', userId, word);
 }
