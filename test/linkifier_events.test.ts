@@ -24,11 +24,18 @@ const s: TestServer = await startServer({ file: false });
 t.teardown(() => s.close());
 const member: TestUser = await s.user('member');
 
-async function register(user: TestUser, params: Record<string, unknown> = {}) {
-  return (await s.request('POST', '/register', { as: user, params: { event_types: ['realm_linkifiers'], client_capabilities: CAPABLE, ...params } })).body;
+interface Registered {
+  queue_id: string;
+  last_event_id: number;
+  realm_linkifiers: Linkifier[];
+  realm_filters?: unknown[];
 }
 
-async function poll(user: TestUser, queue: { queue_id: string; last_event_id: number }): Promise<Record<string, unknown>[]> {
+async function register(user: TestUser, params: Record<string, unknown> = {}): Promise<Registered> {
+  return (await s.request('POST', '/register', { as: user, params: { event_types: ['realm_linkifiers'], client_capabilities: CAPABLE, ...params } })).body as Registered;
+}
+
+async function poll(user: TestUser, queue: Registered): Promise<Record<string, unknown>[]> {
   const reply = await s.request('GET', '/events', { as: user, params: { queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true } });
   return reply.body.events;
 }
