@@ -4,8 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import Database from 'better-sqlite3';
-import { createChatServer, type ChatOptions } from './index.js';
+import type { ChatOptions } from './index.js';
 import { jsonLogger } from './context.js';
 import { pushOptionsFromEnv } from './push/config.js';
 
@@ -67,7 +66,9 @@ function integer(value: string | undefined, name: string, fallback: number): num
   return Number(value);
 }
 
-function openChat(file: string, options: ChatOptions = {}) {
+// Loaded on first use: `--help` and argument errors answer without loading the whole server.
+async function openChat(file: string, options: ChatOptions = {}) {
+  const [{ default: Database }, { createChatServer }] = await Promise.all([import('better-sqlite3'), import('./index.js')]);
   const db = new Database(file);
   return { db, chat: createChatServer(db, { logger: jsonLogger, ...options }) };
 }
@@ -84,7 +85,7 @@ async function init(args: string[], io: Io): Promise<number> {
   const file = required(v, 'db');
   const email = required(v, 'email');
   const password = required(v, 'password');
-  const { db, chat } = openChat(file);
+  const { db, chat } = await openChat(file);
   try {
     if (chat.admin.hasUsers()) {
       io.err(`parley init: ${file} already has an organization; use \`parley user add\` to add users.`);
@@ -122,7 +123,7 @@ async function userAdd(args: string[], io: Io): Promise<number> {
   }
   const email = required(v, 'email');
   const fullName = required(v, 'full-name');
-  const { db, chat } = openChat(file);
+  const { db, chat } = await openChat(file);
   try {
     const credentials = await chat.admin.addUser({
       email,
@@ -165,7 +166,7 @@ async function serve(args: string[], io: Io): Promise<number> {
     PARLEY_PUSH_SERVER_KEY: (v['push-server-key'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_KEY,
   });
 
-  const { db, chat } = openChat(file, {
+  const { db, chat } = await openChat(file, {
     synchronous,
     realm: { url: (v.url as string | undefined) ?? `http://${host}:${port}` },
     rateLimit: { requestsPerMinute: rateLimit },
