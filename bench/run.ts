@@ -4,6 +4,7 @@ import { figures, fmt } from './harness.js';
 
 const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation.bench.js'),
+  push: () => import('./push.bench.js'),
   events: () => import('./events.bench.js'),
   views_drafts_alert_words: () => import('./views_drafts_alert_words.bench.js'),
   user_status: () => import('./user_status.bench.js'),

@@ -66,13 +66,16 @@ export async function sendTestNotification(ctx: Ctx, actor: Actor, input: { devi
 
   const sentTokens = new Set(pushRequests.map((r) => r.token_id));
   const deleted = reply.delete_token_ids.filter((id) => sentTokens.has(id));
-  ctx.tx(() => {
-    for (const deviceId of clearDeviceTokens(ctx.store, actor.id, deleted)) {
-      appendDeviceUpdate(ctx, { id: deviceId, user_id: actor.id }, { push_token_id: null });
-    }
-    const canPush = reply.realm_push_status?.can_push;
-    if (typeof canPush === 'boolean') updateRealmPushEnabled(ctx.store, canPush);
-  });
+  const canPush = reply.realm_push_status?.can_push;
+  const pushChanged = typeof canPush === 'boolean' && canPush !== getRealm(ctx).pushNotificationsEnabled;
+  if (deleted.length > 0 || pushChanged) {
+    ctx.tx(() => {
+      for (const deviceId of clearDeviceTokens(ctx.store, actor.id, deleted)) {
+        appendDeviceUpdate(ctx, { id: deviceId, user_id: actor.id }, { push_token_id: null });
+      }
+      if (pushChanged) updateRealmPushEnabled(ctx.store, canPush);
+    });
+  }
   if (new Set(deleted).size === sentTokens.size) throw noActivePushDevice();
   return {};
 }
