@@ -3,6 +3,7 @@
 // hostile patterns, and the compiled-linkifier cache across changes and processes.
 import { join } from 'node:path';
 import t from 'tap';
+import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import markdownIt from 'markdown-it';
 import { createChatServer } from '../lib/index.js';
@@ -97,6 +98,23 @@ t.test('a pattern that backtracks catastrophically in JavaScript renders at once
   t.equal(render(`${long}!`, [hostile]), `<p>${long}!</p>`, 'no match, and no hang');
   t.equal(render(long, [hostile]), `<p><a href="https://x/${long}">${long}</a></p>`, 'the match when there is one');
   t.same(topicLinks(`${'a'.repeat(5000)}!`, [hostile]), []);
+});
+
+t.test('with many linkifiers (the RE2.Set prefilter) the result is the same as searching each one', async (t) => {
+  const real = [TICKET, linkifier('ABC-(?P<id>[0-9]+)', 'https://a/{id}'), linkifier('(?P<p>[A-Z]+)-(?P<id>[0-9]+)', 'https://b/{p}/{id}')];
+  const fillers = Array.from({ length: 12 }, (_, i) => linkifier(`QQ${i}-(?P<id>[0-9]+)`, `https://q${i}/{id}`));
+  const many = [...real, ...fillers];
+  const mixed = [fillers[0]!, real[0]!, fillers[1]!, real[1]!, fillers[2]!, real[2]!];
+  const fragment = fc.constantFrom('#12', '#345', 'ABC-7', 'XY-9', ' ', '\n', '*', '**', '`', 'x', '(', ')', ',', '[a](https://e.com/#99)', 'https://e.com/ABC-1', ' ', 'é', '😀');
+  fc.assert(
+    fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
+      const text = parts.join('');
+      const expected = render(text, real);
+      return render(text, many) === expected && render(text, mixed) === expected && JSON.stringify(topicLinks(text, many)) === JSON.stringify(topicLinks(text, real));
+    }),
+    { numRuns: 400 },
+  );
+  t.equal(render('ABC-1 XY-2 #34 QQ3-4', many), '<p><a href="https://a/1">ABC-1</a> <a href="https://b/XY/2">XY-2</a> <a href="https://trac.example.com/ticket/34">#34</a> <a href="https://q3/4">QQ3-4</a></p>');
 });
 
 t.test('without linkifiers in env the text is unchanged', async (t) => {

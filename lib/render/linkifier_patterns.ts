@@ -1,5 +1,6 @@
 // A linkifier compiled for rendering: the RE2 pattern inside Zulip's boundary wrapper, the parsed
-// URL template, and the one search step message text and topics share.
+// URL template, the one search step message text and topics share, and the RE2.Set prefilter
+// that finds in one pass which linkifiers can match a text at all.
 import RE2 from 're2';
 import { expandTemplate, parseTemplate } from './uri_template.js';
 
@@ -79,6 +80,57 @@ export function searchLinkifier(linkifier: CompiledLinkifier, text: string, from
     afterLength: (groups[AFTER] ?? '').length,
     groups,
   };
+}
+
+type RE2Set = InstanceType<typeof RE2.Set>;
+
+interface Prefilter {
+  set: RE2Set;
+  /** Set member -> index in the linkifier list. */
+  indexes: number[];
+}
+
+const prefilters = new WeakMap<readonly CompiledLinkifier[], Prefilter | null>();
+/** Below this many linkifiers, searching each one directly costs less than the set. */
+const PREFILTER_MIN = 4;
+
+/**
+ * The indexes, in order, of the linkifiers that may match in `text` (a superset: the wrapped
+ * pattern can only match where the user's pattern does). The set of the raw patterns is built
+ * once per list (currentLinkifiers keeps one list per version); the wrapped patterns' Unicode
+ * classes would make it ~200x slower to build.
+ */
+export function linkifiersThatMayMatch(linkifiers: readonly CompiledLinkifier[], text: string): number[] {
+  const usable = (): number[] => linkifiers.flatMap((l, i) => (l.regex === null ? [] : [i]));
+  if (linkifiers.length < PREFILTER_MIN) return usable();
+  let prefilter = prefilters.get(linkifiers);
+  if (prefilter === undefined) {
+    prefilter = buildPrefilter(linkifiers);
+    prefilters.set(linkifiers, prefilter);
+  }
+  if (prefilter === null) return usable();
+  try {
+    return prefilter.set.match(text).map((member) => prefilter.indexes[member]!);
+  } catch {
+    // RE2.Set throws (never answers wrongly) when its DFA runs out of memory: search them all.
+    prefilters.set(linkifiers, null);
+    return usable();
+  }
+}
+
+function buildPrefilter(linkifiers: readonly CompiledLinkifier[]): Prefilter | null {
+  const indexes: number[] = [];
+  const patterns: string[] = [];
+  linkifiers.forEach((l, i) => {
+    if (l.regex === null) return;
+    indexes.push(i);
+    patterns.push(l.pattern);
+  });
+  try {
+    return { set: new RE2.Set(patterns, 'u'), indexes };
+  } catch {
+    return null;
+  }
 }
 
 // markdown-it's validateLink rule, for topic links, which are not rendered by markdown-it:

@@ -5,7 +5,7 @@ import type { MarkdownIt, StateCore, Token } from 'markdown-it';
 import type { Ctx } from '../context.js';
 import type { Store } from '../store/db.js';
 import { selectLinkifiers, selectLinkifierVersion } from '../store/linkifiers.js';
-import { compileLinkifier, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
+import { compileLinkifier, linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
 
 export type { CompiledLinkifier } from './linkifier_patterns.js';
 export { topicLinks, type TopicLink } from './topic_links.js';
@@ -104,15 +104,17 @@ type TokenClass = StateCore['Token'];
 
 function linkifyInline(children: Token[], linkifiers: readonly CompiledLinkifier[], md: MarkdownIt, TokenCtor: TokenClass): Token[] {
   let tokens = children;
-  let view: TextView | null = null;
-  for (const linkifier of linkifiers) {
-    if (linkifier.regex === null) continue;
-    view ??= viewOf(tokens);
-    if (view.segments.length === 0) return tokens;
-    const found = findInView(linkifier, view, md);
+  let view = viewOf(tokens);
+  if (view.segments.length === 0) return tokens;
+  let queue = linkifiersThatMayMatch(linkifiers, view.text);
+  while (queue.length > 0) {
+    const index = queue.shift()!;
+    const found = findInView(linkifiers[index]!, view, md);
     if (found.length === 0) continue;
     tokens = splitTokens(tokens, found, TokenCtor);
-    view = null;
+    view = viewOf(tokens);
+    // The new links are placeholders now: ask again for the linkifiers after this one.
+    queue = linkifiersThatMayMatch(linkifiers, view.text).filter((later) => later > index);
   }
   return tokens;
 }

@@ -1,7 +1,7 @@
 // Zulip's topic_links: the links a topic name carries on message objects, from linkifier matches
 // (in the linkifiers' order) and then raw URLs (found by linkify-it), without overlaps.
 import { LinkifyIt } from 'linkify-it';
-import { isSafeUrl, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
+import { isSafeUrl, linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
 
 export interface TopicLink {
   text: string;
@@ -21,7 +21,7 @@ const URL_SPLITTER = /[ !;),'"]/;
 export function topicLinks(topic: string, linkifiers: readonly CompiledLinkifier[]): TopicLink[] {
   const candidates: Candidate[] = [];
   // In order of precedence: each linkifier's matches by position, then raw URLs.
-  for (const linkifier of linkifiers) candidates.push(...linkifierMatches(topic, linkifier));
+  for (const index of linkifiersThatMayMatch(linkifiers, topic)) candidates.push(...linkifierMatches(topic, linkifiers[index]!));
   candidates.push(...rawUrls(topic));
 
   const kept: Candidate[] = [];
