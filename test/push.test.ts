@@ -126,7 +126,7 @@ t.test('The bouncer refuses connections: FAILED_TO_CONNECT_BOUNCER (502)', async
 });
 
 t.test('The bouncer does not answer within the timeout: FAILED_TO_CONNECT_BOUNCER (502)', async (t) => {
-  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 150 } });
+  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 400 } });
   await activeDevice(s, member, bouncer);
   bouncer.script.notify.push('hang', 'hang');
   await failsBothWays(t, s, member, NO_CONNECTION);

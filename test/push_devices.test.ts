@@ -198,7 +198,7 @@ t.test('Rotating a key or a token needs an earlier registration', async (t) => {
 });
 
 t.test('A registration is answered at once and forwarded to the bouncer after it commits: pending, then active', async (t) => {
-  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 200 } });
+  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 400 } });
   const phone = newPhone('apns');
   const deviceId = await newDevice(s, member);
   const inTransaction: boolean[] = [];
@@ -278,7 +278,7 @@ t.test('Key rotation changes push_key_id and key at once, with a device event', 
 });
 
 t.test('Token rotation registers the new token; the old one stays active until the bouncer confirms', async (t) => {
-  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 200 } });
+  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 400 } });
   const { deviceId, phone } = await activeDevice(s, member, bouncer);
   const next = { ...newPhone(), pushKey: phone.pushKey, pushKeyId: phone.pushKeyId };
   bouncer.script.register.push('hang');
@@ -290,7 +290,7 @@ t.test('Token rotation registers the new token; the old one stays active until t
 });
 
 t.test('Network errors and 5xx are retried with backoff until the bouncer accepts', async (t) => {
-  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 100, retryDelaysMs: [5, 10, 20] } });
+  const { s, bouncer, member } = await pushWorld(t, { push: { timeoutMs: 400, retryDelaysMs: [5, 10, 20] } });
   bouncer.script.register.push('server_error', 'hang', 'server_error');
   await activeDevice(s, member, bouncer);
   t.equal(bouncer.requests.filter((r) => r.endpoint === 'register').length, 4, 'three failures, then success');
@@ -401,7 +401,7 @@ t.test('The push key never appears in a log line or an error message', async (t)
   const lines: string[] = [];
   const log = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(JSON.stringify({ level, message, ...fields }));
   const logger = { info: log('info'), warn: log('warn'), error: log('error') };
-  const { s, bouncer, member } = await pushWorld(t, { chat: { logger }, push: { timeoutMs: 100, retryDelaysMs: [5, 5, 5] } });
+  const { s, bouncer, member } = await pushWorld(t, { chat: { logger }, push: { timeoutMs: 400, retryDelaysMs: [5, 5, 5] } });
   const phone = newPhone();
   const deviceId = await newDevice(s, member);
   const replies: string[] = [];
