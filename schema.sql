@@ -94,7 +94,10 @@ CREATE TABLE IF NOT EXISTS stream (
   history_public_to_subscribers INTEGER NOT NULL DEFAULT 1 CHECK (history_public_to_subscribers IN (0, 1)),
   is_archived INTEGER NOT NULL DEFAULT 0 CHECK (is_archived IN (0, 1)),
   date_created INTEGER NOT NULL,
-  creator_id INTEGER REFERENCES user(id)
+  creator_id INTEGER REFERENCES user(id),
+  -- The channel's first message (Zulip's first_message_id), set when it is sent: reading
+  -- min(id) per channel would scan the channel's whole index range.
+  first_message_id INTEGER
 ) STRICT;
 
 -- Who is subscribed to which channel. Unsubscribing deletes the row.
@@ -109,6 +112,14 @@ CREATE TABLE IF NOT EXISTS subscription (
 ) STRICT, WITHOUT ROWID;
 -- Fan-out of a channel message to its subscribers.
 CREATE INDEX IF NOT EXISTS subscription_by_stream ON subscription (stream_id, user_id);
+
+-- Channels a user was subscribed to and left: Zulip's `unsubscribed` list in /register (Zulip
+-- keeps an inactive subscription row; parley deletes the row so fan-out never filters).
+CREATE TABLE IF NOT EXISTS former_subscription (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  stream_id INTEGER NOT NULL REFERENCES stream(id),
+  PRIMARY KEY (user_id, stream_id)
+) STRICT, WITHOUT ROWID;
 
 -- User groups, enough for @*group* mentions.
 CREATE TABLE IF NOT EXISTS user_group (
@@ -158,6 +169,8 @@ CREATE TABLE IF NOT EXISTS message (
 ) STRICT;
 -- Channel and topic narrows, topic participants for @**topic**.
 CREATE INDEX IF NOT EXISTS message_by_stream_topic ON message (stream_id, topic COLLATE NOCASE, id);
+-- Channel narrows in id order (GET /messages over a channel's history), unsubscribing (unread in a channel).
+CREATE INDEX IF NOT EXISTS message_by_stream ON message (stream_id, id);
 -- Direct-message narrows.
 CREATE INDEX IF NOT EXISTS message_by_direct_group ON message (direct_group_id, id);
 -- Sender narrows and topic participants.

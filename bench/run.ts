@@ -8,6 +8,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   events: () => import('./events.bench.js'),
   views_drafts_alert_words: () => import('./views_drafts_alert_words.bench.js'),
   user_status: () => import('./user_status.bench.js'),
+  messages: () => import('./messages.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
 };
 

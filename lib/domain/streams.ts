@@ -1,13 +1,127 @@
-// Channels and subscriptions (issue 3).
+// Channels: GET /streams, GET /streams/{stream_id}, GET /get_stream_id, and the `subscriptions`,
+// `unsubscribed`, `never_subscribed` and `streams` state of POST /register.
 import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
-import type { Actor } from './roles.js';
+import {
+  selectFormerSubscriptionStreamIds,
+  selectIsSubscribed,
+  selectStreamById,
+  selectStreamByName,
+  selectStreams,
+  selectSubscribedStreamIds,
+  selectSubscriberCount,
+  selectSubscriberCounts,
+  selectSubscriptionsOfUser,
+  type StreamRow,
+} from '../store/streams.js';
+import { selectUserById } from '../store/users.js';
+import { canAccessStreamContent, canSeeStream } from './stream_access.js';
+import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
+import { isAdmin, type Actor } from './roles.js';
 
-/** POST /register state for this feature. */
-export function fetchSubscriptionState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { subscriptions: [], unsubscribed: [], never_subscribed: [] };
+/** POST /register: the user's subscriptions, former subscriptions, and the other channels the user can see. */
+export function fetchSubscriptionState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+  const counts = selectSubscriberCounts(ctx.store);
+  const streams = new Map(selectStreams(ctx.store).map((stream) => [stream.id, stream]));
+  const subs = selectSubscriptionsOfUser(ctx.store, actor.id);
+  const subscribedIds = new Set(subs.map((sub) => sub.stream_id));
+  const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id));
+  const subscriptions = subs.map((sub) => {
+    const stream = streams.get(sub.stream_id)!;
+    return subscriptionDict(stream, sub, counts.get(stream.id) ?? 0);
+  });
+  // A private channel one left drops out of every list with its `stream` delete event.
+  const unsubscribed = [...formerIds]
+    .map((id) => streams.get(id)!)
+    .filter((stream) => canSeeStream(actor, stream, false))
+    .map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0));
+  const neverSubscribed = [...streams.values()]
+    .filter((stream) => !subscribedIds.has(stream.id) && !formerIds.has(stream.id) && canSeeStream(actor, stream, false))
+    .map((stream) => streamDict(stream, counts.get(stream.id) ?? 0));
+  return {
+    subscriptions: subscriptions.sort(byName),
+    unsubscribed: unsubscribed.sort(byName),
+    never_subscribed: neverSubscribed.sort(byName),
+  };
 }
 
-export function fetchStreamState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { streams: [] };
+/** POST /register: every channel the user can see (administrators: all of them). */
+export function fetchStreamState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+  const counts = selectSubscriberCounts(ctx.store);
+  const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
+  const streams = selectStreams(ctx.store)
+    .filter((stream) => canSeeStream(actor, stream, subscribed.has(stream.id)))
+    .map((stream) => streamDict(stream, counts.get(stream.id) ?? 0));
+  return { streams: streams.sort(byName) };
+}
+
+export interface GetStreamsInput {
+  includePublic?: boolean | undefined;
+  includeWebPublic?: boolean | undefined;
+  includeSubscribed?: boolean | undefined;
+  excludeArchived?: boolean | undefined;
+  includeAllActive?: boolean | undefined;
+  includeAll?: boolean | undefined;
+  includeDefault?: boolean | undefined;
+  includeOwnerSubscribed?: boolean | undefined;
+}
+
+/** GET /streams: Zulip's do_get_streams. */
+export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { streams: Record<string, unknown>[] } {
+  const includeAll = (input.includeAll ?? false) || (input.includeAllActive ?? false);
+  if (includeAll && !isAdmin(actor)) throw badRequest('User not authorized for this query');
+  const includePublic = (input.includePublic ?? true) && actor.role !== 600;
+  const includeSubscribed = input.includeSubscribed ?? true;
+  const excludeArchived = input.excludeArchived ?? true;
+  const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
+  const ownerSubscribed = new Set<number>();
+  if ((input.includeOwnerSubscribed ?? false) && actor.isBot && actor.botOwnerId !== null) {
+    for (const id of selectSubscribedStreamIds(ctx.store, actor.botOwnerId)) ownerSubscribed.add(id);
+  }
+  const counts = selectSubscriberCounts(ctx.store);
+  const chosen = selectStreams(ctx.store).filter((stream) => {
+    if (excludeArchived && stream.is_archived === 1) return false;
+    if (includeAll) return true;
+    return (
+      (includeSubscribed && subscribed.has(stream.id)) ||
+      (includePublic && stream.invite_only === 0) ||
+      ownerSubscribed.has(stream.id)
+    );
+  });
+  const streams = chosen.map((stream) => {
+    const dict = streamDict(stream, counts.get(stream.id) ?? 0);
+    if (input.includeDefault) dict.is_default = false;
+    return dict;
+  });
+  return { streams: streams.sort(byName) };
+}
+
+/** Zulip's access_stream_by_id for metadata: the channel if the user may see it. */
+export function accessStreamById(ctx: Ctx, actor: Actor, streamId: number): StreamRow {
+  const stream = selectStreamById(ctx.store, streamId);
+  if (!stream || !canSeeStream(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
+    throw badRequest('Invalid channel ID');
+  }
+  return stream;
+}
+
+/** GET /streams/{stream_id}. */
+export function getStream(ctx: Ctx, actor: Actor, input: { streamId: number }): { stream: Record<string, unknown> } {
+  const stream = accessStreamById(ctx, actor, input.streamId);
+  return { stream: streamDict(stream, selectSubscriberCount(ctx.store, stream.id)) };
+}
+
+/** GET /get_stream_id: Zulip's access_stream_by_name (content access; the same error for a channel that does not exist). */
+export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): { stream_id: number } {
+  const stream = selectStreamByName(ctx.store, input.stream);
+  if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
+    throw badRequest(`Invalid channel name '${input.stream}'`);
+  }
+  return { stream_id: stream.id };
+}
+
+/** The role of a user id, for visibility checks on users other than the caller. */
+export function roleOfUser(ctx: Ctx, userId: number): number {
+  return selectUserById(ctx.store, userId)?.role ?? 600;
 }

@@ -10,12 +10,18 @@ import { userStatusRoutes } from './user_status.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import { openApiRoutes } from './openapi.js';
 import { linkifierRoutes } from './linkifiers.js';
+import { streamRoutes } from './streams.js';
+import { userGroupRoutes } from './user_groups.js';
+import { messageRoutes } from './messages.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
   server: serverRoutes,
   users: userRoutes,
   events: eventRoutes,
+  streams: streamRoutes,
+  userGroups: userGroupRoutes,
+  messages: messageRoutes,
   push: pushRoutes,
   navigationViews: navigationViewRoutes,
   drafts: draftRoutes,

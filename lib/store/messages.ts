@@ -1,6 +1,121 @@
-// SQL for messages, their recipients and the per-user flags (user_message).
+// SQL for messages, direct-message conversations (direct_group) and what rendering reads:
+// users and groups for mentions, topic participants, alert words.
 import type { Store } from './db.js';
+
+export interface MessageRow {
+  id: number;
+  sender_id: number;
+  stream_id: number | null;
+  direct_group_id: number | null;
+  topic: string;
+  content: string;
+  rendered_content: string;
+  topic_links: string;
+  date_sent: number;
+  last_edit_time: number | null;
+  sending_client: string;
+}
 
 export function selectMaxMessageId(s: Store): number {
   return (s.prepare('SELECT coalesce(max(id), -1) FROM message').pluck().get() as number) ?? -1;
+}
+
+export function selectMessageById(s: Store, id: number): MessageRow | undefined {
+  return s.get<MessageRow>('SELECT * FROM message WHERE id = ?', id);
+}
+
+export function insertMessage(s: Store, m: Omit<MessageRow, 'id' | 'last_edit_time'>): number {
+  const result = s.run(
+    `INSERT INTO message (sender_id, stream_id, direct_group_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    m.sender_id,
+    m.stream_id,
+    m.direct_group_id,
+    m.topic,
+    m.content,
+    m.rendered_content,
+    m.topic_links,
+    m.date_sent,
+    m.sending_client,
+  );
+  return Number(result.lastInsertRowid);
+}
+
+export function updateMessageContent(s: Store, id: number, content: string, rendered: string, editTime: number): void {
+  s.run('UPDATE message SET content = ?, rendered_content = ?, last_edit_time = ? WHERE id = ?', content, rendered, editTime, id);
+}
+
+export function updateMessageTopic(s: Store, id: number, topic: string, topicLinks: string): void {
+  s.run('UPDATE message SET topic = ?, topic_links = ? WHERE id = ?', topic, topicLinks, id);
+}
+
+/** Ids of a channel topic's messages (case-insensitively, as Zulip compares topics), from `fromId` on. */
+export function selectTopicMessageIds(s: Store, streamId: number, topic: string, fromId: number): number[] {
+  return s
+    .prepare('SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND id >= ? ORDER BY id')
+    .pluck()
+    .all(streamId, topic, fromId) as number[];
+}
+
+/** Zulip's topic participants: everyone who sent a message to the topic (parley has no reactions). */
+export function selectTopicSenderIds(s: Store, streamId: number, topic: string): number[] {
+  return s
+    .prepare('SELECT DISTINCT sender_id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE')
+    .pluck()
+    .all(streamId, topic) as number[];
+}
+
+// --- direct-message conversations -------------------------------------------------------------
+
+export function selectDirectGroupId(s: Store, memberKey: string): number | undefined {
+  return s.prepare('SELECT id FROM direct_group WHERE member_key = ?').pluck().get(memberKey) as number | undefined;
+}
+
+export function insertDirectGroup(s: Store, memberKey: string, memberIds: readonly number[]): number {
+  const id = Number(s.run('INSERT INTO direct_group (member_key) VALUES (?)', memberKey).lastInsertRowid);
+  for (const userId of memberIds) s.run('INSERT INTO direct_group_member (direct_group_id, user_id) VALUES (?, ?)', id, userId);
+  return id;
+}
+
+export function selectDirectGroupMemberIds(s: Store, directGroupId: number): number[] {
+  return s
+    .prepare('SELECT user_id FROM direct_group_member WHERE direct_group_id = ? ORDER BY user_id')
+    .pluck()
+    .all(directGroupId) as number[];
+}
+
+// --- what rendering reads ---------------------------------------------------------------------
+
+export interface MentionableUser {
+  id: number;
+  full_name: string;
+  is_active: number;
+  bot_type: number | null;
+}
+
+export function selectMentionableUsers(s: Store): MentionableUser[] {
+  return s.all<MentionableUser>('SELECT id, full_name, is_active, bot_type FROM user ORDER BY id');
+}
+
+export function selectGroupNames(s: Store): { id: number; name: string }[] {
+  return s.all<{ id: number; name: string }>('SELECT id, name FROM user_group ORDER BY id');
+}
+
+export function selectGroupMemberIds(s: Store, groupId: number): number[] {
+  return s.prepare('SELECT user_id FROM user_group_member WHERE group_id = ? ORDER BY user_id').pluck().all(groupId) as number[];
+}
+
+/** Every user's alert words (rows of [user_id, word]); empty for most organizations. */
+export function selectAlertWordPairs(s: Store): [number, string][] {
+  return s.prepare('SELECT user_id, word FROM alert_word').raw().all() as [number, string][];
+}
+
+export interface SenderRow {
+  id: number;
+  email: string;
+  full_name: string;
+}
+
+export function selectSenderRow(s: Store, id: number): SenderRow | undefined {
+  return s.get<SenderRow>('SELECT id, email, full_name FROM user WHERE id = ?', id);
 }

@@ -1,0 +1,63 @@
+// Personal message flags: the bit of each flag in user_message.flags (Zulip's ALL_FLAGS order)
+// and the flag list the API reports, including the deprecated wildcard_mentioned.
+
+/** Zulip's UserMessage.ALL_FLAGS, in bit order: bit i is ALL_FLAGS[i]. */
+export const ALL_FLAGS = [
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'force_expand',
+  'force_collapse',
+  'has_alert_word',
+  'historical',
+  'is_private',
+  'active_mobile_push_notification',
+] as const;
+
+export type FlagName = (typeof ALL_FLAGS)[number];
+
+export const FLAG = Object.fromEntries(ALL_FLAGS.map((name, bit) => [name, 1 << bit])) as Record<FlagName, number>;
+
+/** Flags never shown to clients (Zulip's NON_API_FLAGS). */
+export const NON_API_FLAGS: ReadonlySet<FlagName> = new Set(['is_private', 'active_mobile_push_notification']);
+
+/** Flags that only a message send or edit changes (Zulip's NON_EDITABLE_FLAGS). */
+export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set([
+  'has_alert_word',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'historical',
+  'force_expand',
+  'force_collapse',
+]);
+
+/** Flags an edit recomputes from the new content. */
+export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.has_alert_word;
+
+const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+const listCache = new Map<number, readonly string[]>();
+
+/** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (API document 2.2). */
+export function flagList(bits: number): string[] {
+  let cached = listCache.get(bits);
+  if (cached === undefined) {
+    const names: string[] = [];
+    ALL_FLAGS.forEach((name, bit) => {
+      if (bits & (1 << bit) && !NON_API_FLAGS.has(name)) names.push(name);
+    });
+    if (bits & WILDCARD) names.push('wildcard_mentioned');
+    cached = names;
+    if (listCache.size < 4096) listCache.set(bits, cached);
+  }
+  return [...cached];
+}
+
+/** Flags of a message the user has no row for but may read (Zulip: read and historical). */
+export const HISTORICAL_FLAGS = FLAG.read | FLAG.historical;

@@ -1,0 +1,83 @@
+// Zulip's message object (MessageDict): what GET /messages, GET /messages/{id} and the `message`
+// event carry. One DictCache per request avoids reading the same sender or channel twice.
+import type { Ctx } from '../context.js';
+import { isMeMessage } from '../render/markdown.js';
+import { selectDirectGroupMemberIds, selectSenderRow, type MessageRow, type SenderRow } from '../store/messages.js';
+import { selectStreamById, type StreamRow } from '../store/streams.js';
+
+export interface DictCache {
+  users: Map<number, SenderRow | undefined>;
+  streams: Map<number, StreamRow | undefined>;
+  directGroups: Map<number, Record<string, unknown>[]>;
+}
+
+export function newDictCache(): DictCache {
+  return { users: new Map(), streams: new Map(), directGroups: new Map() };
+}
+
+function userOf(ctx: Ctx, cache: DictCache, id: number): SenderRow {
+  let user = cache.users.get(id);
+  if (user === undefined && !cache.users.has(id)) {
+    user = selectSenderRow(ctx.store, id);
+    cache.users.set(id, user);
+  }
+  return user ?? { id, email: '', full_name: '' };
+}
+
+export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | undefined {
+  if (!cache.streams.has(id)) cache.streams.set(id, selectStreamById(ctx.store, id));
+  return cache.streams.get(id);
+}
+
+function directRecipients(ctx: Ctx, cache: DictCache, directGroupId: number): Record<string, unknown>[] {
+  let list = cache.directGroups.get(directGroupId);
+  if (list === undefined) {
+    list = selectDirectGroupMemberIds(ctx.store, directGroupId).map((id) => {
+      const user = userOf(ctx, cache, id);
+      return { id, email: user.email, full_name: user.full_name, is_mirror_dummy: false };
+    });
+    cache.directGroups.set(directGroupId, list);
+  }
+  return list;
+}
+
+/**
+ * A conversation id for clients' hashing (Zulip's recipient_id): parley has no recipient table,
+ * so channels get even numbers and direct-message conversations odd ones.
+ */
+export function recipientIdOf(row: Pick<MessageRow, 'stream_id' | 'direct_group_id'>): number {
+  return row.stream_id !== null ? row.stream_id * 2 : row.direct_group_id! * 2 + 1;
+}
+
+/** The message object without `flags`; content as HTML or, with applyMarkdown false, Markdown. */
+export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMarkdown: boolean): Record<string, unknown> {
+  const sender = userOf(ctx, cache, row.sender_id);
+  const dict: Record<string, unknown> = {
+    id: row.id,
+    sender_id: row.sender_id,
+    content: applyMarkdown ? row.rendered_content : row.content,
+    content_type: applyMarkdown ? 'text/html' : 'text/x-markdown',
+    recipient_id: recipientIdOf(row),
+    timestamp: row.date_sent,
+    client: row.sending_client,
+    subject: row.topic,
+    topic_links: JSON.parse(row.topic_links) as unknown,
+    is_me_message: isMeMessage(row.content),
+    reactions: [],
+    submessages: [],
+    sender_full_name: sender.full_name,
+    sender_email: sender.email,
+    sender_realm_str: '',
+    avatar_url: null,
+  };
+  if (row.stream_id !== null) {
+    dict.type = 'stream';
+    dict.stream_id = row.stream_id;
+    dict.display_recipient = streamOf(ctx, cache, row.stream_id)?.name ?? '';
+  } else {
+    dict.type = 'private';
+    dict.display_recipient = directRecipients(ctx, cache, row.direct_group_id!);
+  }
+  if (row.last_edit_time !== null) dict.last_edit_timestamp = row.last_edit_time;
+  return dict;
+}

@@ -1,0 +1,128 @@
+// PATCH /messages/{message_id}: the sender edits the content, topics move with propagate_mode.
+// A content edit re-renders the message and recomputes mentioned, the wildcard flags and
+// has_alert_word on every recipient's row (API document 2.2); other flags stay. Emits update_message.
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { selectTopicMessageIds, updateMessageContent, updateMessageTopic, type MessageRow } from '../store/messages.js';
+import { selectUserMessagesOfMessage, updateUserMessageFlags } from '../store/user_message.js';
+import { RENDERED_FLAGS, flagList } from './flags.js';
+import { checkTopic, normalizeContent } from './message_addressee.js';
+import { newDictCache, streamOf } from './message_dicts.js';
+import { accessMessage } from './message_fetch.js';
+import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { isGuest, isModeratorOrAbove, type Actor } from './roles.js';
+import { isMeMessage } from '../render/markdown.js';
+import { firstUnprintable } from './stream_dicts.js';
+
+/** Zulip's defaults: message_content_edit_limit_seconds, move_messages_within_stream_limit_seconds. */
+export const CONTENT_EDIT_LIMIT_SECONDS = 600;
+export const TOPIC_EDIT_LIMIT_SECONDS = 7 * 24 * 3600;
+/** Zulip allows 20 s more than the limit (clients round, requests travel). */
+const EDIT_LIMIT_BUFFER_SECONDS = 20;
+
+export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+export interface EditInput {
+  messageId: number;
+  content?: string | undefined;
+  topic?: string | undefined;
+  propagateMode?: PropagateMode | undefined;
+}
+
+/** Zulip's validate_message_edit_payload. */
+function validatePayload(row: MessageRow, input: EditInput, mode: PropagateMode): void {
+  if (input.topic === undefined && input.content === undefined) throw badRequest('Nothing to change');
+  if (row.stream_id === null && input.topic !== undefined) throw badRequest('Direct messages cannot have topics.');
+  if (mode !== 'change_one' && input.topic === undefined) throw badRequest('Invalid propagate_mode without topic edit');
+  if (input.topic !== undefined) {
+    const position = firstUnprintable(input.topic.trim());
+    if (position !== undefined) throw badRequest(`Invalid character in topic, at position ${position}!`);
+  }
+}
+
+function checkCanEdit(ctx: Ctx, actor: Actor, row: MessageRow, input: EditInput): void {
+  const age = ctx.now() - row.date_sent;
+  if (input.content !== undefined) {
+    if (row.sender_id !== actor.id) throw badRequest("You don't have permission to edit this message");
+    if (age > CONTENT_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS) {
+      throw badRequest('The time limit for editing this message has passed');
+    }
+  }
+  if (input.topic !== undefined) {
+    if (isGuest(actor) && row.sender_id !== actor.id) throw badRequest("You don't have permission to edit this message");
+    if (!isModeratorOrAbove(actor) && age > TOPIC_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS) {
+      throw badRequest("The time limit for editing this message's topic has passed.");
+    }
+  }
+}
+
+export function editMessage(ctx: Ctx, actor: Actor, input: EditInput): { detached_uploads: never[] } {
+  return ctx.tx(() => {
+    const cache = newDictCache();
+    const { row } = accessMessage(ctx, actor, input.messageId, cache);
+    const mode = input.propagateMode ?? 'change_one';
+    validatePayload(row, input, mode);
+    checkCanEdit(ctx, actor, row, input);
+    const now = ctx.now();
+    const event: { type: string; [key: string]: unknown } = {
+      type: 'update_message',
+      user_id: actor.id,
+      edit_timestamp: now,
+      message_id: row.id,
+      rendering_only: false,
+    };
+    let changedIds = [row.id];
+    let topic = row.topic;
+    if (row.stream_id !== null) {
+      event.stream_name = streamOf(ctx, cache, row.stream_id)?.name ?? '';
+      event.stream_id = row.stream_id;
+    }
+    if (input.topic !== undefined && row.stream_id !== null) {
+      topic = checkTopic(input.topic);
+      if (mode !== 'change_one') changedIds = selectTopicMessageIds(ctx.store, row.stream_id, row.topic, mode === 'change_all' ? 0 : row.id);
+      const links = topicLinksJson(ctx, topic);
+      for (const id of changedIds) updateMessageTopic(ctx.store, id, topic, links);
+      Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) });
+    }
+
+    const rows = selectUserMessagesOfMessage(ctx.store, row.id);
+    const flags = new Map(rows);
+    if (input.content !== undefined) {
+      const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
+      const rendered = renderMessage(ctx, content);
+      updateMessageContent(ctx.store, row.id, content, rendered.html, now);
+      const recipients = rows.map(([userId]) => userId);
+      const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
+      const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
+      for (const [userId, old] of rows) {
+        const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
+        if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
+        flags.set(userId, next);
+      }
+      Object.assign(event, {
+        orig_content: row.content,
+        orig_rendered_content: row.rendered_content,
+        content,
+        rendered_content: rendered.html,
+        is_me_message: isMeMessage(content),
+      });
+    }
+    event.message_ids = [...changedIds].sort((a, b) => a - b);
+
+    // Everyone with a row for one of the changed messages hears of it; flags are for message_id.
+    const audience = new Map<number, number | undefined>(flags);
+    for (const id of changedIds) {
+      if (id === row.id) continue;
+      for (const [userId] of selectUserMessagesOfMessage(ctx.store, id)) if (!audience.has(userId)) audience.set(userId, undefined);
+    }
+    const byFlags = new Map<string, number[]>();
+    for (const [userId, bits] of audience) {
+      const key = bits === undefined ? 'none' : String(bits);
+      byFlags.set(key, [...(byFlags.get(key) ?? []), userId]);
+    }
+    for (const [key, users] of byFlags) {
+      ctx.events.append(users, { ...event, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
+    }
+    return { detached_uploads: [] };
+  });
+}

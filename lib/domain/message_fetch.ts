@@ -1,0 +1,142 @@
+// GET /messages (anchors, num_before/num_after, narrows, message_ids) and GET /messages/{id},
+// with Zulip's access rules (has_message_access) and found_* semantics.
+import type { Ctx } from '../context.js';
+import { ApiError, badRequest } from '../errors.js';
+import { missing } from '../http/params.js';
+import {
+  selectFirstUnread,
+  selectMessageAt,
+  selectMessagesAfter,
+  selectMessagesBefore,
+  type FetchedRow,
+  type MessageQuery,
+} from '../store/message_query.js';
+import { selectMessageById, type MessageRow } from '../store/messages.js';
+import { selectIsSubscribed } from '../store/streams.js';
+import { selectUserMessageFlags } from '../store/user_message.js';
+import { HISTORICAL_FLAGS, flagList } from './flags.js';
+import { messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
+import { parseNarrow, type NarrowTerm } from './narrow.js';
+import { canReadStreamMessage } from './stream_access.js';
+import type { Actor } from './roles.js';
+
+export const MAX_MESSAGES_PER_FETCH = 5000;
+/** Zulip's LARGER_THAN_MAX_MESSAGE_ID: anchor=newest. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+
+export interface GetMessagesInput {
+  anchor?: string | number | undefined;
+  includeAnchor?: boolean | undefined;
+  numBefore?: number | undefined;
+  numAfter?: number | undefined;
+  narrow?: readonly NarrowTerm[] | undefined;
+  useFirstUnreadAnchor?: boolean | undefined;
+  applyMarkdown?: boolean | undefined;
+  messageIds?: readonly number[] | undefined;
+}
+
+/** Zulip's has_message_access; returns the user's flags (historical ones when they have no row), or undefined. */
+export function messageAccess(ctx: Ctx, actor: Actor, row: MessageRow, cache: DictCache): number | undefined {
+  const own = selectUserMessageFlags(ctx.store, actor.id, row.id);
+  if (row.stream_id === null) return own;
+  const stream = streamOf(ctx, cache, row.stream_id)!;
+  const readable = canReadStreamMessage(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id), own !== undefined);
+  if (!readable) return undefined;
+  return own ?? HISTORICAL_FLAGS;
+}
+
+/** Zulip's access_message: the message and the user's flags, or `Invalid message(s)`. */
+export function accessMessage(ctx: Ctx, actor: Actor, messageId: number, cache = newDictCache()): { row: MessageRow; flags: number } {
+  const row = selectMessageById(ctx.store, messageId);
+  const flags = row ? messageAccess(ctx, actor, row, cache) : undefined;
+  if (!row || flags === undefined) throw badRequest('Invalid message(s)');
+  return { row, flags };
+}
+
+/** GET /messages/{message_id}. */
+export function getMessage(ctx: Ctx, actor: Actor, input: { messageId: number; applyMarkdown?: boolean | undefined }): Record<string, unknown> {
+  const cache = newDictCache();
+  const { row, flags } = accessMessage(ctx, actor, input.messageId, cache);
+  const message = { ...messageDict(ctx, cache, row, input.applyMarkdown ?? true), flags: flagList(flags) };
+  return { raw_content: row.content, message };
+}
+
+/** Zulip's parse_anchor_value. */
+function parseAnchor(anchor: string | number | undefined, useFirstUnread: boolean): number | null {
+  if (useFirstUnread) return null;
+  if (anchor === undefined) throw badRequest("Missing 'anchor' argument.");
+  if (anchor === 'oldest') return 0;
+  if (anchor === 'newest') return LARGER_THAN_MAX_MESSAGE_ID;
+  if (anchor === 'first_unread') return null;
+  const value = typeof anchor === 'number' ? anchor : /^[+-]?\d+$/.test(anchor.trim()) ? Number(anchor.trim()) : NaN;
+  if (!Number.isInteger(value)) throw badRequest('Invalid anchor');
+  return Math.min(Math.max(value, 0), LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+function format(ctx: Ctx, cache: DictCache, rows: readonly FetchedRow[], applyMarkdown: boolean): Record<string, unknown>[] {
+  return rows.map((row) => ({ ...messageDict(ctx, cache, row, applyMarkdown), flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) }));
+}
+
+/** GET /messages. */
+export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Record<string, unknown> {
+  const applyMarkdown = input.applyMarkdown ?? true;
+  if (input.messageIds !== undefined) return getMessagesById(ctx, actor, input, applyMarkdown);
+  if (input.numBefore === undefined) throw missing('num_before');
+  if (input.numAfter === undefined) throw missing('num_after');
+  const anchorValue = parseAnchor(input.anchor, input.useFirstUnreadAnchor ?? false);
+  const includeAnchor = input.includeAnchor ?? true;
+  let numBefore = input.numBefore;
+  let numAfter = input.numAfter;
+  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+    throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
+  }
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
+
+  const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
+  const query: MessageQuery = { userId: actor.id, history: narrow.includeHistory, conditions: narrow.conditions };
+  const anchor = anchorValue ?? selectFirstUnread(ctx.store, query) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  const anchoredToLeft = anchor === 0;
+  const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  if (anchoredToRight) numAfter = 0;
+  if (anchoredToLeft) numBefore = 0;
+
+  const before = numBefore > 0 ? selectMessagesBefore(ctx.store, query, anchor, numBefore).reverse() : [];
+  const at = includeAnchor && !anchoredToRight ? selectMessageAt(ctx.store, query, anchor) : undefined;
+  const after = numAfter > 0 ? selectMessagesAfter(ctx.store, query, anchor, false, numAfter) : [];
+  const rows = [...before, ...(at ? [at] : []), ...after];
+  return {
+    messages: format(ctx, newDictCache(), rows, applyMarkdown),
+    found_anchor: at !== undefined,
+    found_oldest: anchoredToLeft || before.length < numBefore,
+    found_newest: anchoredToRight || after.length < numAfter,
+    history_limited: false,
+    anchor,
+  };
+}
+
+function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyMarkdown: boolean): Record<string, unknown> {
+  const conflicting = (['anchor', 'include_anchor', 'num_after', 'num_before', 'use_first_unread_anchor'] as const).filter(
+    (name) =>
+      ({
+        anchor: input.anchor,
+        include_anchor: input.includeAnchor,
+        num_after: input.numAfter,
+        num_before: input.numBefore,
+        use_first_unread_anchor: input.useFirstUnreadAnchor,
+      })[name] !== undefined,
+  );
+  if (conflicting.length > 0) {
+    throw new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${[...conflicting, 'message_ids'].join(', ')}`);
+  }
+  const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
+  const cache = newDictCache();
+  const query: MessageQuery = { userId: actor.id, history: true, conditions: narrow.conditions };
+  const messages: Record<string, unknown>[] = [];
+  for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
+    const row = selectMessageById(ctx.store, id);
+    if (!row || messageAccess(ctx, actor, row, cache) === undefined) continue;
+    const matched = narrow.conditions.length === 0 ? { ...row, um_flags: selectUserMessageFlags(ctx.store, actor.id, id) ?? null } : selectMessageAt(ctx.store, query, id);
+    if (matched) messages.push(...format(ctx, cache, [matched], applyMarkdown));
+  }
+  return { messages, history_limited: false };
+}

@@ -1,0 +1,105 @@
+// Rendering a message for sending or editing: Markdown with mentions and linkifiers, who is
+// mentioned (group mentions expanded to members), and which recipients' alert words occur.
+// Rendered once per message, never per recipient.
+import type { Ctx } from '../context.js';
+import { usersWithAlertWords } from '../render/alert_words.js';
+import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
+import {
+  selectAlertWordPairs,
+  selectGroupMemberIds,
+  selectGroupNames,
+  selectMentionableUsers,
+  selectTopicSenderIds,
+  type MentionableUser,
+} from '../store/messages.js';
+import { FLAG } from './flags.js';
+
+export interface RenderedMessage {
+  html: string;
+  /** Directly mentioned users and the members of mentioned groups. */
+  mentionedUserIds: Set<number>;
+  /** Mentioned users that are generic bots: they get a row even when not subscribed (Zulip). */
+  mentionedBotIds: Set<number>;
+  streamWildcard: boolean;
+  topicWildcard: boolean;
+}
+
+function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
+  const may = mayMention(content);
+  const byName = new Map<string, MentionedUser>();
+  const byId = new Map<number, MentionedUser>();
+  const users = new Map<number, MentionableUser>();
+  if (may.users) {
+    // Later ids win on duplicate names, as Zulip's name -> user dict does.
+    for (const row of selectMentionableUsers(ctx.store)) {
+      const user = { id: row.id, fullName: row.full_name };
+      byName.set(row.full_name.toLowerCase(), user);
+      byId.set(row.id, user);
+      users.set(row.id, row);
+    }
+  }
+  const groups = new Map<string, { id: number; name: string }>();
+  if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
+  return {
+    users,
+    lookup: {
+      userByName: (name) => byName.get(name.toLowerCase()),
+      userById: (id) => byId.get(id),
+      groupByName: (name) => groups.get(name.toLowerCase()),
+    },
+  };
+}
+
+export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
+  const { lookup, users } = mentionLookup(ctx, content);
+  const rendered = renderMarkdown({ content, mentions: lookup, linkifiers: currentLinkifiers(ctx) });
+  const mentioned = new Set(rendered.mentions.userIds);
+  const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
+  for (const groupId of rendered.mentions.groupIds) {
+    for (const userId of selectGroupMemberIds(ctx.store, groupId)) mentioned.add(userId);
+  }
+  return {
+    html: rendered.html,
+    mentionedUserIds: mentioned,
+    mentionedBotIds,
+    streamWildcard: rendered.mentions.streamWildcard,
+    topicWildcard: rendered.mentions.topicWildcard,
+  };
+}
+
+/** topic_links for a channel message's topic, as stored on the message. */
+export function topicLinksJson(ctx: Ctx, topic: string): string {
+  return JSON.stringify(topicLinks(topic, currentLinkifiers(ctx)));
+}
+
+/**
+ * The rendered flags of each recipient (mentioned, the wildcard flags, has_alert_word). Topic
+ * participants, for @**topic**, are the topic's senders plus the sender (Zulip also counts
+ * reactions, which parley does not have).
+ */
+export function renderedFlags(
+  ctx: Ctx,
+  rendered: RenderedMessage,
+  content: string,
+  recipients: readonly number[],
+  topic: { streamId: number; topic: string; senderId: number } | undefined,
+): Map<number, number> {
+  const alerted = usersWithAlertWords(content, selectAlertWordPairs(ctx.store), new Set(recipients));
+  let participants: Set<number> | undefined;
+  if (rendered.topicWildcard && topic) {
+    participants = new Set(selectTopicSenderIds(ctx.store, topic.streamId, topic.topic));
+    participants.add(topic.senderId);
+  }
+  const base = rendered.streamWildcard ? FLAG.stream_wildcard_mentioned : 0;
+  const flags = new Map<number, number>();
+  for (const userId of recipients) {
+    let bits = base;
+    if (rendered.mentionedUserIds.has(userId)) bits |= FLAG.mentioned;
+    if (alerted.has(userId)) bits |= FLAG.has_alert_word;
+    if (participants?.has(userId)) bits |= FLAG.topic_wildcard_mentioned;
+    flags.set(userId, bits);
+  }
+  return flags;
+}

@@ -1,0 +1,125 @@
+// POST /messages: one message row, one user_message row and one `message` event per recipient,
+// all in one transaction; the content is rendered once.
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
+import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
+import { insertUserMessages } from '../store/user_message.js';
+import { selectMessageById } from '../store/messages.js';
+import { FLAG, flagList } from './flags.js';
+import { addressedStream, buildAddressee, normalizeContent } from './message_addressee.js';
+import { messageDict, newDictCache } from './message_dicts.js';
+import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { streamViewerIds } from './stream_access.js';
+import { isGuest, type Actor } from './roles.js';
+
+export interface SendInput {
+  type: 'stream' | 'channel' | 'direct' | 'private';
+  to?: unknown;
+  topic?: string | undefined;
+  content: string;
+  readBySender?: boolean | undefined;
+}
+
+/** Zulip's Client.default_read_by_sender: messages sent from its own interactive apps start read. */
+export function defaultReadBySender(client: string): boolean {
+  const name = client.toLowerCase();
+  const interactive = ['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android'];
+  return interactive.includes(name) || name.includes('desktop app') || name === 'test suite';
+}
+
+/** Zulip's access_stream_for_send_message. */
+function checkCanSendToStream(ctx: Ctx, actor: Actor, stream: StreamRow): void {
+  const denied = badRequest(`Not authorized to send to channel '${stream.name}'`);
+  if (stream.is_archived === 1) throw denied;
+  if (stream.invite_only === 0 && !isGuest(actor)) return;
+  if (selectIsSubscribed(ctx.store, actor.id, stream.id)) return;
+  if (actor.isBot && actor.botOwnerId !== null && selectIsSubscribed(ctx.store, actor.botOwnerId, stream.id)) return;
+  throw denied;
+}
+
+function directGroupFor(ctx: Ctx, memberIds: readonly number[]): number {
+  const sorted = [...new Set(memberIds)].sort((a, b) => a - b);
+  const key = sorted.join(',');
+  return selectDirectGroupId(ctx.store, key) ?? insertDirectGroup(ctx.store, key, sorted);
+}
+
+export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: string): { id: number } {
+  return ctx.tx(() => {
+    const kind = input.type === 'direct' || input.type === 'private' ? 'private' : 'stream';
+    const addressee = buildAddressee(ctx, kind, input.to, input.topic);
+    const content = normalizeContent(input.content);
+
+    let stream: StreamRow | undefined;
+    let directGroupId: number | null = null;
+    let recipients: number[];
+    let topic = '';
+    if (addressee.kind === 'direct') {
+      const inactive = addressee.users.find((user) => user.is_active === 0);
+      if (inactive) throw badRequest(`'${inactive.email}' is no longer using Zulip.`);
+      const members = [...addressee.users.map((user) => user.id), actor.id];
+      directGroupId = directGroupFor(ctx, members);
+      recipients = [...new Set(members)].sort((a, b) => a - b);
+    } else {
+      stream = addressedStream(ctx, addressee);
+      checkCanSendToStream(ctx, actor, stream);
+      topic = addressee.topic;
+      recipients = selectActiveSubscriberIds(ctx.store, stream.id);
+    }
+
+    const rendered = renderMessage(ctx, content);
+    if (stream) {
+      // Zulip gives mentioned generic bots a row even when they are not subscribed.
+      const extra = [...rendered.mentionedBotIds].filter((id) => !recipients.includes(id));
+      if (extra.length > 0) recipients = [...recipients, ...extra].sort((a, b) => a - b);
+    }
+    const topicTarget = stream ? { streamId: stream.id, topic, senderId: actor.id } : undefined;
+    const flags = renderedFlags(ctx, rendered, content, recipients, topicTarget);
+    const readBySender = input.readBySender ?? defaultReadBySender(client);
+
+    const id = insertMessage(ctx.store, {
+      sender_id: actor.id,
+      stream_id: stream?.id ?? null,
+      direct_group_id: directGroupId,
+      topic,
+      content,
+      rendered_content: rendered.html,
+      topic_links: stream ? topicLinksJson(ctx, topic) : '[]',
+      date_sent: ctx.now(),
+      sending_client: client,
+    });
+    const bits = recipients.map((userId) => {
+      let value = flags.get(userId)!;
+      if (directGroupId !== null) value |= FLAG.is_private;
+      if (userId === actor.id && readBySender) value |= FLAG.read;
+      return value;
+    });
+    insertUserMessages(ctx.store, id, recipients, bits);
+
+    if (stream && stream.first_message_id === null) {
+      updateStreamFirstMessageId(ctx.store, stream.id, id);
+      ctx.events.append(streamViewerIds(ctx, stream), {
+        type: 'stream',
+        op: 'update',
+        property: 'first_message_id',
+        value: id,
+        stream_id: stream.id,
+        name: stream.name,
+      });
+    }
+    appendMessageEvents(ctx, id, content, recipients, bits);
+    return { id };
+  });
+}
+
+/** One `message` event per recipient with that user's flags; users with equal flags share one serialization. */
+function appendMessageEvents(ctx: Ctx, id: number, content: string, recipients: readonly number[], bits: readonly number[]): void {
+  const message = { ...messageDict(ctx, newDictCache(), selectMessageById(ctx.store, id)!, true), _markdown: content };
+  const byFlags = new Map<number, number[]>();
+  recipients.forEach((userId, i) => {
+    const list = byFlags.get(bits[i]!);
+    if (list) list.push(userId);
+    else byFlags.set(bits[i]!, [userId]);
+  });
+  for (const [value, users] of byFlags) ctx.events.append(users, { type: 'message', message, flags: flagList(value) });
+}

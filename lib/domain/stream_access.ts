@@ -1,0 +1,50 @@
+// Who may see a channel and read its history (Zulip's check_basic_stream_access,
+// can_access_stream_history, has_message_access for channel messages), and who is told about it.
+import type { Ctx } from '../context.js';
+import { selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, type StreamRow } from '../store/streams.js';
+import { ROLE, isAdmin, isGuest } from './roles.js';
+
+interface Viewer {
+  role: number;
+}
+
+/**
+ * Whether the user knows the channel exists: public channels for everyone but guests, any
+ * channel one is subscribed to, and (metadata only) every channel for administrators.
+ */
+export function canSeeStream(user: Viewer, stream: StreamRow, subscribed: boolean): boolean {
+  if (subscribed) return true;
+  if (stream.invite_only === 0 && !isGuest(user)) return true;
+  return isAdmin(user);
+}
+
+/** Zulip's check_basic_stream_access without the administrator exception: the channel's content. */
+export function canAccessStreamContent(user: Viewer, stream: StreamRow, subscribed: boolean): boolean {
+  return subscribed || (stream.invite_only === 0 && !isGuest(user));
+}
+
+/** Zulip's can_access_stream_history: whether messages sent before one joined are readable. */
+export function canAccessStreamHistory(user: Viewer, stream: StreamRow, subscribed: boolean): boolean {
+  if (stream.invite_only === 0 && !isGuest(user)) return true;
+  return stream.history_public_to_subscribers === 1 && subscribed;
+}
+
+/**
+ * Zulip's has_message_access for a channel message: public channels for non-guests; otherwise
+ * a subscription, and for protected history also a row of one's own for the message.
+ */
+export function canReadStreamMessage(user: Viewer, stream: StreamRow, subscribed: boolean, hasRow: boolean): boolean {
+  if (stream.invite_only === 0 && !isGuest(user)) return true;
+  if (stream.history_public_to_subscribers === 0) return hasRow && subscribed;
+  return subscribed;
+}
+
+/**
+ * Active users who can see the channel, given its subscribers: for a public channel every
+ * non-guest plus subscribed guests; for a private one its subscribers plus administrators.
+ */
+export function streamViewerIds(ctx: Ctx, stream: StreamRow, subscriberIds?: readonly number[]): Set<number> {
+  const subscribers = subscriberIds ?? selectActiveSubscriberIds(ctx.store, stream.id);
+  const everyoneElse = selectActiveUserIdsWithRoleAtMost(ctx.store, stream.invite_only === 0 ? ROLE.member : ROLE.admin);
+  return new Set([...everyoneElse, ...subscribers]);
+}

@@ -1,0 +1,90 @@
+// The channel and subscription objects of Zulip's API (BasicChannel, Subscription), as GET
+// /streams, GET /users/me/subscriptions, /register and the stream/subscription events carry them.
+import { renderMarkdown } from '../render/markdown.js';
+import type { StreamRow, SubscriptionRow } from '../store/streams.js';
+
+export const MAX_STREAM_NAME_LENGTH = 60;
+export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
+
+/** Zulip's render_stream_description. */
+export function renderStreamDescription(description: string): string {
+  return description === '' ? '' : renderMarkdown({ content: description }).html;
+}
+
+export function streamDict(stream: StreamRow, subscriberCount: number): Record<string, unknown> {
+  return {
+    stream_id: stream.id,
+    name: stream.name,
+    description: stream.description,
+    rendered_description: stream.rendered_description,
+    date_created: stream.date_created,
+    creator_id: stream.creator_id,
+    invite_only: stream.invite_only === 1,
+    is_web_public: false,
+    history_public_to_subscribers: stream.history_public_to_subscribers === 1,
+    first_message_id: stream.first_message_id,
+    folder_id: null,
+    is_recently_active: true,
+    message_retention_days: null,
+    stream_post_policy: 1,
+    is_announcement_only: false,
+    is_archived: stream.is_archived === 1,
+    topics_policy: 'inherit',
+    stream_weekly_traffic: null,
+    subscriber_count: subscriberCount,
+  };
+}
+
+export function subscriptionDict(
+  stream: StreamRow,
+  sub: SubscriptionRow | undefined,
+  subscriberCount: number,
+  subscribers?: readonly number[],
+): Record<string, unknown> {
+  const dict: Record<string, unknown> = {
+    ...streamDict(stream, subscriberCount),
+    color: sub?.color ?? '#76ce90',
+    is_muted: sub?.is_muted === 1,
+    in_home_view: sub?.is_muted !== 1,
+    pin_to_top: sub?.pin_to_top === 1,
+    audible_notifications: null,
+    desktop_notifications: null,
+    email_notifications: null,
+    push_notifications: null,
+    wildcard_mentions_notify: null,
+  };
+  if (subscribers !== undefined) dict.subscribers = [...subscribers];
+  return dict;
+}
+
+/** Zulip sorts channel lists by name. */
+export function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const x = String(a.name);
+  const y = String(b.name);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** Zulip's check_stream_name. */
+export function streamNameProblem(name: string): string | undefined {
+  if (name.trim() === '') return "Channel name can't be empty.";
+  if ([...name].length > MAX_STREAM_NAME_LENGTH) {
+    return `Channel name too long (limit: ${MAX_STREAM_NAME_LENGTH} characters).`;
+  }
+  const position = firstUnprintable(name);
+  if (position !== undefined) return `Invalid character in channel name, at position ${position}.`;
+  return undefined;
+}
+
+/** 1-based code-point position of the first control, surrogate or non-character (Zulip's check_string_is_printable). */
+export function firstUnprintable(text: string): number | undefined {
+  let position = 0;
+  for (const char of text) {
+    position += 1;
+    const code = char.codePointAt(0)!;
+    const control = code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+    const surrogate = code >= 0xd800 && code <= 0xdfff;
+    const nonCharacter = (code >= 0xfdd0 && code <= 0xfdef) || (code & 0xfffe) === 0xfffe;
+    if (control || surrogate || nonCharacter) return position;
+  }
+  return undefined;
+}

@@ -1,0 +1,225 @@
+// Subscriptions: POST, DELETE and GET /users/me/subscriptions. Creates channels that do not exist,
+// and emits `stream` (create, delete), `subscription` (add, remove, peer_add, peer_remove) and,
+// for the unread invariant of API document 2.2, `update_message_flags` when leaving a channel.
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import {
+  deleteSubscription,
+  insertStream,
+  insertSubscription,
+  selectActiveSubscriberIds,
+  selectIsSubscribed,
+  selectStreamByName,
+  selectStreamById,
+  selectSubscription,
+  selectSubscriberCount,
+  selectSubscriptionsOfUser,
+  type StreamRow,
+} from '../store/streams.js';
+import { READ_BIT, selectUnreadMessageIdsInStream, setUserMessageFlagBits } from '../store/user_message.js';
+import { resolvePrincipals } from './principals.js';
+import { streamViewerIds } from './stream_access.js';
+import { byName, renderStreamDescription, streamDict, streamNameProblem, subscriptionDict } from './stream_dicts.js';
+import { isAdmin, type Actor } from './roles.js';
+
+export interface NewSubscription {
+  name: string;
+  description?: string | undefined;
+  color?: string | undefined;
+}
+
+export interface SubscribeInput {
+  subscriptions: readonly NewSubscription[];
+  principals?: readonly (string | number)[] | undefined;
+  inviteOnly?: boolean | undefined;
+  historyPublicToSubscribers?: boolean | undefined;
+  authorizationErrorsFatal?: boolean | undefined;
+}
+
+function isSelf(actor: Actor, principal: string | number): boolean {
+  return typeof principal === 'number' ? principal === actor.id : principal.trim().toLowerCase() === actor.email.toLowerCase();
+}
+
+function checkNames(names: readonly string[]): void {
+  for (const name of names) {
+    const problem = streamNameProblem(name);
+    if (problem) throw badRequest(problem);
+  }
+}
+
+function uniqueByName<T extends { name: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const key = item.name.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** POST /users/me/subscriptions. */
+export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput): Record<string, unknown> {
+  return ctx.tx(() => {
+    const requested = uniqueByName(
+      input.subscriptions.map((s) => ({ name: s.name.trim(), description: (s.description ?? '').replace(/\n/g, ' ') })),
+    );
+    checkNames(requested.map((s) => s.name));
+    const principals = input.principals ?? [];
+    const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(actor, p));
+
+    const existing: StreamRow[] = [];
+    const missing: typeof requested = [];
+    for (const wanted of requested) {
+      const stream = selectStreamByName(ctx.store, wanted.name);
+      if (stream) existing.push(stream);
+      else missing.push(wanted);
+    }
+    const unauthorized = existing.filter(
+      (stream) => stream.invite_only === 1 && !isAdmin(actor) && !selectIsSubscribed(ctx.store, actor.id, stream.id),
+    );
+    if (unauthorized.length > 0 && (input.authorizationErrorsFatal ?? true)) {
+      throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
+    }
+    const authorized = existing.filter((stream) => !unauthorized.includes(stream));
+    // Subscribing others to an existing channel is for administrators; a channel's creator may
+    // subscribe others to it in the same request (Zulip lets channel administrators do so).
+    if (subscribingOthers && !isAdmin(actor) && authorized.length > 0) throw badRequest('Insufficient permission');
+
+    const inviteOnly = input.inviteOnly ?? false;
+    const historyPublic = inviteOnly ? (input.historyPublicToSubscribers ?? false) : true;
+    const created = missing.map((wanted) => {
+      const id = insertStream(ctx.store, {
+        name: wanted.name,
+        description: wanted.description,
+        rendered_description: renderStreamDescription(wanted.description),
+        invite_only: inviteOnly ? 1 : 0,
+        history_public_to_subscribers: historyPublic ? 1 : 0,
+        date_created: ctx.now(),
+        creator_id: actor.id,
+      });
+      return selectStreamById(ctx.store, id)!;
+    });
+
+    const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id }];
+    const subscribed: Record<string, string[]> = {};
+    const alreadySubscribed: Record<string, string[]> = {};
+    const newSubsByUser = new Map<number, StreamRow[]>();
+    for (const stream of [...authorized, ...created]) {
+      const isNew = created.includes(stream);
+      const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream);
+      const added: number[] = [];
+      for (const target of targets) {
+        if (selectIsSubscribed(ctx.store, target.id, stream.id)) {
+          (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
+          continue;
+        }
+        insertSubscription(ctx.store, target.id, stream.id, ctx.now());
+        (subscribed[String(target.id)] ??= []).push(stream.name);
+        added.push(target.id);
+        const list = newSubsByUser.get(target.id) ?? [];
+        list.push(stream);
+        newSubsByUser.set(target.id, list);
+      }
+      if (added.length === 0) continue;
+      const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
+      const after = streamViewerIds(ctx, stream, subscribers);
+      const gained = [...after].filter((id) => !before.has(id));
+      const countBefore = subscribers.length - added.filter((id) => subscribers.includes(id)).length;
+      if (gained.length > 0) ctx.events.append(gained, { type: 'stream', op: 'create', streams: [streamDict(stream, countBefore)] });
+      ctx.events.append(after, { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: added });
+    }
+    const counts = new Map<number, number>();
+    const countOf = (streamId: number): number => {
+      if (!counts.has(streamId)) counts.set(streamId, selectSubscriberCount(ctx.store, streamId));
+      return counts.get(streamId)!;
+    };
+    for (const [userId, streams] of newSubsByUser) {
+      const subs = streams.map((stream) => subscriptionDict(stream, selectSubscription(ctx.store, userId, stream.id), countOf(stream.id)));
+      ctx.events.append([userId], { type: 'subscription', op: 'add', subscriptions: subs });
+    }
+
+    const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+    if (!(input.authorizationErrorsFatal ?? true)) result.unauthorized = unauthorized.map((stream) => stream.name);
+    return result;
+  });
+}
+
+export interface UnsubscribeInput {
+  subscriptions: readonly string[];
+  principals?: readonly (string | number)[] | undefined;
+}
+
+/** DELETE /users/me/subscriptions; leaving a channel marks its messages read for the user. */
+export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeInput): { removed: string[]; not_removed: string[] } {
+  return ctx.tx(() => {
+    const principals = input.principals ?? [];
+    const targets = principals.length > 0 ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id, bot_owner_id: null }];
+    const unsubscribingOthers = targets.some((t) => t.id !== actor.id && t.bot_owner_id !== actor.id);
+    const names = input.subscriptions.map((name) => name.trim());
+    checkNames(names);
+    const streams = uniqueByName(names.map((name) => ({ name }))).map((n) => ({ name: n.name, row: selectStreamByName(ctx.store, n.name) }));
+    if (unsubscribingOthers && !isAdmin(actor) && streams.some((s) => s.row !== undefined)) {
+      throw badRequest('Insufficient permission');
+    }
+    const missing = streams.filter((s) => s.row === undefined);
+    if (missing.length > 0) throw badRequest(`Channel(s) (${missing.map((s) => s.name).join(', ')}) do not exist`);
+
+    const removed: string[] = [];
+    const notRemoved: string[] = [];
+    const removedByUser = new Map<number, StreamRow[]>();
+    const streamEvents: { stream: StreamRow; before: Set<number>; users: number[] }[] = [];
+    for (const { row } of streams) {
+      const stream = row!;
+      const before = streamViewerIds(ctx, stream);
+      const users: number[] = [];
+      for (const target of targets) {
+        if (!selectIsSubscribed(ctx.store, target.id, stream.id)) {
+          notRemoved.push(stream.name);
+          continue;
+        }
+        deleteSubscription(ctx.store, target.id, stream.id);
+        removed.push(stream.name);
+        users.push(target.id);
+        removedByUser.set(target.id, [...(removedByUser.get(target.id) ?? []), stream]);
+        markStreamRead(ctx, target.id, stream.id);
+      }
+      if (users.length > 0) streamEvents.push({ stream, before, users });
+    }
+    for (const [userId, list] of removedByUser) {
+      const subscriptions = list.map((stream) => ({ name: stream.name, stream_id: stream.id }));
+      ctx.events.append([userId], { type: 'subscription', op: 'remove', subscriptions });
+    }
+    for (const { stream, before, users } of streamEvents) {
+      ctx.events.append(before, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: users });
+      const after = streamViewerIds(ctx, stream);
+      const lost = [...before].filter((id) => !after.has(id));
+      if (lost.length > 0) {
+        ctx.events.append(lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
+      }
+    }
+    return { removed, not_removed: notRemoved };
+  });
+}
+
+/** API document 2.2: no unread message may stay in a channel the user is not subscribed to. */
+function markStreamRead(ctx: Ctx, userId: number, streamId: number): void {
+  const unread = selectUnreadMessageIdsInStream(ctx.store, userId, streamId);
+  if (unread.length === 0) return;
+  setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
+  ctx.events.append([userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
+}
+
+/** GET /users/me/subscriptions. */
+export function listSubscriptions(
+  ctx: Ctx,
+  actor: Actor,
+  input: { includeSubscribers?: boolean | 'partial' | undefined },
+): { subscriptions: Record<string, unknown>[] } {
+  const withSubscribers = input.includeSubscribers === true || input.includeSubscribers === 'partial';
+  const subscriptions = selectSubscriptionsOfUser(ctx.store, actor.id).map((sub) => {
+    const stream = selectStreamById(ctx.store, sub.stream_id)!;
+    const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
+    return subscriptionDict(stream, sub, subscribers.length, withSubscribers ? subscribers : undefined);
+  });
+  return { subscriptions: subscriptions.sort(byName) };
+}

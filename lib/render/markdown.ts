@@ -1,0 +1,51 @@
+// Message rendering: Zulip-flavoured Markdown basics with markdown-it (paragraphs with hard line
+// breaks, emphasis, strikethrough, code spans and blocks, quotes, lists, links and bare URLs),
+// mentions (lib/render/mentions.ts) and linkifiers (lib/render/linkifiers.ts). Raw HTML is escaped.
+import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { linkifierPlugin, type CompiledLinkifier } from './linkifiers.js';
+import { emptyMentionResult, mentionPlugin, type MentionLookup, type MentionResult } from './mentions.js';
+
+function createRenderer(): MarkdownIt {
+  const md = markdownIt({ html: false, breaks: true, linkify: true, typographer: false });
+  md.use(mentionPlugin);
+  md.use(linkifierPlugin);
+  const escape = md.utils.escapeHtml;
+  // Zulip's code blocks: <div class="codehilite"><pre><span></span><code>...</code></pre></div>.
+  md.renderer.rules.fence = (tokens, idx) => {
+    const token = tokens[idx]!;
+    const language = token.info.trim().split(/\s+/)[0] ?? '';
+    const attr = language ? ` data-code-language="${escape(language)}"` : '';
+    return `<div class="codehilite"${attr}><pre><span></span><code>${escape(token.content)}</code></pre></div>\n`;
+  };
+  md.renderer.rules.code_block = (tokens, idx) =>
+    `<div class="codehilite"><pre><span></span><code>${escape(tokens[idx]!.content)}</code></pre></div>\n`;
+  // Zulip renders ~~text~~ as <del>.
+  md.renderer.rules.s_open = () => '<del>';
+  md.renderer.rules.s_close = () => '</del>';
+  return md;
+}
+
+const renderer = createRenderer();
+
+export interface RenderInput {
+  content: string;
+  mentions?: MentionLookup | undefined;
+  linkifiers?: readonly CompiledLinkifier[] | undefined;
+}
+
+export interface Rendered {
+  html: string;
+  mentions: MentionResult;
+}
+
+/** Renders Markdown to Zulip-style HTML and reports what it mentioned. */
+export function renderMarkdown(input: RenderInput): Rendered {
+  const env = { mentions: input.mentions, linkifiers: input.linkifiers ?? [], mentionResult: emptyMentionResult() };
+  const html = renderer.render(input.content, env).replace(/\n$/, '');
+  return { html, mentions: env.mentionResult };
+}
+
+/** Zulip's is_me_message: a /me status message. */
+export function isMeMessage(content: string): boolean {
+  return content.startsWith('/me ');
+}

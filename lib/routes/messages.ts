@@ -1,0 +1,96 @@
+// Messages: POST /messages, GET /messages, GET /messages/{message_id}, PATCH /messages/{message_id}.
+import { z } from 'zod';
+import { editMessage } from '../domain/message_edit.js';
+import { getMessage, getMessages } from '../domain/message_fetch.js';
+import { sendMessage } from '../domain/message_send.js';
+import type { NarrowTerm } from '../domain/narrow.js';
+import { bool, json, jsonOrString, pathInt, str } from '../http/params.js';
+import { route } from './route.js';
+
+const narrowTerm = z.union([
+  z.object({
+    operator: z.string(),
+    operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
+    negated: z.boolean().optional(),
+  }),
+  // Zulip's legacy form: [operator, operand].
+  z.tuple([z.string(), z.string()]),
+]);
+
+function toTerms(narrow: readonly z.infer<typeof narrowTerm>[] | undefined): NarrowTerm[] | undefined {
+  return narrow?.map((term) => (Array.isArray(term) ? { operator: term[0], operand: term[1] } : term));
+}
+
+export const messageRoutes = {
+  send: route({
+    method: 'POST',
+    path: '/messages',
+    access: 'user',
+    summary: 'Send a channel or direct message',
+    params: {
+      type: str(z.enum(['direct', 'private', 'stream', 'channel'])),
+      to: jsonOrString(z.unknown()).optional().describe('Channel name or id; for direct messages a list of user ids or emails'),
+      topic: str().optional().alias('subject'),
+      content: str(),
+      read_by_sender: bool().optional(),
+    },
+    response: z.object({ id: z.int() }),
+    errors: ['BAD_REQUEST', 'STREAM_DOES_NOT_EXIST'],
+    handler: (ctx, actor, p, request) =>
+      sendMessage(ctx, actor, { type: p.type, to: p.to, topic: p.topic, content: p.content, readBySender: p.read_by_sender }, request.client),
+  }),
+  list: route({
+    method: 'GET',
+    path: '/messages',
+    access: 'user',
+    summary: 'Messages around an anchor in a narrow, or by id',
+    params: {
+      anchor: str(z.union([z.string(), z.int()])).optional(),
+      include_anchor: bool().optional(),
+      num_before: json(z.int().nonnegative()).optional(),
+      num_after: json(z.int().nonnegative()).optional(),
+      narrow: json(z.array(narrowTerm)).optional(),
+      use_first_unread_anchor: bool().optional(),
+      client_gravatar: bool().optional(),
+      apply_markdown: bool().optional(),
+      message_ids: json(z.array(z.int())).optional(),
+      allow_empty_topic_name: bool().optional(),
+    },
+    errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
+    handler: (ctx, actor, p) =>
+      getMessages(ctx, actor, {
+        anchor: p.anchor,
+        includeAnchor: p.include_anchor,
+        numBefore: p.num_before,
+        numAfter: p.num_after,
+        narrow: toTerms(p.narrow),
+        useFirstUnreadAnchor: p.use_first_unread_anchor,
+        applyMarkdown: p.apply_markdown,
+        messageIds: p.message_ids,
+      }),
+  }),
+  get: route({
+    method: 'GET',
+    path: '/messages/:message_id',
+    access: 'user',
+    summary: 'One message, with its Markdown source',
+    params: { message_id: pathInt(), apply_markdown: bool().optional(), allow_empty_topic_name: bool().optional() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getMessage(ctx, actor, { messageId: p.message_id, applyMarkdown: p.apply_markdown }),
+  }),
+  edit: route({
+    method: 'PATCH',
+    path: '/messages/:message_id',
+    access: 'user',
+    summary: "Edit a message's content (its sender) or topic",
+    params: {
+      message_id: pathInt(),
+      content: str().optional(),
+      topic: str().optional().alias('subject'),
+      propagate_mode: str(z.enum(['change_one', 'change_later', 'change_all'])).optional(),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      editMessage(ctx, actor, { messageId: p.message_id, content: p.content, topic: p.topic, propagateMode: p.propagate_mode }),
+  }),
+};

@@ -1,0 +1,113 @@
+// Channels and subscriptions: POST/DELETE/GET /users/me/subscriptions, GET /streams,
+// GET /streams/{stream_id}, GET /get_stream_id.
+import { z } from 'zod';
+import { getStream, getStreamId, getStreams } from '../domain/streams.js';
+import { addSubscriptions, listSubscriptions, removeSubscriptions } from '../domain/subscriptions.js';
+import { isGuest } from '../domain/roles.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
+import { badRequest } from '../errors.js';
+import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
+import { route } from './route.js';
+
+const principals = json(z.union([z.array(z.string()), z.array(z.int())]));
+
+export const streamRoutes = {
+  subscribe: route({
+    method: 'POST',
+    path: '/users/me/subscriptions',
+    access: 'user',
+    summary: 'Subscribe to channels, creating those that do not exist',
+    // Zulip's @require_non_guest_user, before the parameters are read.
+    before: (_ctx, actor) => {
+      if (isGuest(actor)) throw badRequest('Not allowed for guest users');
+    },
+    params: {
+      subscriptions: json(
+        z.array(
+          z.object({
+            name: z.string(),
+            description: maxCodePoints(MAX_STREAM_DESCRIPTION_LENGTH).optional(),
+            color: z.string().optional(),
+          }),
+        ),
+      ),
+      principals: principals.optional(),
+      invite_only: bool().optional(),
+      history_public_to_subscribers: bool().optional(),
+      authorization_errors_fatal: bool().optional(),
+      announce: bool().optional().describe('Accepted; parley sends no announcement messages'),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      addSubscriptions(ctx, actor, {
+        subscriptions: p.subscriptions,
+        principals: p.principals,
+        inviteOnly: p.invite_only,
+        historyPublicToSubscribers: p.history_public_to_subscribers,
+        authorizationErrorsFatal: p.authorization_errors_fatal,
+      }),
+  }),
+  unsubscribe: route({
+    method: 'DELETE',
+    path: '/users/me/subscriptions',
+    access: 'user',
+    summary: 'Unsubscribe from channels (others: administrators); their messages become read',
+    params: { subscriptions: json(z.array(z.string())), principals: principals.optional() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => removeSubscriptions(ctx, actor, { subscriptions: p.subscriptions, principals: p.principals }),
+  }),
+  listSubscriptions: route({
+    method: 'GET',
+    path: '/users/me/subscriptions',
+    access: 'user',
+    summary: "The caller's subscriptions",
+    params: { include_subscribers: jsonOrString(z.union([z.boolean(), z.literal('partial')])).optional() },
+    handler: (ctx, actor, p) => listSubscriptions(ctx, actor, { includeSubscribers: p.include_subscribers }),
+  }),
+  list: route({
+    method: 'GET',
+    path: '/streams',
+    access: 'user',
+    summary: 'Channels the caller can see',
+    params: {
+      include_public: bool().optional(),
+      include_web_public: bool().optional(),
+      include_subscribed: bool().optional(),
+      exclude_archived: bool().optional(),
+      include_all_active: bool().optional(),
+      include_all: bool().optional(),
+      include_default: bool().optional(),
+      include_owner_subscribed: bool().optional(),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) =>
+      getStreams(ctx, actor, {
+        includePublic: p.include_public,
+        includeWebPublic: p.include_web_public,
+        includeSubscribed: p.include_subscribed,
+        excludeArchived: p.exclude_archived,
+        includeAllActive: p.include_all_active,
+        includeAll: p.include_all,
+        includeDefault: p.include_default,
+        includeOwnerSubscribed: p.include_owner_subscribed,
+      }),
+  }),
+  get: route({
+    method: 'GET',
+    path: '/streams/:stream_id',
+    access: 'user',
+    summary: 'One channel',
+    params: { stream_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getStream(ctx, actor, { streamId: p.stream_id }),
+  }),
+  getId: route({
+    method: 'GET',
+    path: '/get_stream_id',
+    access: 'user',
+    summary: "A channel's id by name",
+    params: { stream: str() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getStreamId(ctx, actor, { stream: p.stream }),
+  }),
+};

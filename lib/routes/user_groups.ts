@@ -1,0 +1,50 @@
+// User groups: POST /user_groups/create, GET /user_groups, POST /user_groups/{user_group_id}/members.
+import { z } from 'zod';
+import {
+  MAX_GROUP_DESCRIPTION_LENGTH,
+  createUserGroup,
+  listUserGroups,
+  requireMemberOrAdmin,
+  updateUserGroupMembers,
+} from '../domain/user_groups.js';
+import { json, maxCodePoints, pathInt, str } from '../http/params.js';
+import { route } from './route.js';
+
+const userIds = json(z.array(z.int()));
+
+export const userGroupRoutes = {
+  create: route({
+    method: 'POST',
+    path: '/user_groups/create',
+    access: 'user',
+    summary: 'Create a user group',
+    before: (_ctx, actor) => requireMemberOrAdmin(actor),
+    params: {
+      name: str(),
+      description: str(maxCodePoints(MAX_GROUP_DESCRIPTION_LENGTH)),
+      members: userIds,
+    },
+    response: z.object({ group_id: z.int() }),
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => createUserGroup(ctx, actor, { name: p.name, description: p.description, members: p.members }),
+  }),
+  list: route({
+    method: 'GET',
+    path: '/user_groups',
+    access: 'user',
+    summary: "The organization's user groups",
+    before: (_ctx, actor) => requireMemberOrAdmin(actor),
+    params: {},
+    handler: (ctx, actor) => listUserGroups(ctx, actor),
+  }),
+  updateMembers: route({
+    method: 'POST',
+    path: '/user_groups/:user_group_id/members',
+    access: 'user',
+    summary: "Add and remove a group's members (administrators and the group's creator)",
+    before: (_ctx, actor) => requireMemberOrAdmin(actor),
+    params: { user_group_id: pathInt(), add: userIds.optional(), delete: userIds.optional() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => updateUserGroupMembers(ctx, actor, { groupId: p.user_group_id, add: p.add, delete: p.delete }),
+  }),
+};

@@ -1,0 +1,113 @@
+// SQL for GET /messages: a narrow's conditions over the user's own rows (user_message joined to
+// message, in the user's primary-key order) or over a channel's whole history (message with the
+// user's row, if any, left-joined). Statements are memoized by their text, one per narrow shape.
+import type { Store } from './db.js';
+import type { MessageRow } from './messages.js';
+
+export type NarrowCondition =
+  | { kind: 'none' }
+  | { kind: 'stream'; streamId: number; negated: boolean }
+  | { kind: 'public_streams'; negated: boolean }
+  | { kind: 'topic'; topic: string; negated: boolean }
+  | { kind: 'direct_group'; directGroupId: number | null; negated: boolean }
+  | { kind: 'sender'; userId: number; negated: boolean }
+  | { kind: 'flags'; mask: number; set: boolean; negated: boolean }
+  | { kind: 'is_direct'; negated: boolean }
+  | { kind: 'id'; id: number; negated: boolean };
+
+export interface MessageQuery {
+  userId: number;
+  /** Over every message of the narrowed channels rather than only the user's rows. */
+  history: boolean;
+  conditions: readonly NarrowCondition[];
+}
+
+/** A message with the user's flags; null when the user has no row (a historical message). */
+export type FetchedRow = MessageRow & { um_flags: number | null };
+
+function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
+  let sql: string;
+  switch (c.kind) {
+    case 'none':
+      return undefined;
+    case 'stream':
+      params.push(c.streamId);
+      sql = 'm.stream_id = ?';
+      break;
+    case 'public_streams':
+      sql = 'm.stream_id IN (SELECT id FROM stream WHERE invite_only = 0)';
+      break;
+    case 'topic':
+      params.push(c.topic);
+      sql = 'm.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE';
+      break;
+    case 'direct_group':
+      if (c.directGroupId === null) sql = '0';
+      else {
+        params.push(c.directGroupId);
+        sql = 'm.direct_group_id = ?';
+      }
+      break;
+    case 'sender':
+      params.push(c.userId);
+      sql = 'm.sender_id = ?';
+      break;
+    case 'flags':
+      params.push(c.mask);
+      sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
+      break;
+    case 'is_direct':
+      sql = 'm.direct_group_id IS NOT NULL';
+      break;
+    case 'id':
+      params.push(c.id);
+      sql = 'm.id = ?';
+      break;
+  }
+  return c.negated ? `NOT coalesce(${sql}, 0)` : sql;
+}
+
+function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
+  const params: unknown[] = [q.userId];
+  const where = q.conditions.map((c) => fragment(c, params)).filter((f): f is string => f !== undefined);
+  const conditions = where.map((w) => ` AND ${w}`).join('');
+  if (q.history) {
+    return {
+      sql: `SELECT m.*, um.flags AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
+      params,
+      idColumn: 'm.id',
+    };
+  }
+  // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.
+  return {
+    sql: `SELECT m.*, um.flags AS um_flags FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
+    params,
+    idColumn: 'um.message_id',
+  };
+}
+
+/** Matching messages with an id below `below`, newest first, at most `limit`. */
+export function selectMessagesBefore(s: Store, q: MessageQuery, below: number, limit: number): FetchedRow[] {
+  const b = base(q);
+  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`, ...b.params, below, limit);
+}
+
+/** Matching messages with an id above (or from, when inclusive) `from`, oldest first, at most `limit`. */
+export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inclusive: boolean, limit: number): FetchedRow[] {
+  const b = base(q);
+  const op = inclusive ? '>=' : '>';
+  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`, ...b.params, from, limit);
+}
+
+/** The matching message with this id, if any. */
+export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedRow | undefined {
+  const b = base(q);
+  return s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
+}
+
+/** The oldest matching message the user has not read (anchor=first_unread). */
+export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined {
+  const b = base(q);
+  const sql = `${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`;
+  return s.get<FetchedRow>(sql, ...b.params)?.id;
+}

@@ -1,0 +1,124 @@
+// SQL for channels (stream), subscriptions and former subscriptions.
+import type { Store } from './db.js';
+
+export interface StreamRow {
+  id: number;
+  name: string;
+  description: string;
+  rendered_description: string;
+  invite_only: number;
+  history_public_to_subscribers: number;
+  is_archived: number;
+  date_created: number;
+  creator_id: number | null;
+  first_message_id: number | null;
+}
+
+export interface SubscriptionRow {
+  user_id: number;
+  stream_id: number;
+  color: string;
+  is_muted: number;
+  pin_to_top: number;
+  date_subscribed: number;
+}
+
+export function selectStreamById(s: Store, id: number): StreamRow | undefined {
+  return s.get<StreamRow>('SELECT * FROM stream WHERE id = ?', id);
+}
+
+/** Case-insensitive (the name column is COLLATE NOCASE). */
+export function selectStreamByName(s: Store, name: string): StreamRow | undefined {
+  return s.get<StreamRow>('SELECT * FROM stream WHERE name = ?', name);
+}
+
+export function selectStreams(s: Store): StreamRow[] {
+  return s.all<StreamRow>('SELECT * FROM stream ORDER BY id');
+}
+
+export function insertStream(
+  s: Store,
+  row: Pick<StreamRow, 'name' | 'description' | 'rendered_description' | 'invite_only' | 'history_public_to_subscribers' | 'date_created' | 'creator_id'>,
+): number {
+  const result = s.run(
+    `INSERT INTO stream (name, description, rendered_description, invite_only, history_public_to_subscribers, date_created, creator_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    row.name,
+    row.description,
+    row.rendered_description,
+    row.invite_only,
+    row.history_public_to_subscribers,
+    row.date_created,
+    row.creator_id,
+  );
+  return Number(result.lastInsertRowid);
+}
+
+export function updateStreamFirstMessageId(s: Store, streamId: number, messageId: number): void {
+  s.run('UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL', messageId, streamId);
+}
+
+export function selectSubscription(s: Store, userId: number, streamId: number): SubscriptionRow | undefined {
+  return s.get<SubscriptionRow>('SELECT * FROM subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
+}
+
+export function selectSubscriptionsOfUser(s: Store, userId: number): SubscriptionRow[] {
+  return s.all<SubscriptionRow>('SELECT * FROM subscription WHERE user_id = ?', userId);
+}
+
+export function selectSubscribedStreamIds(s: Store, userId: number): number[] {
+  return s.prepare('SELECT stream_id FROM subscription WHERE user_id = ?').pluck().all(userId) as number[];
+}
+
+/** Active subscribers, in id order: the recipients of a channel message. */
+export function selectActiveSubscriberIds(s: Store, streamId: number): number[] {
+  return s
+    .prepare(
+      `SELECT s.user_id FROM subscription s JOIN user u ON u.id = s.user_id
+       WHERE s.stream_id = ? AND u.is_active = 1 ORDER BY s.user_id`,
+    )
+    .pluck()
+    .all(streamId) as number[];
+}
+
+export function selectIsSubscribed(s: Store, userId: number, streamId: number): boolean {
+  return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
+}
+
+/** Active subscriber counts of every channel that has any. */
+export function selectSubscriberCounts(s: Store): Map<number, number> {
+  const rows = s
+    .prepare(
+      `SELECT s.stream_id, count(*) FROM subscription s JOIN user u ON u.id = s.user_id
+       WHERE u.is_active = 1 GROUP BY s.stream_id`,
+    )
+    .raw()
+    .all() as [number, number][];
+  return new Map(rows);
+}
+
+export function selectSubscriberCount(s: Store, streamId: number): number {
+  return s
+    .prepare('SELECT count(*) FROM subscription s JOIN user u ON u.id = s.user_id WHERE s.stream_id = ? AND u.is_active = 1')
+    .pluck()
+    .get(streamId) as number;
+}
+
+export function insertSubscription(s: Store, userId: number, streamId: number, now: number): void {
+  s.run('INSERT INTO subscription (user_id, stream_id, date_subscribed) VALUES (?, ?, ?)', userId, streamId, now);
+  s.run('DELETE FROM former_subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
+}
+
+export function deleteSubscription(s: Store, userId: number, streamId: number): void {
+  s.run('DELETE FROM subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
+  s.run('INSERT OR IGNORE INTO former_subscription (user_id, stream_id) VALUES (?, ?)', userId, streamId);
+}
+
+export function selectFormerSubscriptionStreamIds(s: Store, userId: number): number[] {
+  return s.prepare('SELECT stream_id FROM former_subscription WHERE user_id = ?').pluck().all(userId) as number[];
+}
+
+/** Active users of the given roles or better (role <= maxRole), e.g. administrators for private channels. */
+export function selectActiveUserIdsWithRoleAtMost(s: Store, maxRole: number): number[] {
+  return s.prepare('SELECT id FROM user WHERE is_active = 1 AND role <= ? ORDER BY id').pluck().all(maxRole) as number[];
+}

@@ -1,0 +1,80 @@
+// SQL for user_message: one row per (user, message) with the personal flags as a bit field in
+// Zulip's bit order (schema.sql; names in lib/domain/flags.ts). Shared by sending, fetching,
+// editing and the flags operation.
+import type { Store } from './db.js';
+
+export const READ_BIT = 1;
+
+/** Inserts one row per recipient; prepared once, run in a loop inside the caller's transaction. */
+export function insertUserMessages(s: Store, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
+  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
+  for (let i = 0; i < userIds.length; i++) insert.run(userIds[i], messageId, flags[i]);
+}
+
+export function insertUserMessage(s: Store, userId: number, messageId: number, flags: number): void {
+  s.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
+}
+
+/** The user's flags on a message, or undefined when the user has no row for it. */
+export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
+  return s
+    .prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?')
+    .pluck()
+    .get(userId, messageId) as number | undefined;
+}
+
+/** [user_id, flags] of every row of a message (user_message_by_message index). */
+export function selectUserMessagesOfMessage(s: Store, messageId: number): [number, number][] {
+  return s.prepare('SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id').raw().all(messageId) as [number, number][];
+}
+
+/** [message_id, flags] of the user's rows among the given message ids (point reads in a loop). */
+export function selectUserMessageRows(s: Store, userId: number, messageIds: readonly number[]): Map<number, number> {
+  const select = s.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck();
+  const rows = new Map<number, number>();
+  for (const id of messageIds) {
+    const flags = select.get(userId, id) as number | undefined;
+    if (flags !== undefined) rows.set(id, flags);
+  }
+  return rows;
+}
+
+export function updateUserMessageFlags(s: Store, userId: number, messageId: number, flags: number): void {
+  s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags, userId, messageId);
+}
+
+/** Sets `mask` on the user's rows for the given messages (prepared statement in a loop: PERFORMANCE.md). */
+export function setUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
+  const update = s.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
+  for (const id of messageIds) update.run(mask, userId, id);
+}
+
+/** Clears `mask` on the user's rows for the given messages. */
+export function clearUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
+  const update = s.prepare('UPDATE user_message SET flags = flags & ~? WHERE user_id = ? AND message_id = ?');
+  for (const id of messageIds) update.run(mask, userId, id);
+}
+
+/** The user's unread messages in a channel (user_message_unread partial index). */
+export function selectUnreadMessageIdsInStream(s: Store, userId: number, streamId: number): number[] {
+  return s
+    .prepare(
+      `SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.stream_id = ? ORDER BY um.message_id`,
+    )
+    .pluck()
+    .all(userId, streamId) as number[];
+}
+
+/** The user's oldest unread message, for anchor=first_unread without a narrow. */
+export function selectFirstUnreadMessageId(s: Store, userId: number): number | undefined {
+  return s
+    .prepare('SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0 ORDER BY message_id LIMIT 1')
+    .pluck()
+    .get(userId) as number | undefined;
+}
+
+/** The newest message the user has a row for, or -1. */
+export function selectUserMaxMessageId(s: Store, userId: number): number {
+  return (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;
+}
