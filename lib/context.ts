@@ -60,6 +60,8 @@ export interface LimitOptions {
   bodyBytes?: number;
   /** Largest accepted multipart upload, in bytes. */
   uploadBytes?: number;
+  /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
+  bodyTimeoutMs?: number;
   /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
 }

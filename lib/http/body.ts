@@ -21,9 +21,11 @@ export interface ParsedBody {
 export interface BodyLimits {
   bodyBytes: number;
   uploadBytes: number;
+  /** How long a body may take to arrive once the request is routed (408 after that). */
+  bodyTimeoutMs?: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 5 * 1024 * 1024 };
+export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 5 * 1024 * 1024, bodyTimeoutMs: 30_000 };
 
 const EMPTY: ParsedBody = { fields: new Map(), files: [] };
 
@@ -41,6 +43,24 @@ function hasBody(req: IncomingMessage): boolean {
 
 export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<ParsedBody> {
   if (!hasBody(req)) return EMPTY;
+  const parsing = parseBody(req, limits);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      req.resume();
+      reject(new ApiError('REQUEST_TIMEOUT', 'Request body timed out', { headers: { Connection: 'close' } }));
+    }, limits.bodyTimeoutMs ?? DEFAULT_LIMITS.bodyTimeoutMs);
+  });
+  // The losing promise must not become an unhandled rejection.
+  parsing.catch(() => {});
+  try {
+    return await Promise.race([parsing, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function parseBody(req: IncomingMessage, limits: BodyLimits): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) return readMultipart(req, limits);
   const raw = await readRaw(req, limits.bodyBytes);
