@@ -145,6 +145,33 @@ t.test('an oversized body is 413 PAYLOAD_TOO_LARGE and the server keeps working'
   t.equal(s.chat.api.users.me(s.owner.user_id).full_name, 'Still Works');
 });
 
+t.test('a body that does not arrive in time is 408 REQUEST_TIMEOUT', async (t) => {
+  const s = await startServer({ limits: { bodyTimeoutMs: 50 } });
+  t.teardown(() => s.close());
+  const reply = await new Promise<RawReply>((resolve, reject) => {
+    const req = http.request(`${s.url}/api/v1/users/${s.owner.user_id}`, {
+      method: 'PATCH',
+      agent: false,
+      headers: { authorization: s.owner.auth, 'content-type': 'application/x-www-form-urlencoded', 'content-length': '100' },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => {
+        req.destroy();
+        resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    req.write('full_name=Slow'); // and never the rest
+  });
+  t.equal(reply.status, 408);
+  t.same(reply.body, { result: 'error', msg: 'Request body timed out', code: 'REQUEST_TIMEOUT' });
+  t.equal(s.chat.api.users.me(s.owner.user_id).full_name, 'Olivia Owner', 'nothing changed');
+  const after = await s.request('GET', '/users/me', { as: s.owner });
+  t.equal(after.status, 200, 'the server keeps working');
+});
+
 t.test('a body that is neither form-urlencoded nor multipart is 415', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());

@@ -1,0 +1,188 @@
+// The `parley` command as a child process: init, user add, serve on a real socket (SIGTERM, a
+// restart that keeps the data), --help, and exit code 2 for bad arguments.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+import { basic, sendRequest } from './helpers.js';
+
+// Independent spawns run side by side: each pays for Node and the TypeScript loader.
+t.jobs = 4;
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function start(args: string[]): ChildProcess {
+  return spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', PARLEY_RATE_LIMIT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = start(args);
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk) => (stdout += chunk));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const lastLine = (text: string): string => text.trim().split('\n').at(-1)!;
+
+function tempDb(t: Test): string {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'chat.db');
+}
+
+/** Starts `parley serve` and resolves once it printed its listening line. */
+function serve(file: string): Promise<{ child: ChildProcess; url: string; stdout: string; exit: Promise<number | null> }> {
+  return new Promise((resolve, reject) => {
+    const child = start(['serve', '--port', '0', '--db', file]);
+    let stdout = '';
+    let stderr = '';
+    const exit = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /^parley listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(stdout);
+      if (match && Number(match[2]) > 0) resolve({ child, url: match[1]!, stdout, exit });
+    });
+    exit.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function credentialsWork(url: string, email: string, apiKey: string): Promise<number | undefined> {
+  const reply = await sendRequest(url, 'GET', '/users/me', { as: { email, api_key: apiKey, user_id: 0, auth: basic(email, apiKey) } });
+  return reply.status === 200 ? reply.body.user_id : undefined;
+}
+
+// The refusal test runs `init` again on the database the first test initialised.
+const sharedDir = mkdtempSync(join(tmpdir(), 'parley-cli-'));
+t.teardown(() => rmSync(sharedDir, { recursive: true, force: true }));
+let initialised: (file: string) => void;
+const initialisedFile = new Promise<string>((resolve) => (initialised = resolve));
+
+t.test('init creates the organization and its owner; the last stdout line is JSON credentials that work', async (t) => {
+  const file = join(sharedDir, 'init.db');
+  const result = await run(['init', '--db', file, '--email', 'boss@example.com', '--password', 'pw-secret', '--full-name', 'The Boss', '--org-name', 'Acme']);
+  t.equal(result.code, 0, result.stderr);
+  t.match(result.stdout, /^Created the organization in .*init\.db with owner boss@example\.com\.$/m);
+  const credentials = JSON.parse(lastLine(result.stdout));
+  t.same(Object.keys(credentials), ['email', 'api_key', 'user_id']);
+  t.match(credentials, { email: 'boss@example.com', api_key: /^[A-Za-z0-9]{32}$/, user_id: 1 });
+  const db = new Database(file);
+  const chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(async () => {
+    await chat.close();
+    db.close();
+  });
+  const { port } = await chat.listen(0, '127.0.0.1');
+  t.equal(await credentialsWork(`http://127.0.0.1:${port}`, credentials.email, credentials.api_key), 1);
+  t.match(chat.api.users.me(1), { full_name: 'The Boss', role: 100 });
+  t.equal(chat.api.server.settings(null).realm_name, 'Acme');
+  const login = await chat.api.server.fetchApiKey(null, { username: 'boss@example.com', password: 'pw-secret' });
+  t.equal(login.api_key, credentials.api_key, 'the password was set');
+  initialised(file);
+});
+
+t.test('init refuses a database that already has an organization, with a clear message and a non-zero exit', async (t) => {
+  const file = await initialisedFile;
+  const again = await run(['init', '--db', file, '--email', 'other@example.com', '--password', 'pw']);
+  t.equal(again.code, 1);
+  t.equal(again.stderr, `parley init: ${file} already has an organization; use \`parley user add\` to add users.\n`);
+  t.equal(again.stdout, '');
+});
+
+t.test('user add adds members, administrators and bots; the last stdout line is JSON credentials', async (t) => {
+  const file = tempDb(t);
+  const setup = new Database(file);
+  const owner = createChatServer(setup, { logger: silentLogger });
+  await owner.admin.initOrganization({ email: 'boss@example.com', fullName: 'The Boss' });
+  await owner.close();
+  setup.close();
+  // Separate processes on one database file: they wait for each other's write lock.
+  const [member, admin, bot] = await Promise.all([
+    run(['user', 'add', '--db', file, '--email', 'mem@example.com', '--full-name', 'Mem Ber', '--password', 'pw']),
+    run(['user', 'add', '--db', file, '--email', 'adm@example.com', '--full-name', 'Ad Min', '--role', 'admin']),
+    run(['user', 'add', '--db', file, '--email', 'helper-bot@example.com', '--full-name', 'Helper', '--bot']),
+  ]);
+  for (const result of [member, admin, bot]) t.equal(result.code, 0, result.stderr);
+  const [m, a, b] = [member, admin, bot].map((result) => JSON.parse(lastLine(result.stdout)));
+  t.match(m, { email: 'mem@example.com', api_key: /^[A-Za-z0-9]{32}$/, user_id: Number });
+  t.match(a, { email: 'adm@example.com', user_id: Number });
+  t.match(b, { email: 'helper-bot@example.com', user_id: Number });
+  t.match(member.stdout, /^Added member mem@example\.com\.$/m);
+  const db = new Database(file);
+  const chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(async () => {
+    await chat.close();
+    db.close();
+  });
+  t.match(chat.api.users.get(1, { userId: m.user_id }).user, { role: 400, is_bot: false });
+  t.match(chat.api.users.get(1, { userId: a.user_id }).user, { role: 200, is_admin: true });
+  t.match(chat.api.users.get(1, { userId: b.user_id }).user, { is_bot: true, bot_type: 1, bot_owner_id: 1 });
+  t.equal(chat.api.users.list(1).members.length, 4);
+});
+
+t.test('bad arguments, an unknown command or a missing --db exit with code 2 and a clear message', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['user', 'add', '--email', 'x@example.com', '--full-name', 'Xavier'], /^parley: --db is required\n/],
+    [['frobnicate'], /^parley: unknown command 'frobnicate'\n/],
+    [['user', 'remove'], /^parley: unknown command 'user remove'\n/],
+    [['init', '--db', 'x.db', '--email', 'e@example.com', '--password', 'p', '--bogus'], /^parley: Unknown option '--bogus'/],
+    [['serve', '--port', 'abc'], /^parley: --port must be a non-negative integer, not 'abc'\n/],
+    [['user', 'add', '--db', 'x.db', '--email', 'e@example.com', '--full-name', 'Ed', '--role', 'king'], /^parley: --role must be one of owner, admin, moderator, member, guest, not 'king'\n/],
+  ];
+  const results = await Promise.all(cases.map(([args]) => run(args)));
+  cases.forEach(([args, message], i) => {
+    t.equal(results[i]!.code, 2, args.join(' '));
+    t.match(results[i]!.stderr, message);
+    t.match(results[i]!.stderr, /Run `parley --help` for usage\./);
+  });
+});
+
+t.test('--help prints the usage and exits 0', async (t) => {
+  const result = await run(['--help']);
+  t.equal(result.code, 0);
+  t.match(result.stdout, /^parley: an embeddable, Zulip-compatible team-chat server\n\nUsage:\n {2}parley serve/);
+  for (const command of ['parley init --db FILE', 'parley user add --db FILE', 'parley --help']) t.match(result.stdout, command);
+});
+
+t.test('serve on a new database prints credentials and its URL, serves them, stops on SIGTERM, and a restart keeps the data', async (t) => {
+  const file = tempDb(t);
+  const first = await serve(file);
+  t.teardown(() => void first.child.kill('SIGKILL'));
+  const email = /^ {2}email: {3}(\S+)$/m.exec(first.stdout)?.[1];
+  const apiKey = /^ {2}API key: (\S+)$/m.exec(first.stdout)?.[1];
+  t.match(first.stdout, /^Created a new organization in .*chat\.db\. Its owner's credentials \(shown only this once\):$/m);
+  t.equal(email, 'owner@example.com');
+  t.match(apiKey, /^[A-Za-z0-9]{32}$/);
+  t.equal(await credentialsWork(first.url, email!, apiKey!), 1);
+  const settings = await sendRequest(first.url, 'GET', '/server_settings');
+  t.equal(settings.body.realm_url, first.url, 'the organization URL is the real address');
+  first.child.kill('SIGTERM');
+  t.equal(await first.exit, 0, 'SIGTERM stops it with exit code 0');
+
+  const second = await serve(file);
+  t.teardown(() => void second.child.kill('SIGKILL'));
+  t.notMatch(second.stdout, /Created a new organization|API key/, 'no new owner on restart');
+  t.equal(await credentialsWork(second.url, email!, apiKey!), 1, 'the same credentials work after a restart');
+  second.child.kill('SIGTERM');
+  t.equal(await second.exit, 0);
+});
