@@ -19,11 +19,13 @@ export interface InProcessExtras {
   files?: readonly UploadedFile[];
 }
 
+type RouteResult<D> = D extends { handler: (...args: never[]) => infer R } ? R : never;
+
 export type ApiFunction<D> =
-  D extends RouteDef<infer P, infer R>
+  D extends { params: infer P extends ParamShape }
     ? {} extends Input<P>
-      ? (actor: ActorRef | null, input?: Input<P> & InProcessExtras) => R
-      : (actor: ActorRef | null, input: Input<P> & InProcessExtras) => R
+      ? (actor: ActorRef | null, input?: Input<P> & InProcessExtras) => RouteResult<D>
+      : (actor: ActorRef | null, input: Input<P> & InProcessExtras) => RouteResult<D>
     : never;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

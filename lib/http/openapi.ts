@@ -134,7 +134,8 @@ function operation(group: string, name: string, route: RouteDef): Json {
   return op;
 }
 
-export function buildOpenApi(groups: Readonly<Record<string, Readonly<Record<string, RouteDef>>>>, version: string): Json {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function buildOpenApi(groups: Readonly<Record<string, Readonly<Record<string, RouteDef<any, any>>>>>, version: string): Json {
   const paths: Record<string, Json> = {};
   for (const [group, routes] of Object.entries(groups)) {
     for (const [name, route] of Object.entries(routes)) {

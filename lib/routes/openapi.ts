@@ -14,7 +14,7 @@ export const openApiRoutes = {
     access: 'public',
     summary: "This document: parley's OpenAPI 3.1 description, generated from its route table",
     params: {},
-    handler: () => {
+    handler: (): RawResponse => {
       document ??= JSON.stringify(buildOpenApi(routeGroups, ZULIP_VERSION));
       return new RawResponse(200, { 'Content-Type': 'application/json' }, document);
     },
