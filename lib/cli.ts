@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ChatOptions } from './index.js';
 import { jsonLogger } from './context.js';
-import { pushOptionsFromEnv } from './push/config.js';
+import { pushOptionsFromEnv } from './push/options.js';
 
 const HELP = `parley: an embeddable, Zulip-compatible team-chat server
 
@@ -160,11 +160,17 @@ async function serve(args: string[], io: Io): Promise<number> {
   const rateLimit = integer((v['rate-limit'] as string | undefined) ?? io.env.PARLEY_RATE_LIMIT, 'rate-limit', 200);
   const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
-  const push = pushOptionsFromEnv({
-    PARLEY_PUSH_BOUNCER_URL: (v['push-bouncer-url'] as string | undefined) ?? io.env.PARLEY_PUSH_BOUNCER_URL,
-    PARLEY_PUSH_SERVER_ID: (v['push-server-id'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_ID,
-    PARLEY_PUSH_SERVER_KEY: (v['push-server-key'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_KEY,
-  });
+  let push;
+  try {
+    push = pushOptionsFromEnv({
+      ...io.env,
+      PARLEY_PUSH_BOUNCER_URL: (v['push-bouncer-url'] as string | undefined) ?? io.env.PARLEY_PUSH_BOUNCER_URL,
+      PARLEY_PUSH_SERVER_ID: (v['push-server-id'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_ID,
+      PARLEY_PUSH_SERVER_KEY: (v['push-server-key'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_KEY,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 
   const { db, chat } = await openChat(file, {
     synchronous,
