@@ -6,7 +6,7 @@ import { buildApi, type Api } from './api.js';
 import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
-import { ensureRealm, getRealm } from './domain/realm.js';
+import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { addUser, deactivate, defaultFullName, type Credentials } from './domain/users.js';
 import { EventHub, type DeliveredEvent } from './events/hub.js';
@@ -86,9 +86,9 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
       return authenticate(ctx, email, apiKey);
     },
     invoke,
+    before: (route, actor) => route.before?.(ctx, actor),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     logger: ctx.logger,
-    before: (route, actor) => route.before?.(ctx, actor),
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
   });
 
@@ -100,12 +100,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     hasUsers: () => selectUsers(ctx.store).length > 0,
     async initOrganization(input) {
       if (admin.hasUsers()) throw new Error('This database already has an organization with users.');
-      if (input.orgName !== undefined || input.url !== undefined) {
-        ctx.tx(() => {
-          if (input.orgName !== undefined) ctx.store.run('UPDATE realm SET name = ? WHERE id = 1', input.orgName);
-          if (input.url !== undefined) ctx.store.run('UPDATE realm SET url = ? WHERE id = 1', input.url.replace(/\/+$/, ''));
-        });
-      }
+      configureRealm(ctx, { name: input.orgName, url: input.url });
       return addUser(ctx, {
         email: input.email,
         fullName: input.fullName ?? defaultFullName(input.email),

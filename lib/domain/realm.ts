@@ -1,7 +1,7 @@
 // The organization (Zulip's realm) and GET /server_settings.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
-import { insertRealm, selectRealm, type RealmRow } from '../store/users.js';
+import { insertRealm, selectRealm, updateRealmName, updateRealmUrl, type RealmRow } from '../store/users.js';
 
 /** The Zulip version and feature level whose behaviour parley implements. */
 export const ZULIP_VERSION = '12.0-parley';
@@ -46,6 +46,14 @@ export function ensureRealm(ctx: Ctx): Realm {
       date_created: ctx.now(),
     });
     return toRealm(selectRealm(ctx.store)!);
+  });
+}
+
+/** Renames the organization or moves its URL (set-up only: no permission check, no event). */
+export function configureRealm(ctx: Ctx, input: { name?: string | undefined; url?: string | undefined }): void {
+  ctx.tx(() => {
+    if (input.name !== undefined) updateRealmName(ctx.store, input.name);
+    if (input.url !== undefined) updateRealmUrl(ctx.store, input.url.replace(/\/+$/, ''));
   });
 }
 

@@ -42,6 +42,14 @@ export function insertRealm(s: Store, r: Omit<RealmRow, 'id' | 'push_notificatio
   );
 }
 
+export function updateRealmName(s: Store, name: string): void {
+  s.run('UPDATE realm SET name = ? WHERE id = 1', name);
+}
+
+export function updateRealmUrl(s: Store, url: string): void {
+  s.run('UPDATE realm SET url = ? WHERE id = 1', url);
+}
+
 export function updateRealmPushEnabled(s: Store, enabled: boolean): void {
   s.run('UPDATE realm SET push_notifications_enabled = ? WHERE id = 1', enabled ? 1 : 0);
 }
