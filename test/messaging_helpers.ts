@@ -77,7 +77,7 @@ export async function register(s: TestServer, user: TestUser, params: Record<str
   return reply.body;
 }
 
-export async function poll(s: TestServer, user: TestUser, queue: { queue_id: string; last_event_id: number }): Promise<Record<string, any>[]> {
+export async function poll(s: TestServer, user: TestUser, queue: Record<string, any>): Promise<Record<string, any>[]> {
   const reply = await s.request('GET', '/events', { as: user, params: { queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true } });
   if (reply.status !== 200) throw new Error(`poll failed: ${JSON.stringify(reply.body)}`);
   return reply.body.events as Record<string, any>[];
@@ -316,11 +316,16 @@ export async function eventsApply(t: Test, s: TestServer, users: readonly TestUs
   const all = new Map<number, Record<string, any>[]>();
   for (const user of users) {
     const before = queues.get(user.user_id)!;
-    const events = await poll(s, user, before as { queue_id: string; last_event_id: number });
+    const events = await poll(s, user, before);
     checkSchemas(t, events);
     const after = await register(s, user);
     t.same(applyEvents(before, events), pick(after), `user ${user.user_id}: events applied to the state before equal a fresh register`);
     all.set(user.user_id, events);
   }
   return all;
+}
+
+/** HTTP parameter names to the in-process API's camelCase keys. */
+export function camelize(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
 }

@@ -54,7 +54,11 @@ export function accessMessage(ctx: Ctx, actor: Actor, messageId: number, cache =
 }
 
 /** GET /messages/{message_id}. */
-export function getMessage(ctx: Ctx, actor: Actor, input: { messageId: number; applyMarkdown?: boolean | undefined }): Record<string, unknown> {
+export function getMessage(
+  ctx: Ctx,
+  actor: Actor,
+  input: { messageId: number; applyMarkdown?: boolean | undefined },
+): { raw_content: string; message: Record<string, unknown> } {
   const cache = newDictCache();
   const { row, flags } = accessMessage(ctx, actor, input.messageId, cache);
   const message = { ...messageDict(ctx, cache, row, input.applyMarkdown ?? true), flags: flagList(flags) };
@@ -77,8 +81,18 @@ function format(ctx: Ctx, cache: DictCache, rows: readonly FetchedRow[], applyMa
   return rows.map((row) => ({ ...messageDict(ctx, cache, row, applyMarkdown), flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) }));
 }
 
+/** GET /messages' answer; anchor and found_* only for a range query (not with message_ids). */
+export interface MessagesPage {
+  messages: Record<string, unknown>[];
+  history_limited: boolean;
+  anchor?: number;
+  found_anchor?: boolean;
+  found_oldest?: boolean;
+  found_newest?: boolean;
+}
+
 /** GET /messages. */
-export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Record<string, unknown> {
+export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): MessagesPage {
   const applyMarkdown = input.applyMarkdown ?? true;
   if (input.messageIds !== undefined) return getMessagesById(ctx, actor, input, applyMarkdown);
   if (input.numBefore === undefined) throw missing('num_before');
@@ -114,7 +128,7 @@ export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Re
   };
 }
 
-function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyMarkdown: boolean): Record<string, unknown> {
+function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyMarkdown: boolean): MessagesPage {
   const conflicting = (['anchor', 'include_anchor', 'num_after', 'num_before', 'use_first_unread_anchor'] as const).filter(
     (name) =>
       ({
