@@ -68,6 +68,12 @@ t.test('markup around a match counts as a non-boundary character, as in Zulip (l
   t.equal(render('- #12\n> #34'), `<ul>\n<li>${link('12')}</li>\n</ul>\n<blockquote>\n<p>${link('34')}</p>\n</blockquote>`);
 });
 
+t.test('a match that would run across code or a link is not linked', async (t) => {
+  const across = linkifier('(?P<x>a.b)', 'https://x/{x}');
+  t.equal(render('a`x`b', [across]), '<p>a<code>x</code>b</p>');
+  t.equal(render('a-b', [across]), '<p><a href="https://x/a-b">a-b</a></p>');
+});
+
 t.test('after a link the next match needs its own boundary: #123#456 links once, #123,#456 twice', async (t) => {
   t.equal(render('#123#456'), `<p>${link('123')}#456</p>`);
   t.equal(render('#123,#456 #78'), `<p>${link('123')},${link('456')} ${link('78')}</p>`);

@@ -202,6 +202,14 @@ t.test('template variables and named groups must match both ways, template first
   t.equal((await list(s)).length, 1, 'unnamed groups are not variables');
 });
 
+t.test('the named groups of a pattern that ends inside a \\Q quote are still found', async (t) => {
+  const s = await setup(t);
+  await add(s, { pattern: '(?P<id>[0-9]+)\\Q-x', url_template: 'https://q/{id}' });
+  const msg = "Group 'id' in linkifier pattern is not present in URL template.";
+  await setup(t);
+  await addFails(t, s, { pattern: '(?P<id>[0-9]+)\\Q-x', url_template: 'https://q/' }, { msg, errors: { __all__: [msg] } });
+});
+
 t.test('example_input must match the pattern (a search, without the boundary wrapper)', async (t) => {
   const s = await setup(t);
   const msg = 'Example input does not match the linkifier pattern.';
