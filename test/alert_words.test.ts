@@ -175,3 +175,33 @@ t.test('an alert_words event follows every POST and DELETE, even when nothing ch
   const otherPoll = await s.request('GET', '/events', { as: other, params: { queue_id: otherReg.queue_id, last_event_id: otherReg.last_event_id, dont_block: true } });
   t.same(otherPoll.body.events, [], "another user's queue gets nothing");
 });
+
+t.test('messages sent or edited after a word is added get has_alert_word; after it is removed they do not', async (t) => {
+  const { s, member, other } = await setup(t);
+  const send = async (content: string): Promise<number> => {
+    const reply = await s.request('POST', '/messages', { as: other, params: { type: 'direct', to: [member.user_id], content } });
+    t.equal(reply.status, 200, 'sent');
+    return reply.body.id;
+  };
+  const flagsOf = async (ids: number[]): Promise<string[][]> => {
+    const reply = await s.request('GET', '/messages', { as: member, params: { message_ids: ids } });
+    const byId = new Map((reply.body.messages as { id: number; flags: string[] }[]).map((m) => [m.id, m.flags]));
+    return ids.map((id) => byId.get(id) ?? ['(missing)']);
+  };
+  const alerted = (flags: string[]): boolean => flags.includes('has_alert_word');
+
+  const before = await send('Time to deploy the release train.');
+  answers(t, await add(s, member, ['Deploy', ' release train ']), ['Deploy', 'release train']);
+  const hit = await send('Time to DEPLOY, now.');
+  const phrase = await send('Board the Release Train!');
+  const miss = await send('Redeploying is not deploying');
+  const edited = await send('Nothing to see here');
+  t.equal((await s.request('PATCH', `/messages/${edited}`, { as: other, params: { content: 'Edited: deploy' } })).status, 200, 'edited');
+  t.same((await flagsOf([before, hit, phrase, miss, edited])).map(alerted), [false, true, true, false, true], 'flags after adding');
+
+  answers(t, await remove(s, member, ['DEPLOY', 'Release Train']), []);
+  const after = await send('Time to deploy the release train.');
+  t.equal((await s.request('PATCH', `/messages/${hit}`, { as: other, params: { content: 'Time to DEPLOY, again.' } })).status, 200, 'edited');
+  t.same((await flagsOf([hit, phrase, after])).map(alerted), [false, true, false], 'an edit clears the flag; untouched messages keep it; new ones do not get it');
+  t.notOk((await flagsOf([hit]))[0]!.includes('has_alert_word'));
+});

@@ -7,7 +7,6 @@ import {
   deleteDraft as deleteDraftRow,
   insertDraft,
   selectDraft,
-  selectDraftChannel,
   selectDrafts,
   selectDraftsSyncEnabled,
   selectNewestDrafts,
@@ -15,8 +14,10 @@ import {
   type DraftRow,
   type NewDraftRow,
 } from '../store/drafts.js';
+import { selectIsSubscribed, selectStreamById } from '../store/streams.js';
 import { selectUserById } from '../store/users.js';
-import { isGuest, type Actor } from './roles.js';
+import type { Actor } from './roles.js';
+import { canAccessStreamContent } from './stream_access.js';
 
 /** Zulip's MAX_MESSAGE_LENGTH and MAX_TOPIC_NAME_LENGTH, in code points. */
 export const MAX_DRAFT_CONTENT_LENGTH = 10000;
@@ -77,8 +78,8 @@ function normalizeContent(content: string): string {
 
 /** Zulip's access_stream_by_id as drafts use it: exists, not archived, and the user may read it. */
 function checkChannel(ctx: Ctx, actor: Actor, streamId: number): void {
-  const channel = selectDraftChannel(ctx.store, streamId, actor.id);
-  const readable = channel !== undefined && channel.is_archived === 0 && (channel.subscribed === 1 || (channel.invite_only === 0 && !isGuest(actor)));
+  const stream = selectStreamById(ctx.store, streamId);
+  const readable = stream !== undefined && stream.is_archived === 0 && canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, streamId));
   if (!readable) throw badRequest('Invalid channel ID');
 }
 

@@ -1,4 +1,4 @@
-// SQL for drafts (the draft table), and the channel lookup draft validation needs.
+// SQL for drafts (the draft table).
 import type { Store } from './db.js';
 
 export interface DraftRow {
@@ -57,22 +57,4 @@ export function deleteDraft(s: Store, id: number): void {
 
 export function selectDraftsSyncEnabled(s: Store, userId: number): boolean {
   return s.prepare('SELECT enable_drafts_synchronization FROM user WHERE id = ?').pluck().get(userId) === 1;
-}
-
-export interface DraftChannelRow {
-  invite_only: number;
-  is_archived: number;
-  /** 1 when the user is subscribed. */
-  subscribed: number;
-}
-
-/** A channel as draft validation sees it (Zulip's access_stream_by_id, for now from here). */
-export function selectDraftChannel(s: Store, streamId: number, userId: number): DraftChannelRow | undefined {
-  return s.get<DraftChannelRow>(
-    `SELECT invite_only, is_archived,
-            EXISTS (SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = stream.id) AS subscribed
-     FROM stream WHERE id = ?`,
-    userId,
-    streamId,
-  );
 }
