@@ -35,7 +35,8 @@ t.test('a file database gets WAL, foreign keys, a busy timeout and synchronous=N
   t.ok((pragma(db, 'busy_timeout') as number) > 0, 'busy_timeout > 0');
   t.equal(pragma(db, 'synchronous'), 1, 'NORMAL');
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
-  t.throws(() => db.prepare('INSERT INTO event_queue (id, user_id, event_types, acked_event_id, created_event_id, created_at, last_poll_at, lifespan_secs) VALUES (?, 999, NULL, 0, 0, 0, 0, 600)').run('q'), /FOREIGN KEY/, 'foreign keys are enforced');
+  const orphanBot = `INSERT INTO user (email, full_name, role, api_key, date_joined, bot_type, bot_owner_id) VALUES ('b@x.test', 'Bot', 400, 'k', 0, 1, 999)`;
+  t.throws(() => db.exec(orphanBot), /FOREIGN KEY/, 'foreign keys are enforced');
 });
 
 t.test("synchronous: 'FULL' makes every commit survive power loss", async (t) => {
