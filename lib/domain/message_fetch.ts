@@ -66,7 +66,7 @@ export function getMessage(
 }
 
 /** Zulip's parse_anchor_value. */
-function parseAnchor(anchor: string | number | undefined, useFirstUnread: boolean): number | null {
+export function parseAnchor(anchor: string | number | undefined, useFirstUnread: boolean): number | null {
   if (useFirstUnread) return null;
   if (anchor === undefined) throw badRequest("Missing 'anchor' argument.");
   if (anchor === 'oldest') return 0;

@@ -1,9 +1,171 @@
-// Personal message flags (issue 6).
+// POST /messages/flags (API document 4.2): add or remove a personal flag on a list of messages
+// (Zulip's do_update_message_flags), with historical rows and the unread invariant of API
+// document 2.2, and the `update_message_flags` event. unread_msgs lives in unread.ts.
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import { badRequest } from '../errors.js';
+import type { ChatEvent } from '../events/hub.js';
+import {
+  insertHistoricalUserMessages,
+  selectMessageStates,
+  updateUserMessageFlagsWhereDifferent,
+  updateUserMessageFlagValues,
+  type MessageState,
+} from '../store/message_flags.js';
+import { selectMessageById } from '../store/messages.js';
+import { selectSubscribedStreamIds } from '../store/streams.js';
+import { selectUserMessageFlags } from '../store/user_message.js';
+import { ALL_FLAGS, FLAG, HISTORICAL_FLAGS, NON_API_FLAGS, NON_EDITABLE_FLAGS, type FlagName } from './flags.js';
+import { newDictCache } from './message_dicts.js';
+import { messageAccess } from './message_fetch.js';
+import { messageDetail, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
 
-/** POST /register state for this feature. */
-export function fetchUnreadState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return {};
+export { fetchUnreadState } from './unread.js';
+
+/**
+ * Most ids one POST /messages/flags may list: as many as unread_msgs reports, so a client can
+ * mark everything it knows about in one request, while one request stays one bounded transaction.
+ */
+export const MAX_FLAG_MESSAGES = 50000;
+
+/** Flag names a client may send: stored flags but the internal ones (not `wildcard_mentioned`, which is derived). */
+const API_FLAG_NAMES: ReadonlySet<string> = new Set(ALL_FLAGS.filter((name) => !NON_API_FLAGS.has(name)));
+
+export type FlagOp = 'add' | 'remove';
+
+export interface FlagChange {
+  op: FlagOp;
+  flag: FlagName;
+}
+
+/** Zulip's checks, in its order: unknown flag, flag not editable, bad operation. */
+export function checkFlagChange(flag: string, op: string): FlagChange {
+  if (!API_FLAG_NAMES.has(flag)) throw badRequest(`Invalid flag: '${flag}'`);
+  if (NON_EDITABLE_FLAGS.has(flag as FlagName)) throw badRequest(`Flag not editable: '${flag}'`);
+  if (op !== 'add' && op !== 'remove') throw badRequest(`Invalid message flag operation: '${op}'`);
+  return { op, flag: flag as FlagName };
+}
+
+export interface FlagChangeResult {
+  /** Ids whose flag changed, in request order, each once; new historical rows included. */
+  changed: number[];
+  /** Only for op=remove, flag=read: channels whose messages stayed read (API document 2.2), ascending. */
+  ignoredStreamIds?: number[];
+}
+
+/**
+ * Zulip's create_historical_user_messages after bulk_access_messages: all or nothing, so one
+ * inaccessible or missing id fails the request (`Invalid message(s)`) and the caller's
+ * transaction rolls back.
+ */
+function createHistoricalRows(ctx: Ctx, actor: Actor, messageIds: readonly number[], flags: number): void {
+  const cache = newDictCache();
+  for (const id of messageIds) {
+    const row = selectMessageById(ctx.store, id);
+    if (!row || messageAccess(ctx, actor, row, cache) === undefined) throw badRequest('Invalid message(s)');
+  }
+  insertHistoricalUserMessages(ctx.store, actor.id, messageIds, flags);
+}
+
+/** Every change but marking unread: one conditional UPDATE per id, rows created where Zulip creates them. */
+function setFlagBits(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: readonly number[]): FlagChangeResult {
+  const mask = FLAG[change.flag];
+  const target = change.op === 'add' ? mask : 0;
+  const changedAt = updateUserMessageFlagsWhereDifferent(ctx.store, actor.id, messageIds, mask, target);
+  // A message without a row counts as read and historical: a row is needed only where that
+  // differs from the target (add starred, add collapsed); add read and removals skip it.
+  const historical = new Set<number>();
+  if ((HISTORICAL_FLAGS & mask) !== target) {
+    messageIds.forEach((id, i) => {
+      if (changedAt[i] === 0 && selectUserMessageFlags(ctx.store, actor.id, id) === undefined) historical.add(id);
+    });
+    if (historical.size > 0) createHistoricalRows(ctx, actor, [...historical], (HISTORICAL_FLAGS & ~mask) | target);
+  }
+  const changed = new Set<number>();
+  messageIds.forEach((id, i) => {
+    if (changedAt[i] === 1 || historical.has(id)) changed.add(id);
+  });
+  return { changed: [...changed] };
+}
+
+type UnreadState = MessageState & { flags: number };
+
+/**
+ * op=remove, flag=read: messages in channels the user is not subscribed to stay read and their
+ * channels are reported; a message of a subscribed channel without a row gets a historical,
+ * unread row. Returns the changed messages' state for the event's message_details.
+ */
+function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { unread: Map<number, UnreadState> } {
+  const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
+  const states = selectMessageStates(ctx.store, actor.id, messageIds);
+  const ignored = new Set<number>();
+  const unread = new Map<number, UnreadState>();
+  const historical = new Set<number>();
+  const writeIds: number[] = [];
+  const writeFlags: number[] = [];
+  messageIds.forEach((id, i) => {
+    const state = states[i];
+    if (state && state.streamId !== null && !subscribed.has(state.streamId)) {
+      ignored.add(state.streamId);
+      return;
+    }
+    if (unread.has(id) || historical.has(id)) return;
+    if (state === undefined || state.flags === null) {
+      historical.add(id);
+      if (state) unread.set(id, { ...state, flags: FLAG.historical });
+      return;
+    }
+    if ((state.flags & FLAG.read) === 0) return;
+    const flags = state.flags & ~FLAG.read;
+    writeIds.push(id);
+    writeFlags.push(flags);
+    unread.set(id, { ...state, flags });
+  });
+  if (historical.size > 0) createHistoricalRows(ctx, actor, [...historical], FLAG.historical);
+  updateUserMessageFlagValues(ctx.store, actor.id, writeIds, writeFlags);
+  return { changed: [...unread.keys()], ignoredStreamIds: [...ignored].sort((a, b) => a - b), unread };
+}
+
+/**
+ * Applies one flag change and appends the `update_message_flags` event to the user's queues,
+ * even when nothing changed (Zulip). Call inside ctx.tx.
+ */
+export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: readonly number[]): FlagChangeResult {
+  const event: ChatEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: [], all: false };
+  let result: FlagChangeResult;
+  if (change.flag === 'read' && change.op === 'remove') {
+    const { unread, ...rest } = markUnread(ctx, actor, messageIds);
+    result = rest;
+    const classifier = newUnreadClassifier(ctx, actor.id);
+    event.message_details = Object.fromEntries(result.changed.map((id) => [String(id), messageDetail(classifier, unread.get(id)!)]));
+  } else {
+    result = setFlagBits(ctx, actor, change, messageIds);
+  }
+  event.messages = result.changed;
+  ctx.events.append([actor.id], event);
+  return result;
+}
+
+/** The response's ignored_because_not_subscribed_channels: present only for op=remove, flag=read (API document 4.2). */
+export function ignoredChannelsField(result: FlagChangeResult): { ignored_because_not_subscribed_channels?: number[] } {
+  return result.ignoredStreamIds ? { ignored_because_not_subscribed_channels: result.ignoredStreamIds } : {};
+}
+
+export interface UpdateFlagsInput {
+  messages: readonly number[];
+  op: string;
+  flag: string;
+}
+
+/** POST /messages/flags: `messages` echoes the request's list (Zulip: "included for backwards compatibility"). */
+export function updateMessageFlags(
+  ctx: Ctx,
+  actor: Actor,
+  input: UpdateFlagsInput,
+): { messages: readonly number[]; ignored_because_not_subscribed_channels?: number[] } {
+  const change = checkFlagChange(input.flag, input.op);
+  return ctx.tx(() => {
+    const result = changeMessageFlag(ctx, actor, change, input.messages);
+    return { messages: input.messages, ...ignoredChannelsField(result) };
+  });
 }

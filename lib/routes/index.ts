@@ -13,6 +13,7 @@ import { linkifierRoutes } from './linkifiers.js';
 import { streamRoutes } from './streams.js';
 import { userGroupRoutes } from './user_groups.js';
 import { messageRoutes } from './messages.js';
+import { messageFlagRoutes } from './message_flags.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -22,6 +23,7 @@ export const routeGroups = {
   streams: streamRoutes,
   userGroups: userGroupRoutes,
   messages: messageRoutes,
+  messageFlags: messageFlagRoutes,
   push: pushRoutes,
   navigationViews: navigationViewRoutes,
   drafts: draftRoutes,

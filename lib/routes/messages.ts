@@ -7,7 +7,7 @@ import type { NarrowTerm } from '../domain/narrow.js';
 import { bool, json, jsonOrString, pathInt, str } from '../http/params.js';
 import { route } from './route.js';
 
-const narrowTerm = z.union([
+export const narrowTerm = z.union([
   z.object({
     operator: z.string(),
     operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
@@ -17,7 +17,7 @@ const narrowTerm = z.union([
   z.tuple([z.string(), z.string()]),
 ]);
 
-function toTerms(narrow: readonly z.infer<typeof narrowTerm>[] | undefined): NarrowTerm[] | undefined {
+export function toTerms(narrow: readonly z.infer<typeof narrowTerm>[] | undefined): NarrowTerm[] | undefined {
   return narrow?.map((term) => (Array.isArray(term) ? { operator: term[0], operand: term[1] } : term));
 }
 

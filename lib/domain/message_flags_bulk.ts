@@ -1,0 +1,102 @@
+// Flags on many messages in bounded batches: POST /messages/flags/narrow (a range of a narrow
+// around an anchor, at most MAX_MESSAGES_PER_UPDATE per request) and POST /mark_all_as_read
+// (every unread message, MARK_ALL_BATCH_SIZE per transaction).
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { selectFirstUnread, selectMessageAt, selectMessagesAfter, selectMessagesBefore, type MessageQuery } from '../store/message_query.js';
+import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
+import { READ_BIT, setUserMessageFlagBits } from '../store/user_message.js';
+import { changeMessageFlag, checkFlagChange, ignoredChannelsField } from './message_flags.js';
+import { LARGER_THAN_MAX_MESSAGE_ID, parseAnchor } from './message_fetch.js';
+import { parseNarrow, type NarrowTerm } from './narrow.js';
+import type { Actor } from './roles.js';
+
+/** Zulip's MAX_MESSAGES_PER_UPDATE: num_before + num_after are clamped to this. */
+export const MAX_MESSAGES_PER_UPDATE = 5000;
+
+export interface FlagsForNarrowInput {
+  anchor: string | number;
+  includeAnchor?: boolean | undefined;
+  numBefore: number;
+  numAfter: number;
+  narrow: readonly NarrowTerm[] | null;
+  op: string;
+  flag: string;
+}
+
+export interface FlagsForNarrowResult {
+  processed_count: number;
+  updated_count: number;
+  first_processed_id: number | null;
+  last_processed_id: number | null;
+  found_oldest: boolean;
+  found_newest: boolean;
+  ignored_because_not_subscribed_channels?: number[];
+}
+
+/**
+ * POST /messages/flags/narrow (Zulip's update_message_flags_for_narrow): the messages GET
+ * /messages would return for the same anchor and narrow, then the change of POST /messages/flags.
+ * Checks in Zulip's order: anchor, the excluded anchor, the narrow, then flag and operation.
+ */
+export function updateMessageFlagsForNarrow(ctx: Ctx, actor: Actor, input: FlagsForNarrowInput): FlagsForNarrowResult {
+  return ctx.tx(() => {
+    const anchorValue = parseAnchor(input.anchor, false);
+    const includeAnchor = input.includeAnchor ?? true;
+    if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
+    // Clamped so that one request stays one bounded transaction; found_* tell the client to go on.
+    let numBefore = Math.min(input.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - input.numAfter, MAX_MESSAGES_PER_UPDATE / 2));
+    let numAfter = Math.min(input.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
+
+    const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
+    const query: MessageQuery = { userId: actor.id, history: narrow.includeHistory, conditions: narrow.conditions };
+    const anchor = anchorValue ?? selectFirstUnread(ctx.store, query) ?? LARGER_THAN_MAX_MESSAGE_ID;
+    const anchoredToLeft = anchor === 0;
+    const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+    if (anchoredToRight) numAfter = 0;
+    if (anchoredToLeft) numBefore = 0;
+    const before = numBefore > 0 ? selectMessagesBefore(ctx.store, query, anchor, numBefore).reverse() : [];
+    const at = includeAnchor && !anchoredToRight ? selectMessageAt(ctx.store, query, anchor) : undefined;
+    const after = numAfter > 0 ? selectMessagesAfter(ctx.store, query, anchor, false, numAfter) : [];
+    const ids = [...before, ...(at ? [at] : []), ...after].map((row) => row.id);
+
+    const result = changeMessageFlag(ctx, actor, checkFlagChange(input.flag, input.op), ids);
+    return {
+      processed_count: ids.length,
+      updated_count: result.changed.length,
+      first_processed_id: ids[0] ?? null,
+      last_processed_id: ids.at(-1) ?? null,
+      found_oldest: anchoredToLeft || before.length < numBefore,
+      found_newest: anchoredToRight || after.length < numAfter,
+      ...ignoredChannelsField(result),
+    };
+  });
+}
+
+/** Unread messages marked read per transaction by POST /mark_all_as_read (Zulip's batch size). */
+export const MARK_ALL_BATCH_SIZE = 2000;
+/** After this long POST /mark_all_as_read answers `complete: false` and the client repeats it (Zulip: 50 s). */
+export const MARK_ALL_TIME_LIMIT_MS = 50_000;
+
+/**
+ * POST /mark_all_as_read: newest first, one transaction per batch so other writers get the lock
+ * in between. Each batch's event lists its messages; the last batch (the one that finds fewer
+ * than a batch left) sends Zulip's `all: true` event instead, so a client's unread state stays
+ * right even when the request stops early.
+ */
+export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<{ complete: boolean }> {
+  const start = ctx.clock();
+  for (;;) {
+    if (ctx.clock() - start >= MARK_ALL_TIME_LIMIT_MS) return { complete: false };
+    const done = ctx.tx(() => {
+      const ids = selectNewestUnreadMessageIds(ctx.store, actor.id, MARK_ALL_BATCH_SIZE);
+      setUserMessageFlagBits(ctx.store, actor.id, ids, READ_BIT);
+      const last = ids.length < MARK_ALL_BATCH_SIZE;
+      const messages = last ? [] : ids.sort((a, b) => a - b);
+      ctx.events.append([actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
+      return last;
+    });
+    if (done) return { complete: true };
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}

@@ -1,0 +1,132 @@
+// Unread state: `unread_msgs` of POST /register and the `message_details` of the
+// `update_message_flags` event that marks messages unread (Zulip's get_raw_unread_data,
+// aggregate_unread_data and format_unread_message_details).
+import type { Ctx } from '../context.js';
+import type { StateOptions } from '../events/state.js';
+import { selectNewestUnreadRows, type UnreadRow } from '../store/message_flags.js';
+import { selectDirectGroupMemberIds } from '../store/messages.js';
+import { selectSubscriptionsOfUser } from '../store/streams.js';
+import { FLAG } from './flags.js';
+import type { Actor } from './roles.js';
+
+/** Zulip's MAX_UNREAD_MESSAGES: unread_msgs covers the newest this many unread messages. */
+export const MAX_UNREAD_MESSAGES = 50000;
+
+const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+/** What classifying a user's unread messages reads once: muted channels and conversation members. */
+export interface UnreadClassifier {
+  userId: number;
+  mutedStreamIds: Set<number>;
+  members(directGroupId: number): number[];
+}
+
+export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier {
+  const mutedStreamIds = new Set(
+    selectSubscriptionsOfUser(ctx.store, userId)
+      .filter((sub) => sub.is_muted === 1)
+      .map((sub) => sub.stream_id),
+  );
+  const groups = new Map<number, number[]>();
+  return {
+    userId,
+    mutedStreamIds,
+    members(directGroupId) {
+      let list = groups.get(directGroupId);
+      if (list === undefined) {
+        list = selectDirectGroupMemberIds(ctx.store, directGroupId);
+        groups.set(directGroupId, list);
+      }
+      return list;
+    },
+  };
+}
+
+type UnreadMessage = Pick<UnreadRow, 'flags' | 'streamId' | 'directGroupId' | 'topic'>;
+
+/** Zulip counts a channel message unless its channel is muted (parley has no topic muting). */
+function isUnmuted(c: UnreadClassifier, m: UnreadMessage): boolean {
+  return m.streamId === null || !c.mutedStreamIds.has(m.streamId);
+}
+
+/** A direct mention (users or groups) always counts; a wildcard mention only outside muted channels. Alert words do not (Zulip). */
+function isMentioned(c: UnreadClassifier, m: UnreadMessage): boolean {
+  if (m.flags & FLAG.mentioned) return true;
+  return (m.flags & WILDCARD) !== 0 && isUnmuted(c, m);
+}
+
+/** The other participants of a direct message, sorted (empty for a message to oneself). */
+function otherParticipants(c: UnreadClassifier, directGroupId: number): number[] {
+  return c.members(directGroupId).filter((id) => id !== c.userId);
+}
+
+/** One entry of the event's message_details, keyed by the message id as a string. */
+export function messageDetail(c: UnreadClassifier, m: UnreadMessage): Record<string, unknown> {
+  const detail: Record<string, unknown> =
+    m.streamId !== null
+      ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m) }
+      : { type: 'private', user_ids: otherParticipants(c, m.directGroupId!) };
+  if (isMentioned(c, m)) detail.mentioned = true;
+  return detail;
+}
+
+function append<K>(map: Map<K, number[]>, key: K, id: number): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+const byNumber = (a: number, b: number): number => a - b;
+const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Zulip's unread_msgs: the newest MAX_UNREAD_MESSAGES unread messages grouped by conversation. */
+export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown> {
+  const c = newUnreadClassifier(ctx, userId);
+  const rows = selectNewestUnreadRows(ctx.store, userId, MAX_UNREAD_MESSAGES).reverse();
+  const pms = new Map<number, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[]; key: [number, string] }>();
+  const huddles = new Map<string, number[]>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const row of rows) {
+    if (row.streamId !== null) {
+      // Topics group case-insensitively under the spelling of their oldest unread message.
+      const lower = row.topic.toLowerCase();
+      const key = `${row.streamId}\u0000${lower}`;
+      let bucket = streams.get(key);
+      if (!bucket) {
+        bucket = { stream_id: row.streamId, topic: row.topic, unread_message_ids: [], key: [row.streamId, lower] };
+        streams.set(key, bucket);
+      }
+      bucket.unread_message_ids.push(row.id);
+      if (isUnmuted(c, row)) count += 1;
+    } else {
+      const members = c.members(row.directGroupId!);
+      if (members.length >= 3) {
+        const key = members.join(',');
+        append(huddles, key, row.id);
+      } else {
+        const other = members.find((id) => id !== userId) ?? userId;
+        append(pms, other, row.id);
+      }
+      count += 1;
+    }
+    if (isMentioned(c, row)) mentions.push(row.id);
+  }
+  return {
+    pms: [...pms.keys()].sort(byNumber).map((other) => ({ other_user_id: other, sender_id: other, unread_message_ids: pms.get(other)! })),
+    streams: [...streams.values()]
+      .sort((a, b) => a.key[0] - b.key[0] || byString(a.key[1], b.key[1]))
+      .map(({ stream_id, topic, unread_message_ids }) => ({ stream_id, topic, unread_message_ids })),
+    huddles: [...huddles.keys()].sort(byString).map((key) => ({ user_ids_string: key, unread_message_ids: huddles.get(key)! })),
+    mentions,
+    count,
+    old_unreads_missing: rows.length === MAX_UNREAD_MESSAGES,
+  };
+}
+
+/** POST /register: `unread_msgs`, which Zulip sends only when both `message` and `update_message_flags` events are wanted. */
+export function fetchUnreadState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
+  if (options.eventTypes !== null && !options.eventTypes.includes('message')) return {};
+  return { unread_msgs: unreadMessages(ctx, actor.id) };
+}

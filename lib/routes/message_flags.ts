@@ -1,0 +1,70 @@
+// Personal message flags: POST /messages/flags, POST /messages/flags/narrow, POST /mark_all_as_read.
+import { z } from 'zod';
+import { MAX_FLAG_MESSAGES, updateMessageFlags } from '../domain/message_flags.js';
+import { markAllAsRead, updateMessageFlagsForNarrow } from '../domain/message_flags_bulk.js';
+import { bool, json, str } from '../http/params.js';
+import { narrowTerm, toTerms } from './messages.js';
+import { route } from './route.js';
+
+const ignoredChannels = z.array(z.int()).optional().describe('Only for op=remove, flag=read: channels whose messages stayed read');
+
+export const messageFlagRoutes = {
+  update: route({
+    method: 'POST',
+    path: '/messages/flags',
+    access: 'user',
+    summary: 'Add or remove a personal flag (read, starred, collapsed) on a list of messages',
+    params: {
+      messages: json(z.array(z.int()).max(MAX_FLAG_MESSAGES)).describe(`Message ids, at most ${MAX_FLAG_MESSAGES}`),
+      op: str().describe('add or remove'),
+      flag: str().describe('read, starred or collapsed'),
+    },
+    response: z.object({ messages: z.array(z.int()), ignored_because_not_subscribed_channels: ignoredChannels }),
+    errors: ['BAD_REQUEST', 'REQUEST_VARIABLE_MISSING'],
+    handler: (ctx, actor, p) => updateMessageFlags(ctx, actor, { messages: p.messages, op: p.op, flag: p.flag }),
+  }),
+  updateForNarrow: route({
+    method: 'POST',
+    path: '/messages/flags/narrow',
+    access: 'user',
+    summary: 'Add or remove a personal flag on a range of messages of a narrow (at most 5000 per request)',
+    params: {
+      anchor: str(z.union([z.string(), z.int()])),
+      include_anchor: bool().optional(),
+      num_before: json(z.int().nonnegative()),
+      num_after: json(z.int().nonnegative()),
+      narrow: json(z.array(narrowTerm).nullable()),
+      op: str(),
+      flag: str(),
+    },
+    response: z.object({
+      processed_count: z.int(),
+      updated_count: z.int(),
+      first_processed_id: z.int().nullable(),
+      last_processed_id: z.int().nullable(),
+      found_oldest: z.boolean(),
+      found_newest: z.boolean(),
+      ignored_because_not_subscribed_channels: ignoredChannels,
+    }),
+    errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
+    handler: (ctx, actor, p) =>
+      updateMessageFlagsForNarrow(ctx, actor, {
+        anchor: p.anchor,
+        includeAnchor: p.include_anchor,
+        numBefore: p.num_before,
+        numAfter: p.num_after,
+        narrow: toTerms(p.narrow ?? undefined) ?? null,
+        op: p.op,
+        flag: p.flag,
+      }),
+  }),
+  markAllAsRead: route({
+    method: 'POST',
+    path: '/mark_all_as_read',
+    access: 'user',
+    summary: 'Mark every unread message read, in batches; complete: false asks the client to repeat',
+    params: {},
+    response: z.object({ complete: z.boolean() }),
+    handler: (ctx, actor) => markAllAsRead(ctx, actor),
+  }),
+};
