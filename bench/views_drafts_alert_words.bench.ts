@@ -1,7 +1,7 @@
 // Navigation views, drafts and alert words: each operation in-process (ms/op, next to a raw
 // SQLite point select or one-row UPDATE transaction on the same database) and over HTTP
-// (req/s next to a bare node:http server answering fixed JSON), and the alert-word matcher for
-// a user with 1,000 words receiving a 10 KB message.
+// (req/s next to a bare node:http server answering fixed JSON), and a user with 1,000 alert words
+// receiving a 10 KB message (the matcher alone, and the whole in-process send).
 import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -70,16 +70,27 @@ async function inProcess(): Promise<void> {
   figure('alertWords.list (1,000 words)', msPerCall(() => alertWords.list(member.user_id), 1000), read);
   figure('alertWords.add (1 word, 1,000 stored)', msPerCall(() => alertWords.add(member.user_id, { alertWords: ['alertword7 phrase'] }), 500), write);
   figure('alertWords.remove (1 absent word, 1,000 stored)', msPerCall(() => alertWords.remove(member.user_id, { alertWords: ['absent'] }), 500), write);
+
+  // The whole send (render, matcher, rows, events) of a 10 KB direct message to that user.
+  const plain = await chat.admin.addUser({ email: 'nowords@example.com', fullName: 'No Words' });
+  const content = tenKilobytes();
+  const sendTo = (userId: number) => () => chat.api.messages.send(me, { type: 'direct', to: [userId], content });
+  const bare = { name: 'the same send to a user without alert words', value: msPerCall(sendTo(plain.user_id), 100, 3) };
+  record({ group: GROUP, name: 'in-process 10 KB direct message to a user with 1,000 alert words', value: msPerCall(sendTo(member.user_id), 100, 3), unit: 'ms/op', baseline: bare });
   await chat.close();
   db.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
+function tenKilobytes(): string {
+  const filler = 'The quick brown fox jumps over the lazy dog; parley keeps its state in SQLite. ';
+  return filler.repeat(Math.ceil(10_240 / filler.length)).slice(0, 10_240);
+}
+
 /** The matcher of lib/render/alert_words.ts on a 10 KB message, against one lower-cased scan of it. */
 function matcher(): void {
   const words: [number, string][] = Array.from({ length: 1000 }, (_, i) => [2, `alertword${i} phrase`]);
-  const filler = 'The quick brown fox jumps over the lazy dog; parley keeps its state in SQLite. ';
-  const miss = filler.repeat(Math.ceil(10_240 / filler.length)).slice(0, 10_240);
+  const miss = tenKilobytes();
   const hit = miss.slice(0, 10_240 - 30) + ' ALERTWORD999 phrase, at last.';
   const recipients = new Set([1, 2]);
   const scan = msPerCall(() => miss.toLowerCase().indexOf('alertword0 phrase'), 2000);

@@ -2,7 +2,7 @@
 // `alert_words` event after every change and the `alert_words` register state.
 import type { Ctx } from '../context.js';
 import type { StateOptions } from '../events/state.js';
-import { deleteAlertWord, insertAlertWord, selectAlertWordRows, selectAlertWords } from '../store/alert_words.js';
+import { deleteAlertWord, insertAlertWord, selectAlertWordPairsOfUser, selectAlertWords } from '../store/alert_words.js';
 import type { Actor } from './roles.js';
 
 /** Zulip's limit on one word, in code points, checked before stripping. */
@@ -50,9 +50,9 @@ export function removeAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: re
   const unwanted = new Set(input.alertWords.map(fold));
   return ctx.tx(() => {
     const kept: string[] = [];
-    for (const row of selectAlertWordRows(ctx.store, actor.id)) {
-      if (unwanted.has(fold(row.word))) deleteAlertWord(ctx.store, row.id);
-      else kept.push(row.word);
+    for (const [id, word] of selectAlertWordPairsOfUser(ctx.store, actor.id)) {
+      if (unwanted.has(fold(word))) deleteAlertWord(ctx.store, id);
+      else kept.push(word);
     }
     return changed(ctx, actor, kept);
   });

@@ -1,18 +1,13 @@
 // SQL for alert words (the alert_word table): per-user words, in insertion order.
 import type { Store } from './db.js';
 
-export interface AlertWordRow {
-  id: number;
-  user_id: number;
-  word: string;
-}
-
 export function selectAlertWords(s: Store, userId: number): string[] {
   return s.prepare('SELECT word FROM alert_word WHERE user_id = ? ORDER BY id').pluck().all(userId) as string[];
 }
 
-export function selectAlertWordRows(s: Store, userId: number): AlertWordRow[] {
-  return s.all<AlertWordRow>('SELECT * FROM alert_word WHERE user_id = ? ORDER BY id', userId);
+/** [id, word] pairs in insertion order (arrays, not objects: a user may have thousands). */
+export function selectAlertWordPairsOfUser(s: Store, userId: number): [number, string][] {
+  return s.prepare('SELECT id, word FROM alert_word WHERE user_id = ? ORDER BY id').raw().all(userId) as [number, string][];
 }
 
 export function insertAlertWord(s: Store, userId: number, word: string): void {
