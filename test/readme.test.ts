@@ -22,7 +22,7 @@ t.test('every route appears in the README endpoint table', async (t) => {
 t.test('every row of the README endpoint table is a route', async (t) => {
   const keys = new Set(allRoutes.map(endpointKey));
   const rows = [...section('endpoints').matchAll(/^\| (`[A-Z]+ [^`]+`)/gm)].map((m) => m[1]!);
-  t.ok(rows.length >= allRoutes.length);
+  t.ok(rows.length > 0, 'the table has rows');
   t.same(rows.filter((row) => !keys.has(row)), [], 'rows without a route');
 });
 
