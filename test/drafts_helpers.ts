@@ -1,0 +1,90 @@
+// Shared set-up of the draft tests: one server per test file (with a fixed clock), fresh users
+// and a channel per test, the draft and drafts-event schemas, and error assertions.
+import type { Test } from 'tap';
+import { z } from 'zod';
+import { ApiError } from '../lib/index.js';
+import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
+
+export const NOW_MS = 1_700_000_000_250;
+export const NOW = 1_700_000_000;
+
+export const draftSchema = z
+  .object({ id: z.int(), type: z.enum(['', 'stream', 'private']), to: z.array(z.int()), topic: z.string(), content: z.string(), timestamp: z.int() })
+  .strict();
+export const addEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftSchema) }).strict();
+export const updateEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('update'), draft: draftSchema }).strict();
+export const removeEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('remove'), draft_id: z.int() }).strict();
+export const eventSchema = z.union([addEvent, updateEvent, removeEvent]);
+export type Draft = z.infer<typeof draftSchema>;
+
+export interface Expected {
+  status: number;
+  code: string;
+  msg: string;
+}
+
+export const bad = (msg: string): Expected => ({ status: 400, code: 'BAD_REQUEST', msg });
+export const NO_DRAFT: Expected = { status: 404, code: 'BAD_REQUEST', msg: 'Draft does not exist' };
+export const SYNC_OFF = bad('User has disabled synchronizing drafts.');
+
+export function isError(t: Test, reply: Reply, expected: Expected): void {
+  t.equal(reply.status, expected.status, 'status');
+  t.match(reply.body, { result: 'error', code: expected.code, msg: expected.msg });
+}
+
+export async function throwsApiError(t: Test, call: () => unknown, expected: Expected): Promise<void> {
+  try {
+    await call();
+    t.fail(`expected ${expected.msg}`);
+  } catch (error) {
+    t.ok(error instanceof ApiError, 'an ApiError');
+    const e = error as ApiError;
+    t.same({ status: e.status, code: e.code, msg: e.message }, expected, 'in-process error');
+  }
+}
+
+export interface World {
+  s: TestServer;
+  member: TestUser;
+  other: TestUser;
+  general: number;
+}
+
+let channels = 0;
+
+export function channel(s: TestServer, name: string, options: { inviteOnly?: boolean; archived?: boolean; subscribers?: number[] } = {}): number {
+  const id = Number(
+    s.db
+      .prepare('INSERT INTO stream (name, invite_only, is_archived, date_created) VALUES (?, ?, ?, 0)')
+      .run(`${name} ${++channels}`, options.inviteOnly ? 1 : 0, options.archived ? 1 : 0).lastInsertRowid,
+  );
+  for (const userId of options.subscribers ?? []) {
+    s.db.prepare('INSERT INTO subscription (user_id, stream_id, date_subscribed) VALUES (?, ?, 0)').run(userId, id);
+  }
+  return id;
+}
+
+/** One server for the whole test file (starting one costs ~0.4 s); `setup` gives each test fresh users. */
+export function draftServer(t: Test): (t: Test) => Promise<World> {
+  const server = startServer({ clock: () => NOW_MS });
+  t.teardown(async () => (await server).close());
+  return async () => {
+    const s = await server;
+    const member = await s.user('member');
+    const other = await s.user('member');
+    return { s, member, other, general: channel(s, 'general', { subscribers: [member.user_id] }) };
+  };
+}
+
+export const create = (s: TestServer, user: TestUser, drafts: unknown, encoding?: 'multipart') =>
+  s.request('POST', '/drafts', { as: user, params: { drafts }, encoding });
+export const fetchDrafts = async (s: TestServer, user: TestUser): Promise<Draft[]> => (await s.request('GET', '/drafts', { as: user })).body.drafts;
+
+export const streamDraft = (to: number[], extra: Record<string, unknown> = {}) => ({ type: 'stream', to, topic: 'sync drafts', content: 'Hello', ...extra });
+
+export async function createOk(t: Test, s: TestServer, user: TestUser, drafts: unknown[]): Promise<number[]> {
+  const reply = await create(s, user, drafts);
+  t.equal(reply.status, 200, 'created');
+  return reply.body.ids;
+}
+
