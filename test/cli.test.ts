@@ -11,8 +11,11 @@ import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { basic, sendRequest } from './helpers.js';
 
-// Independent spawns run side by side: each pays for Node and the TypeScript loader.
+// Independent spawns run side by side: each pays for Node and the TypeScript loader (a few
+// seconds of CPU for the whole server). On a loaded machine that adds up: allow more than tap's
+// default per-file timeout.
 t.jobs = 4;
+t.setTimeout(300_000);
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
