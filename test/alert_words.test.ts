@@ -205,3 +205,14 @@ t.test('messages sent or edited after a word is added get has_alert_word; after 
   t.same((await flagsOf([hit, phrase, after])).map(alerted), [false, true, false], 'an edit clears the flag; untouched messages keep it; new ones do not get it');
   t.notOk((await flagsOf([hit]))[0]!.includes('has_alert_word'));
 });
+
+t.test('the zulip-js client: retrieve, add (multipart) and remove (JSON in the query string)', async (t) => {
+  const { s, member } = await setup(t);
+  // zulip-js ships no types; a computed specifier keeps TypeScript from asking for them.
+  const { default: zulipInit } = (await import('zulip-js' as string)) as { default: (config: object) => Promise<any> };
+  const client = await zulipInit({ username: member.email, apiKey: member.api_key, realm: s.url });
+  t.same(await client.callEndpoint('/users/me/alert_words', 'POST', { alert_words: ['Parley', ' SQLite '] }), { result: 'success', msg: '', alert_words: ['Parley', 'SQLite'] });
+  t.same(await client.users.me.alertWords.retrieve(), { result: 'success', msg: '', alert_words: ['Parley', 'SQLite'] });
+  t.same(await client.callEndpoint('/users/me/alert_words', 'DELETE', { alert_words: JSON.stringify(['parley']) }), { result: 'success', msg: '', alert_words: ['SQLite'] });
+  t.same(await client.callEndpoint('/users/me/alert_words', 'DELETE', { alert_words: ['sqlite', 'x'] }), { result: 'error', msg: 'alert_words is not valid JSON', code: 'BAD_REQUEST' }, 'an unencoded list reaches the server as a,b');
+});
