@@ -9,7 +9,7 @@ import { ApiError } from '../errors.js';
 import type { Logger } from '../context.js';
 import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
 import { readBody, type BodyLimits } from './body.js';
-import type { RateLimiter } from './rate_limit.js';
+import { strictest, type RateLimiter } from './rate_limit.js';
 import { decodeParams } from './params.js';
 import { RawResponse, sendError, sendJson, sendSuccess } from './respond.js';
 
@@ -88,16 +88,16 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       const limiter = deps.rateLimiter;
       let actor = ANONYMOUS;
       if (route.access === 'public') {
-        if (limiter && route.passwordLogin) {
-          limiter.checkAuthAllowed(ip, 'password');
-          limiter.noteAuthAttempt(ip, 'password');
+        if (limiter && !route.outsideApi) {
+          extraHeaders = limiter.address(ip);
+          if (route.passwordLogin) extraHeaders = strictest(extraHeaders, limiter.login(ip));
         }
       } else {
-        limiter?.checkAuthAllowed(ip);
+        if (limiter) extraHeaders = limiter.checkAuthAllowed(ip);
         try {
           actor = deps.authenticate(req.headers.authorization, ip);
         } catch (error) {
-          limiter?.noteAuthAttempt(ip);
+          if (limiter) extraHeaders = limiter.noteAuthFailure(ip);
           throw error;
         }
         if (limiter) extraHeaders = limiter.user(actor.id);

@@ -41,21 +41,22 @@ export class TokenBuckets {
     }
   }
 
-  /** Seconds until one token is available again (0 when one is). */
-  waitSeconds(key: string): number {
+  /** The bucket's headers without taking a token; throws RATE_LIMIT_HIT when it has none. */
+  peek(key: string): RateLimitHeaders {
     const bucket = this.#bucket(key);
-    return bucket.tokens >= 1 ? 0 : (1 - bucket.tokens) / this.#refillPerMs / 1000;
+    if (bucket.tokens < 1) throw rateLimited((1 - bucket.tokens) / this.#refillPerMs / 1000, this.#headers(bucket));
+    return this.#headers(bucket);
   }
 
   /** Takes a token; returns the X-RateLimit-* headers, or throws RATE_LIMIT_HIT. */
-  take(key: string): Record<string, string> {
+  take(key: string): RateLimitHeaders {
     const bucket = this.#bucket(key);
     if (bucket.tokens < 1) throw rateLimited((1 - bucket.tokens) / this.#refillPerMs / 1000, this.#headers(bucket));
     bucket.tokens -= 1;
     return this.#headers(bucket);
   }
 
-  #headers(bucket: Bucket): Record<string, string> {
+  #headers(bucket: Bucket): RateLimitHeaders {
     const resetMs = bucket.updatedMs + (this.#capacity - bucket.tokens) / this.#refillPerMs;
     return {
       'X-RateLimit-Limit': String(this.#capacity),
@@ -63,6 +64,20 @@ export class TokenBuckets {
       'X-RateLimit-Reset': String(Math.ceil(resetMs / 1000)),
     };
   }
+}
+
+export type RateLimitHeaders = Record<string, string>;
+
+/** When several limits apply, the strictest is reported (Zulip: least remaining, latest reset). */
+export function strictest(a: RateLimitHeaders, b: RateLimitHeaders): RateLimitHeaders {
+  if (a['X-RateLimit-Limit'] === undefined) return b;
+  if (b['X-RateLimit-Limit'] === undefined) return a;
+  const min = (name: string) => String(Math.min(Number(a[name]), Number(b[name])));
+  return {
+    'X-RateLimit-Limit': min('X-RateLimit-Limit'),
+    'X-RateLimit-Remaining': min('X-RateLimit-Remaining'),
+    'X-RateLimit-Reset': String(Math.max(Number(a['X-RateLimit-Reset']), Number(b['X-RateLimit-Reset']))),
+  };
 }
 
 export function rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
@@ -73,16 +88,21 @@ export function rateLimited(retryAfterSeconds: number, headers: Record<string, s
   });
 }
 
-/** API-key failures and password logins are counted apart: logging in must not lock out API keys. */
-export type AuthKind = 'api_key' | 'password';
-
+/**
+ * The limits an HTTP request goes through. Each returns the X-RateLimit-* headers of the bucket it
+ * used (empty when that limit is off) or throws RATE_LIMIT_HIT carrying them.
+ */
 export interface RateLimiter {
-  /** Per-user request limit; returns headers for the response. */
-  user(userId: number): Record<string, string>;
-  /** Throws when the address used up its authentication attempts of this kind. */
-  checkAuthAllowed(ip: string, kind?: AuthKind): void;
-  /** Counts a failed API-key authentication, or a password login attempt, of the address. */
-  noteAuthAttempt(ip: string, kind?: AuthKind): void;
+  /** Per-user requests (Zulip's api_by_user): takes one. */
+  user(userId: number): RateLimitHeaders;
+  /** Requests without credentials, per address (Zulip's api_by_ip): takes one. */
+  address(ip: string): RateLimitHeaders;
+  /** Before an API key is checked: refuses an address that used up its failed attempts. */
+  checkAuthAllowed(ip: string): RateLimitHeaders;
+  /** Counts a failed API-key authentication of the address. */
+  noteAuthFailure(ip: string): RateLimitHeaders;
+  /** Counts a password login attempt (POST /fetch_api_key), successful or not; refuses when over. */
+  login(ip: string): RateLimitHeaders;
 }
 
 export function createRateLimiter(
@@ -92,20 +112,23 @@ export function createRateLimiter(
   const perMinute = options.requestsPerMinute ?? 0;
   const authPerMinute = options.authAttemptsPerMinute ?? (perMinute > 0 ? Math.max(5, Math.ceil(perMinute / 10)) : 0);
   if (perMinute <= 0 && authPerMinute <= 0) return undefined;
-  const users = perMinute > 0 ? new TokenBuckets(perMinute, clock) : undefined;
-  const addresses = authPerMinute > 0 ? new TokenBuckets(authPerMinute, clock) : undefined;
+  const requests = perMinute > 0 ? new TokenBuckets(perMinute, clock) : undefined;
+  // API-key failures and password logins are counted apart: logging in must not lock out API keys.
+  const attempts = authPerMinute > 0 ? new TokenBuckets(authPerMinute, clock) : undefined;
   return {
-    user: (userId) => (users ? users.take(String(userId)) : {}),
-    checkAuthAllowed(ip, kind = 'api_key') {
-      const wait = addresses?.waitSeconds(`${kind} ${ip}`) ?? 0;
-      if (wait > 0) throw rateLimited(wait);
-    },
-    noteAuthAttempt(ip, kind = 'api_key') {
+    user: (userId) => requests?.take(`user ${userId}`) ?? {},
+    address: (ip) => requests?.take(`ip ${ip}`) ?? {},
+    checkAuthAllowed: (ip) => attempts?.peek(`api_key ${ip}`) ?? {},
+    noteAuthFailure(ip) {
       try {
-        addresses?.take(`${kind} ${ip}`);
-      } catch {
+        return attempts?.take(`api_key ${ip}`) ?? {};
+      } catch (error) {
         // Already exhausted: the next attempt is refused by checkAuthAllowed.
+        if (!(error instanceof ApiError)) throw error;
+        const { 'Retry-After': _retry, ...headers } = error.headers;
+        return headers;
       }
     },
+    login: (ip) => attempts?.take(`password ${ip}`) ?? {},
   };
 }
