@@ -165,6 +165,15 @@ async function fiveMessages(s: TestServer, alice: TestUser): Promise<number[]> {
   return ids;
 }
 
+t.test('POST /messages/render: the HTML without sending anything', async (t) => {
+  const { s, alice, bob } = await world(t);
+  const body = ok(t, await s.request('POST', '/messages/render', { as: alice, params: { content: '**hi** @**Bob Brown**' } }));
+  t.equal(body.rendered, `<p><strong>hi</strong> <span class="user-mention" data-user-id="${bob.user_id}">@Bob Brown</span></p>`);
+  t.same(s.chat.api.messages.render(alice.user_id, { content: '`x`' }), { rendered: '<p><code>x</code></p>' });
+  t.equal(s.db.prepare('SELECT count(*) FROM message').pluck().get(), 0);
+  isError(t, await s.request('POST', '/messages/render', { as: alice }), { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'content' argument" });
+});
+
 t.test('GET /messages anchors: newest, oldest, an id, first_unread; include_anchor; found_anchor/oldest/newest', async (t) => {
   const { s, alice, bob } = await world(t);
   const ids = await fiveMessages(s, alice);

@@ -260,3 +260,23 @@ t.test('stream and subscription events match their schemas and applied to the st
   });
   await throwsApiError(t, () => s.chat.api.streams.unsubscribe(guest.user_id, { subscriptions: ['gone'] }), bad('Channel(s) (gone) do not exist'));
 });
+
+t.test('GET /users/me/{stream_id}/topics: newest first, case variants merged, protected history per user', async (t) => {
+  const { s, admin, member, other } = await world(t);
+  ok(t, await subscribe(s, member, ['dev'], { principals: [member.user_id, other.user_id] }));
+  const a = await sendToStream(s, member, 'dev', 'Build', 'one');
+  const b = await sendToStream(s, other, 'dev', 'deploy', 'two');
+  const c = await sendToStream(s, member, 'dev', 'build', 'three');
+  const dev = streamId(s, 'dev');
+  t.same(ok(t, await s.request('GET', `/users/me/${dev}/topics`, { as: admin })).topics, [{ name: 'build', max_id: c }, { name: 'deploy', max_id: b }], 'public history, seen by a non-subscriber');
+  t.ok(a < c);
+  ok(t, await subscribe(s, member, ['vault'], { invite_only: true, principals: [member.user_id] }));
+  const early = await sendToStream(s, member, 'vault', 'before', 'x');
+  ok(t, await subscribe(s, admin, ['vault'], { principals: [other.user_id] }));
+  const late = await sendToStream(s, member, 'vault', 'after', 'y');
+  const vault = streamId(s, 'vault');
+  t.same(s.chat.api.streams.topics(other.user_id, { streamId: vault }).topics, [{ name: 'after', max_id: late }], 'protected history: only what one received');
+  t.same(s.chat.api.streams.topics(member.user_id, { streamId: vault }).topics, [{ name: 'after', max_id: late }, { name: 'before', max_id: early }]);
+  await bothFail(t, () => s.request('GET', `/users/me/${vault}/topics`, { as: admin }), () => s.chat.api.streams.topics(admin.user_id, { streamId: vault }), bad('Invalid channel ID'));
+  await bothFail(t, () => s.request('GET', '/users/me/999/topics', { as: member }), () => s.chat.api.streams.topics(member.user_id, { streamId: 999 }), bad('Invalid channel ID'));
+});

@@ -1,4 +1,4 @@
-// Rendering a message for sending or editing: Markdown with mentions and linkifiers, who is
+// Rendering a message for sending, editing or POST /messages/render: Markdown with mentions and linkifiers, who is
 // mentioned (group mentions expanded to members), and which recipients' alert words occur.
 // Rendered once per message, never per recipient.
 import type { Ctx } from '../context.js';
@@ -15,6 +15,7 @@ import {
   type MentionableUser,
 } from '../store/messages.js';
 import { FLAG } from './flags.js';
+import type { Actor } from './roles.js';
 
 export interface RenderedMessage {
   html: string;
@@ -67,6 +68,11 @@ export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
     streamWildcard: rendered.mentions.streamWildcard,
     topicWildcard: rendered.mentions.topicWildcard,
   };
+}
+
+/** POST /messages/render: the HTML a message with this content would get. */
+export function previewMessage(ctx: Ctx, _actor: Actor, input: { content: string }): { rendered: string } {
+  return { rendered: renderMessage(ctx, input.content).html };
 }
 
 /** topic_links for a channel message's topic, as stored on the message. */

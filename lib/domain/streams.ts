@@ -1,5 +1,5 @@
-// Channels: GET /streams, GET /streams/{stream_id}, GET /get_stream_id, and the `subscriptions`,
-// `unsubscribed`, `never_subscribed` and `streams` state of POST /register.
+// Channels: GET /streams, GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics,
+// and the `subscriptions`, `unsubscribed`, `never_subscribed` and `streams` state of POST /register.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
@@ -15,7 +15,7 @@ import {
   selectSubscriptionsOfUser,
   type StreamRow,
 } from '../store/streams.js';
-import { selectUserById } from '../store/users.js';
+import { selectTopicHistory } from '../store/messages.js';
 import { canAccessStreamContent, canSeeStream } from './stream_access.js';
 import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
@@ -121,7 +121,17 @@ export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): 
   return { stream_id: stream.id };
 }
 
-/** The role of a user id, for visibility checks on users other than the caller. */
-export function roleOfUser(ctx: Ctx, userId: number): number {
-  return selectUserById(ctx.store, userId)?.role ?? 600;
+/**
+ * GET /users/me/{stream_id}/topics: Zulip's get_topic_history_for_stream. Topics that differ only
+ * in case are one topic, named as in its newest message; newest first.
+ */
+export function getTopics(ctx: Ctx, actor: Actor, input: { streamId: number }): { topics: { name: string; max_id: number }[] } {
+  const stream = selectStreamById(ctx.store, input.streamId);
+  if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
+    throw badRequest('Invalid channel ID');
+  }
+  const rows = selectTopicHistory(ctx.store, stream.id, stream.history_public_to_subscribers === 1 ? null : actor.id);
+  const canonical = new Map<string, { name: string; max_id: number }>();
+  for (const [name, maxId] of [...rows].sort((a, b) => a[1] - b[1])) canonical.set(name.toLowerCase(), { name, max_id: maxId });
+  return { topics: [...canonical.values()].sort((a, b) => b.max_id - a.max_id) };
 }

@@ -1,7 +1,9 @@
-// Messages: POST /messages, GET /messages, GET /messages/{message_id}, PATCH /messages/{message_id}.
+// Messages: POST /messages, GET /messages, GET /messages/{message_id}, PATCH /messages/{message_id},
+// POST /messages/render.
 import { z } from 'zod';
 import { editMessage } from '../domain/message_edit.js';
 import { getMessage, getMessages } from '../domain/message_fetch.js';
+import { previewMessage } from '../domain/message_render.js';
 import { sendMessage } from '../domain/message_send.js';
 import type { NarrowTerm } from '../domain/narrow.js';
 import { bool, json, jsonOrString, pathInt, str } from '../http/params.js';
@@ -92,5 +94,14 @@ export const messageRoutes = {
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       editMessage(ctx, actor, { messageId: p.message_id, content: p.content, topic: p.topic, propagateMode: p.propagate_mode }),
+  }),
+  render: route({
+    method: 'POST',
+    path: '/messages/render',
+    access: 'user',
+    summary: 'The HTML a message with this Markdown content would get',
+    params: { content: str() },
+    response: z.object({ rendered: z.string() }),
+    handler: (ctx, actor, p) => previewMessage(ctx, actor, { content: p.content }),
   }),
 };

@@ -1,7 +1,7 @@
 // Channels and subscriptions: POST/DELETE/GET /users/me/subscriptions, GET /streams,
-// GET /streams/{stream_id}, GET /get_stream_id.
+// GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics.
 import { z } from 'zod';
-import { getStream, getStreamId, getStreams } from '../domain/streams.js';
+import { getStream, getStreamId, getStreams, getTopics } from '../domain/streams.js';
 import { addSubscriptions, listSubscriptions, removeSubscriptions } from '../domain/subscriptions.js';
 import { isGuest } from '../domain/roles.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
@@ -109,5 +109,14 @@ export const streamRoutes = {
     params: { stream: str() },
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => getStreamId(ctx, actor, { stream: p.stream }),
+  }),
+  topics: route({
+    method: 'GET',
+    path: '/users/me/:stream_id/topics',
+    access: 'user',
+    summary: "A channel's topics with their newest message id, newest first",
+    params: { stream_id: pathInt(), allow_empty_topic_name: bool().optional() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => getTopics(ctx, actor, { streamId: p.stream_id }),
   }),
 };

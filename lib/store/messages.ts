@@ -65,6 +65,23 @@ export function selectTopicSenderIds(s: Store, streamId: number, topic: string):
     .all(streamId, topic) as number[];
 }
 
+/**
+ * [topic, newest id] of a channel's topics, newest first; with `userId`, only over the messages
+ * that user received (protected history).
+ */
+export function selectTopicHistory(s: Store, streamId: number, userId: number | null): [string, number][] {
+  if (userId === null) {
+    return s.prepare('SELECT topic, max(id) AS max_id FROM message WHERE stream_id = ? GROUP BY topic ORDER BY max_id DESC').raw().all(streamId) as [string, number][];
+  }
+  return s
+    .prepare(
+      `SELECT m.topic, max(m.id) AS max_id FROM user_message um JOIN message m ON m.id = um.message_id
+       WHERE um.user_id = ? AND m.stream_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
+    )
+    .raw()
+    .all(userId, streamId) as [string, number][];
+}
+
 // --- direct-message conversations -------------------------------------------------------------
 
 export function selectDirectGroupId(s: Store, memberKey: string): number | undefined {
