@@ -12,6 +12,7 @@ import { addUser, deactivate, defaultFullName, type Credentials } from './domain
 import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
+import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { allRoutes, routeGroups } from './routes/index.js';
@@ -136,6 +137,7 @@ export function createChatServer(db: Database, options: ChatOptions = {}): ChatS
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server = http.createServer((req, res) => handler(req, res));
+        server.on('clientError', answerClientError);
         server.keepAliveTimeout = 75_000;
         server.once('error', reject);
         server.listen(port, host, () => {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MAX_ALERT_WORD_LENGTH, addAlertWords, listAlertWords, removeAlertWords } from '../domain/alert_words.js';
 import { json, maxCodePoints } from '../http/params.js';
+import { MAX_ALERT_WORDS_PER_REQUEST } from './limits.js';
 import { route } from './route.js';
 
 const alertWordList = z.object({ alert_words: z.array(z.string()) });
@@ -23,7 +24,9 @@ export const alertWordRoutes = {
     summary: 'Add alert words',
     params: {
       // The limit applies before stripping, as in Zulip.
-      alert_words: json(z.array(maxCodePoints(MAX_ALERT_WORD_LENGTH))).describe('JSON list of words or phrases'),
+      alert_words: json(z.array(maxCodePoints(MAX_ALERT_WORD_LENGTH)).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
+        `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
+      ),
     },
     response: alertWordList,
     errors: ['BAD_REQUEST'],
@@ -34,7 +37,11 @@ export const alertWordRoutes = {
     path: '/users/me/alert_words',
     access: 'user',
     summary: 'Remove alert words (case-insensitive; unknown words are ignored)',
-    params: { alert_words: json(z.array(z.string())).describe('JSON list of words or phrases') },
+    params: {
+      alert_words: json(z.array(z.string()).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
+        `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
+      ),
+    },
     response: alertWordList,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => removeAlertWords(ctx, actor, { alertWords: p.alert_words }),

@@ -3,12 +3,13 @@
 import { z } from 'zod';
 import { createDrafts, deleteDraft, editDraft, listDrafts, requireDraftsSync } from '../domain/drafts.js';
 import { json, pathInt, requiredString } from '../http/params.js';
+import { MAX_DRAFTS_PER_REQUEST, MAX_USERS_PER_REQUEST } from './limits.js';
 import { route } from './route.js';
 
 /** Zulip's DraftData: extra keys are refused; content is stripped and must not be blank. */
 const draftData = z.strictObject({
   type: z.enum(['', 'stream', 'private']),
-  to: z.array(z.int()),
+  to: z.array(z.int()).max(MAX_USERS_PER_REQUEST),
   topic: z.string(),
   content: requiredString(),
   timestamp: z.number().nullable().optional(),
@@ -40,7 +41,7 @@ export const draftRoutes = {
     path: '/drafts',
     access: 'user',
     summary: 'Create drafts (all or none)',
-    params: { drafts: json(z.array(draftData)).describe('JSON list of draft objects') },
+    params: { drafts: json(z.array(draftData).max(MAX_DRAFTS_PER_REQUEST)).describe(`JSON list of draft objects, at most ${MAX_DRAFTS_PER_REQUEST}`) },
     response: z.object({ ids: z.array(z.int()) }),
     errors: ['BAD_REQUEST'],
     before: requireDraftsSync,

@@ -1,10 +1,11 @@
 // POST /register, GET /events, DELETE /events.
 import { z } from 'zod';
 import { deleteEventQueue, getEvents, registerQueue } from '../domain/events.js';
-import { bool, json, str } from '../http/params.js';
+import { bool, json, maxCodePoints, str } from '../http/params.js';
+import { MAX_EVENT_TYPES, MAX_NARROW_TERMS, MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
-const eventTypeList = z.array(z.string()).nullable();
+const eventTypeList = z.array(maxCodePoints(MAX_TEXT_LENGTH)).max(MAX_EVENT_TYPES).nullable();
 
 export const eventRoutes = {
   register: route({
@@ -21,7 +22,7 @@ export const eventRoutes = {
       slim_presence: bool().optional(),
       include_subscribers: json(z.union([z.boolean(), z.literal('partial')])).optional(),
       all_public_streams: bool().optional(),
-      narrow: json(z.array(z.unknown())).optional(),
+      narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)).optional(),
     },
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
@@ -38,7 +39,7 @@ export const eventRoutes = {
     access: 'user',
     summary: 'Events newer than last_event_id; long-polls when there are none',
     params: {
-      queue_id: str().optional(),
+      queue_id: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),
       last_event_id: json(z.int()).optional(),
       dont_block: bool().optional(),
     },
@@ -51,7 +52,7 @@ export const eventRoutes = {
     path: '/events',
     access: 'user',
     summary: 'Delete an event queue',
-    params: { queue_id: str() },
+    params: { queue_id: str(maxCodePoints(MAX_TEXT_LENGTH)) },
     errors: ['BAD_EVENT_QUEUE_ID'],
     handler: (ctx, actor, p) => deleteEventQueue(ctx, actor, { queueId: p.queue_id }),
   }),

@@ -8,17 +8,18 @@ import {
   reorderLinkifiers,
   updateLinkifier,
 } from '../domain/linkifiers.js';
-import { json, pathInt, str } from '../http/params.js';
+import { json, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_ALTERNATIVE_URL_TEMPLATES, MAX_LINKIFIER_IDS, MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 const linkifierParams = {
-  pattern: str().describe('RE2 regular expression; named groups (?P<name>...) are the URL template variables.'),
-  url_template: str().describe('RFC 6570 URL template using exactly the named groups of the pattern.'),
-  example_input: str(z.string().nullable()).optional().describe('Text the pattern matches. Empty: none.'),
-  reverse_template: str(z.string().nullable())
+  pattern: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RE2 regular expression; named groups (?P<name>...) are the URL template variables.'),
+  url_template: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RFC 6570 URL template using exactly the named groups of the pattern.'),
+  example_input: str(maxCodePoints(MAX_TEXT_LENGTH).nullable()).optional().describe('Text the pattern matches. Empty: none.'),
+  reverse_template: str(maxCodePoints(MAX_TEXT_LENGTH).nullable())
     .optional()
     .describe('Text for a URL matching the template, with {name} for groups and {{ }} for braces; needs example_input.'),
-  alternative_url_templates: json(z.array(z.string()))
+  alternative_url_templates: json(z.array(maxCodePoints(MAX_TEXT_LENGTH)).max(MAX_ALTERNATIVE_URL_TEMPLATES))
     .optional()
     .describe('More RFC 6570 templates, for reverse linkification in clients only.'),
 };
@@ -90,7 +91,7 @@ export const linkifierRoutes = {
     path: '/realm/linkifiers',
     access: 'admin',
     summary: 'Set the order linkifiers are processed in (administrators)',
-    params: { ordered_linkifier_ids: json(z.array(z.int())).describe('Every linkifier id, once each, in the new order.') },
+    params: { ordered_linkifier_ids: json(z.array(z.int()).max(MAX_LINKIFIER_IDS)).describe('Every linkifier id, once each, in the new order.') },
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
     handler: (ctx, actor, p) => reorderLinkifiers(ctx, actor, { orderedLinkifierIds: p.ordered_linkifier_ids }),
   }),

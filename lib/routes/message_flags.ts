@@ -4,6 +4,7 @@ import { MAX_FLAG_MESSAGES, updateMessageFlags } from '../domain/message_flags.j
 import { markAllAsRead, updateMessageFlagsForNarrow } from '../domain/message_flags_bulk.js';
 import { bool, json, str } from '../http/params.js';
 import { narrowTerm, toTerms } from './messages.js';
+import { MAX_NARROW_TERMS } from './limits.js';
 import { route } from './route.js';
 
 const ignoredChannels = z.array(z.int()).optional().describe('Only for op=remove, flag=read: channels whose messages stayed read');
@@ -33,7 +34,7 @@ export const messageFlagRoutes = {
       include_anchor: bool().optional(),
       num_before: json(z.int().nonnegative()),
       num_after: json(z.int().nonnegative()),
-      narrow: json(z.array(narrowTerm).nullable()),
+      narrow: json(z.array(narrowTerm).max(MAX_NARROW_TERMS).nullable()),
       op: str(),
       flag: str(),
     },

@@ -2,22 +2,33 @@
 // POST /messages/render.
 import { z } from 'zod';
 import { editMessage } from '../domain/message_edit.js';
-import { getMessage, getMessages } from '../domain/message_fetch.js';
+import { MAX_MESSAGES_PER_FETCH, getMessage, getMessages } from '../domain/message_fetch.js';
+import { MAX_MESSAGE_LENGTH } from '../domain/message_addressee.js';
 import { previewMessage } from '../domain/message_render.js';
 import { sendMessage } from '../domain/message_send.js';
 import type { NarrowTerm } from '../domain/narrow.js';
-import { bool, json, jsonOrString, pathInt, str } from '../http/params.js';
+import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, charsAtMost, itemsAtMost } from './limits.js';
 import { route } from './route.js';
 
-export const narrowTerm = z.union([
-  z.object({
-    operator: z.string(),
-    operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
-    negated: z.boolean().optional(),
-  }),
-  // Zulip's legacy form: [operator, operand].
-  z.tuple([z.string(), z.string()]),
-]);
+export const narrowTerm = z
+  .union([
+    z.object({
+      operator: z.string(),
+      operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
+      negated: z.boolean().optional(),
+    }),
+    // Zulip's legacy form: [operator, operand].
+    z.tuple([z.string(), z.string()]),
+  ])
+  // On the whole term: a failure inside the union would only read `Invalid narrow[0]`.
+  .check((payload) => {
+    const legacy = Array.isArray(payload.value);
+    const operand = { value: legacy ? (payload.value as string[])[1] : (payload.value as { operand: unknown }).operand, issues: [] as z.core.$ZodRawIssue[] };
+    itemsAtMost(MAX_USERS_PER_REQUEST)(operand);
+    charsAtMost(MAX_TEXT_LENGTH)(operand);
+    for (const issue of operand.issues) payload.issues.push({ ...issue, path: [legacy ? 1 : 'operand'] });
+  });
 
 export function toTerms(narrow: readonly z.infer<typeof narrowTerm>[] | undefined): NarrowTerm[] | undefined {
   return narrow?.map((term) => (Array.isArray(term) ? { operator: term[0], operand: term[1] } : term));
@@ -31,7 +42,7 @@ export const messageRoutes = {
     summary: 'Send a channel or direct message',
     params: {
       type: str(z.enum(['direct', 'private', 'stream', 'channel'])),
-      to: jsonOrString(z.unknown()).optional().describe('Channel name or id; for direct messages a list of user ids or emails'),
+      to: jsonOrString(z.unknown().check(itemsAtMost(MAX_USERS_PER_REQUEST))).optional().describe('Channel name or id; for direct messages a list of user ids or emails'),
       topic: str().optional().alias('subject'),
       content: str(),
       read_by_sender: bool().optional(),
@@ -47,15 +58,15 @@ export const messageRoutes = {
     access: 'user',
     summary: 'Messages around an anchor in a narrow, or by id',
     params: {
-      anchor: str(z.union([z.string(), z.int()])).optional(),
+      anchor: str(z.union([z.string(), z.int()]).check(charsAtMost(MAX_TEXT_LENGTH))).optional(),
       include_anchor: bool().optional(),
       num_before: json(z.int().nonnegative()).optional(),
       num_after: json(z.int().nonnegative()).optional(),
-      narrow: json(z.array(narrowTerm)).optional(),
+      narrow: json(z.array(narrowTerm).max(MAX_NARROW_TERMS)).optional(),
       use_first_unread_anchor: bool().optional(),
       client_gravatar: bool().optional(),
       apply_markdown: bool().optional(),
-      message_ids: json(z.array(z.int())).optional(),
+      message_ids: json(z.array(z.int()).max(MAX_MESSAGES_PER_FETCH)).optional(),
       allow_empty_topic_name: bool().optional(),
     },
     errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
@@ -100,7 +111,7 @@ export const messageRoutes = {
     path: '/messages/render',
     access: 'user',
     summary: 'The HTML a message with this Markdown content would get',
-    params: { content: str() },
+    params: { content: str(maxCodePoints(MAX_MESSAGE_LENGTH)) },
     response: z.object({ rendered: z.string() }),
     handler: (ctx, actor, p) => previewMessage(ctx, actor, { content: p.content }),
   }),

@@ -7,7 +7,8 @@ import {
   removeNavigationView,
   updateNavigationView,
 } from '../domain/navigation_views.js';
-import { bool, pathStr, requiredString, str } from '../http/params.js';
+import { bool, maxCodePoints, pathStr, requiredString, str } from '../http/params.js';
+import { MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 const navigationView = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() });
@@ -28,9 +29,9 @@ export const navigationViewRoutes = {
     access: 'user',
     summary: 'Add a navigation view (a setting for a built-in view, or a custom view)',
     params: {
-      fragment: str(requiredString()).describe('URL hash of the view; stripped'),
+      fragment: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).describe('URL hash of the view; stripped'),
       is_pinned: bool().describe('true pins the view; false hides it in the menu'),
-      name: str(requiredString()).optional().describe('Custom views only; stripped'),
+      name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only; stripped'),
     },
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => addNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
@@ -43,7 +44,7 @@ export const navigationViewRoutes = {
     params: {
       fragment: pathStr().describe('URL hash of the view; may contain slashes'),
       is_pinned: bool().optional(),
-      name: str(requiredString()).optional().describe('Custom views only'),
+      name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only'),
     },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     handler: (ctx, actor, p) => updateNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),

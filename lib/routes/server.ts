@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { fetchApiKey } from '../domain/auth.js';
 import { serverSettings } from '../domain/realm.js';
-import { str } from '../http/params.js';
+import { maxCodePoints, str } from '../http/params.js';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 export const serverRoutes = {
@@ -21,8 +22,8 @@ export const serverRoutes = {
     passwordLogin: true,
     summary: 'Exchange an email and password for the API key',
     params: {
-      username: str().describe('The account email'),
-      password: str().describe('The account password'),
+      username: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('The account email'),
+      password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).describe('The account password'),
     },
     response: z.object({ api_key: z.string(), email: z.string(), user_id: z.int() }),
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT'],

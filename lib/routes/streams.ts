@@ -7,9 +7,10 @@ import { isGuest } from '../domain/roles.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
 import { badRequest } from '../errors.js';
 import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_CHANNELS_PER_REQUEST, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, itemsAtMost } from './limits.js';
 import { route } from './route.js';
 
-const principals = json(z.union([z.array(z.string()), z.array(z.int())]));
+const principals = json(z.union([z.array(z.string()), z.array(z.int())]).check(itemsAtMost(MAX_USERS_PER_REQUEST)));
 
 export const streamRoutes = {
   subscribe: route({
@@ -29,7 +30,7 @@ export const streamRoutes = {
             description: maxCodePoints(MAX_STREAM_DESCRIPTION_LENGTH).optional(),
             color: z.string().optional(),
           }),
-        ),
+        ).max(MAX_CHANNELS_PER_REQUEST),
       ),
       principals: principals.optional(),
       invite_only: bool().optional(),
@@ -52,7 +53,7 @@ export const streamRoutes = {
     path: '/users/me/subscriptions',
     access: 'user',
     summary: 'Unsubscribe from channels (others: administrators); their messages become read',
-    params: { subscriptions: json(z.array(z.string())), principals: principals.optional() },
+    params: { subscriptions: json(z.array(z.string()).max(MAX_CHANNELS_PER_REQUEST)), principals: principals.optional() },
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => removeSubscriptions(ctx, actor, { subscriptions: p.subscriptions, principals: p.principals }),
   }),
@@ -106,7 +107,7 @@ export const streamRoutes = {
     path: '/get_stream_id',
     access: 'user',
     summary: "A channel's id by name",
-    params: { stream: str() },
+    params: { stream: str(maxCodePoints(MAX_TEXT_LENGTH)) },
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => getStreamId(ctx, actor, { stream: p.stream }),
   }),

@@ -8,9 +8,10 @@ import {
   updateUserGroupMembers,
 } from '../domain/user_groups.js';
 import { json, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_USERS_PER_REQUEST } from './limits.js';
 import { route } from './route.js';
 
-const userIds = json(z.array(z.int()));
+const userIds = json(z.array(z.int()).max(MAX_USERS_PER_REQUEST));
 
 export const userGroupRoutes = {
   create: route({

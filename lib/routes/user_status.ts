@@ -1,16 +1,17 @@
 // POST /users/me/status, POST /users/{user_id}/status (API document 4.1), GET /users/{user_id}/status.
 import { z } from 'zod';
 import { MAX_STATUS_TEXT_LENGTH, getUserStatus, updateOwnStatus, updateUserStatus } from '../domain/user_status.js';
-import { bool, pathInt, str, strippedMax } from '../http/params.js';
+import { bool, maxCodePoints, pathInt, str, strippedMax } from '../http/params.js';
+import { MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 const statusParams = {
   status_text: str(strippedMax(MAX_STATUS_TEXT_LENGTH))
     .optional()
     .describe(`At most ${MAX_STATUS_TEXT_LENGTH} Unicode code points after stripping; "" clears the text`),
-  emoji_name: str().optional().describe('"" clears the emoji; alone, the code and type are looked up'),
-  emoji_code: str().optional().describe('Unicode: dash-separated lowercase hex; realm_emoji: the id; extra: the name'),
-  reaction_type: str()
+  emoji_name: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('"" clears the emoji; alone, the code and type are looked up'),
+  emoji_code: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Unicode: dash-separated lowercase hex; realm_emoji: the id; extra: the name'),
+  reaction_type: str(maxCodePoints(MAX_TEXT_LENGTH))
     .optional()
     .describe('unicode_emoji, realm_emoji or service_extra_emoji (Zulip\'s zulip_extra_emoji is accepted too)'),
 };

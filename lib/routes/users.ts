@@ -10,7 +10,8 @@ import {
   listUsers,
   updateUser,
 } from '../domain/users.js';
-import { int, pathInt, str } from '../http/params.js';
+import { int, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 export const userRoutes = {
@@ -45,8 +46,8 @@ export const userRoutes = {
     access: 'user',
     summary: 'Create a user (administrators)',
     params: {
-      email: str(),
-      password: str(),
+      email: str(maxCodePoints(MAX_EMAIL_LENGTH)),
+      password: str(maxCodePoints(MAX_PASSWORD_LENGTH)),
       full_name: str(),
     },
     response: z.object({ user_id: z.int() }),
@@ -82,7 +83,7 @@ export const userRoutes = {
     summary: 'Create a bot owned by the caller',
     params: {
       full_name: str(),
-      short_name: str(),
+      short_name: str(maxCodePoints(MAX_EMAIL_LENGTH)),
       bot_type: int().optional(),
     },
     errors: ['BAD_REQUEST'],
