@@ -4,7 +4,8 @@
 import t, { type Test } from 'tap';
 import { FLAG } from '../lib/domain/flags.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, camelize, checkSchemas, eventsApply, flagBits, isError, ok, poll, sendDirect, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { bad, bothFail, camelize, flagBits, isError, ok, poll, sendDirect, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { checkSchemas, eventsApply } from './messaging_events.js';
 
 const START = 1_700_000_000_000;
 

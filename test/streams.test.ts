@@ -3,7 +3,8 @@
 // and to guests; the unread invariant on unsubscribing; stream and subscription events.
 import t, { type Test } from 'tap';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, eventsApply, flagBits, isError, ok, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { bad, bothFail, flagBits, isError, ok, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { eventsApply } from './messaging_events.js';
 
 async function world(t: Test) {
   const s = await startServer();

@@ -2,7 +2,8 @@
 // HTTP and in-process, Zulip's name and member rules, who may change members, user_group events.
 import t, { type Test } from 'tap';
 import { startServer } from './helpers.js';
-import { bad, bothFail, eventsApply, ok } from './messaging_helpers.js';
+import { bad, bothFail, ok } from './messaging_helpers.js';
+import { eventsApply } from './messaging_events.js';
 
 async function world(t: Test) {
   const s = await startServer();

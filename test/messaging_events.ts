@@ -1,0 +1,252 @@
+// The messaging events' schemas and a Zulip client's apply_event for the messaging /register
+// state: applying the events a change produced to the state before must equal a fresh register
+// (Zulip's test_events.py discipline).
+import type { Test } from 'tap';
+import { z } from 'zod';
+import type { TestServer, TestUser } from './helpers.js';
+import { poll, register } from './messaging_helpers.js';
+
+export const STATE_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'realm_user_groups', 'max_message_id'] as const;
+
+export function pick(state: Record<string, any>): Record<string, unknown> {
+  return Object.fromEntries(STATE_KEYS.map((key) => [key, state[key]]));
+}
+
+// --- event schemas ----------------------------------------------------------------------------
+
+export const streamSchema = z
+  .object({
+    stream_id: z.int(),
+    name: z.string(),
+    description: z.string(),
+    rendered_description: z.string(),
+    date_created: z.int(),
+    creator_id: z.int().nullable(),
+    invite_only: z.boolean(),
+    is_web_public: z.boolean(),
+    history_public_to_subscribers: z.boolean(),
+    first_message_id: z.int().nullable(),
+    folder_id: z.null(),
+    is_recently_active: z.boolean(),
+    message_retention_days: z.null(),
+    stream_post_policy: z.int(),
+    is_announcement_only: z.boolean(),
+    is_archived: z.boolean(),
+    topics_policy: z.string(),
+    stream_weekly_traffic: z.null(),
+    subscriber_count: z.int(),
+  })
+  .strict();
+
+export const subscriptionSchema = streamSchema
+  .extend({
+    color: z.string(),
+    is_muted: z.boolean(),
+    in_home_view: z.boolean(),
+    pin_to_top: z.boolean(),
+    audible_notifications: z.null(),
+    desktop_notifications: z.null(),
+    email_notifications: z.null(),
+    push_notifications: z.null(),
+    wildcard_mentions_notify: z.null(),
+    subscribers: z.array(z.int()).optional(),
+  })
+  .strict();
+
+export const groupSchema = z
+  .object({
+    id: z.int(),
+    name: z.string(),
+    description: z.string(),
+    members: z.array(z.int()),
+    direct_subgroup_ids: z.array(z.int()),
+    is_system_group: z.boolean(),
+    creator_id: z.int().nullable(),
+    date_created: z.int(),
+    deactivated: z.boolean(),
+  })
+  .strict();
+
+const id = z.int();
+export const messageSchema = z
+  .object({
+    id,
+    sender_id: id,
+    content: z.string(),
+    content_type: z.enum(['text/html', 'text/x-markdown']),
+    recipient_id: id,
+    timestamp: id,
+    client: z.string(),
+    subject: z.string(),
+    topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
+    is_me_message: z.boolean(),
+    reactions: z.array(z.unknown()),
+    submessages: z.array(z.unknown()),
+    sender_full_name: z.string(),
+    sender_email: z.string(),
+    sender_realm_str: z.string(),
+    avatar_url: z.null(),
+    type: z.enum(['stream', 'private']),
+    stream_id: id.optional(),
+    display_recipient: z.union([z.string(), z.array(z.object({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() }).strict())]),
+    last_edit_timestamp: id.optional(),
+    flags: z.array(z.string()).optional(),
+  })
+  .strict();
+
+export const eventSchemas = {
+  streamCreate: z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }).strict(),
+  streamDelete: z.object({ id, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(z.object({ stream_id: id }).strict()), stream_ids: z.array(id) }).strict(),
+  streamUpdate: z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('first_message_id'), value: id, stream_id: id, name: z.string() }).strict(),
+  subscriptionAdd: z.object({ id, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionSchema) }).strict(),
+  subscriptionRemove: z
+    .object({ id, type: z.literal('subscription'), op: z.literal('remove'), subscriptions: z.array(z.object({ name: z.string(), stream_id: id }).strict()) })
+    .strict(),
+  peer: z.object({ id, type: z.literal('subscription'), op: z.enum(['peer_add', 'peer_remove']), stream_ids: z.array(id), user_ids: z.array(id) }).strict(),
+  groupAdd: z.object({ id, type: z.literal('user_group'), op: z.literal('add'), group: groupSchema }).strict(),
+  groupMembers: z.object({ id, type: z.literal('user_group'), op: z.enum(['add_members', 'remove_members']), group_id: id, user_ids: z.array(id) }).strict(),
+  message: z.object({ id, type: z.literal('message'), message: messageSchema, flags: z.array(z.string()) }).strict(),
+  updateMessage: z
+    .object({
+      id,
+      type: z.literal('update_message'),
+      user_id: id,
+      edit_timestamp: id,
+      message_id: id,
+      message_ids: z.array(id),
+      rendering_only: z.literal(false),
+      flags: z.array(z.string()),
+      stream_name: z.string().optional(),
+      stream_id: id.optional(),
+      propagate_mode: z.enum(['change_one', 'change_later', 'change_all']).optional(),
+      orig_subject: z.string().optional(),
+      subject: z.string().optional(),
+      topic_links: z.array(z.object({ text: z.string(), url: z.string() })).optional(),
+      orig_content: z.string().optional(),
+      orig_rendered_content: z.string().optional(),
+      content: z.string().optional(),
+      rendered_content: z.string().optional(),
+      is_me_message: z.boolean().optional(),
+    })
+    .strict(),
+  flagsRead: z.object({ id, type: z.literal('update_message_flags'), op: z.literal('add'), operation: z.literal('add'), flag: z.literal('read'), messages: z.array(id), all: z.literal(false) }).strict(),
+};
+
+/** Which schema an event of this feature must match. */
+export function schemaFor(event: Record<string, any>): z.ZodType | undefined {
+  switch (`${event.type}/${event.op ?? ''}`) {
+    case 'stream/create':
+      return eventSchemas.streamCreate;
+    case 'stream/delete':
+      return eventSchemas.streamDelete;
+    case 'stream/update':
+      return eventSchemas.streamUpdate;
+    case 'subscription/add':
+      return eventSchemas.subscriptionAdd;
+    case 'subscription/remove':
+      return eventSchemas.subscriptionRemove;
+    case 'subscription/peer_add':
+    case 'subscription/peer_remove':
+      return eventSchemas.peer;
+    case 'user_group/add':
+      return eventSchemas.groupAdd;
+    case 'user_group/add_members':
+    case 'user_group/remove_members':
+      return eventSchemas.groupMembers;
+    case 'message/':
+      return eventSchemas.message;
+    case 'update_message/':
+      return eventSchemas.updateMessage;
+    case 'update_message_flags/add':
+      return eventSchemas.flagsRead;
+    default:
+      return undefined;
+  }
+}
+
+export function checkSchemas(t: Test, events: readonly Record<string, any>[]): void {
+  for (const event of events) {
+    const schema = schemaFor(event);
+    if (!schema) {
+      t.fail(`no schema for ${event.type}/${event.op}`);
+      continue;
+    }
+    const result = schema.safeParse(event);
+    t.ok(result.success, `schema of ${event.type}/${event.op ?? ''}${result.success ? '' : `: ${result.error.message}`}`);
+  }
+}
+
+const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/** A Zulip client's apply_event for this feature's state. */
+export function applyEvents(before: Record<string, any>, events: readonly Record<string, any>[]): Record<string, unknown> {
+  const state = structuredClone(pick(before)) as Record<string, any>;
+  const lists = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] as const;
+  const without = (list: any[], streamId: number) => list.filter((s) => s.stream_id !== streamId);
+  for (const event of events) {
+    if (event.type === 'stream' && event.op === 'create') {
+      for (const stream of event.streams) {
+        state.streams = [...without(state.streams, stream.stream_id), structuredClone(stream)];
+        const known = [...state.subscriptions, ...state.unsubscribed].some((s: any) => s.stream_id === stream.stream_id);
+        if (!known) state.never_subscribed = [...without(state.never_subscribed, stream.stream_id), structuredClone(stream)];
+      }
+    } else if (event.type === 'stream' && event.op === 'delete') {
+      for (const streamId of event.stream_ids) {
+        state.streams = without(state.streams, streamId);
+        state.never_subscribed = without(state.never_subscribed, streamId);
+        state.unsubscribed = without(state.unsubscribed, streamId);
+      }
+    } else if (event.type === 'stream' && event.op === 'update') {
+      for (const key of lists) for (const s of state[key]) if (s.stream_id === event.stream_id) s[event.property] = event.value;
+    } else if (event.type === 'subscription' && event.op === 'add') {
+      for (const sub of event.subscriptions) {
+        state.never_subscribed = without(state.never_subscribed, sub.stream_id);
+        state.unsubscribed = without(state.unsubscribed, sub.stream_id);
+        state.subscriptions = [...without(state.subscriptions, sub.stream_id), structuredClone(sub)];
+      }
+    } else if (event.type === 'subscription' && event.op === 'remove') {
+      for (const { stream_id } of event.subscriptions) {
+        const sub = state.subscriptions.find((s: any) => s.stream_id === stream_id);
+        state.subscriptions = without(state.subscriptions, stream_id);
+        if (sub) state.unsubscribed = [...without(state.unsubscribed, stream_id), { ...sub, color: '#76ce90', is_muted: false, in_home_view: true, pin_to_top: false }];
+      }
+    } else if (event.type === 'subscription' && (event.op === 'peer_add' || event.op === 'peer_remove')) {
+      const delta = (event.op === 'peer_add' ? 1 : -1) * event.user_ids.length;
+      for (const key of lists) for (const s of state[key]) if (event.stream_ids.includes(s.stream_id)) s.subscriber_count += delta;
+    } else if (event.type === 'user_group' && event.op === 'add') {
+      state.realm_user_groups = [...state.realm_user_groups, event.group];
+    } else if (event.type === 'user_group' && (event.op === 'add_members' || event.op === 'remove_members')) {
+      for (const group of state.realm_user_groups) {
+        if (group.id !== event.group_id) continue;
+        const members = new Set<number>(group.members);
+        for (const userId of event.user_ids) {
+          if (event.op === 'add_members') members.add(userId);
+          else members.delete(userId);
+        }
+        group.members = [...members].sort((a, b) => a - b);
+      }
+    } else if (event.type === 'message') {
+      state.max_message_id = Math.max(state.max_message_id, event.message.id);
+    }
+  }
+  for (const key of lists) state[key] = [...state[key]].sort(byName);
+  return state;
+}
+
+/** Registers, runs the change, and checks every event's schema and that applying them equals a fresh register. */
+export async function eventsApply(t: Test, s: TestServer, users: readonly TestUser[], change: () => Promise<unknown>): Promise<Map<number, Record<string, any>[]>> {
+  const queues = new Map<number, Record<string, any>>();
+  for (const user of users) queues.set(user.user_id, await register(s, user));
+  await change();
+  const all = new Map<number, Record<string, any>[]>();
+  for (const user of users) {
+    const before = queues.get(user.user_id)!;
+    const events = await poll(s, user, before);
+    checkSchemas(t, events);
+    const after = await register(s, user);
+    t.same(applyEvents(before, events), pick(after), `user ${user.user_id}: events applied to the state before equal a fresh register`);
+    all.set(user.user_id, events);
+  }
+  return all;
+}
+
