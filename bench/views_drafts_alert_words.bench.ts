@@ -52,7 +52,8 @@ async function inProcess(): Promise<void> {
   figure('drafts.create (1 draft)', msPerCall(() => drafts.create(me, { drafts: [draft] }), 2000), write);
   const [editId] = drafts.create(me, { drafts: [draft] }).ids;
   figure('drafts.edit', msPerCall(() => drafts.edit(me, { draftId: editId!, draft }), 2000), write);
-  const pool = drafts.create(me, { drafts: Array.from({ length: 4000 }, () => draft) }).ids;
+  const pool: number[] = [];
+  for (let i = 0; i < 4; i++) pool.push(...drafts.create(me, { drafts: Array.from({ length: 1000 }, () => draft) }).ids);
   let next = 0;
   figure('drafts.delete', msPerCall(() => drafts.delete(me, { draftId: pool[next++]! }), 1000, 3), write);
 
