@@ -61,7 +61,7 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     timestamp: row.date_sent,
     client: row.sending_client,
     subject: row.topic,
-    topic_links: JSON.parse(row.topic_links) as unknown,
+    topic_links: row.topic_links === '[]' ? [] : (JSON.parse(row.topic_links) as unknown),
     is_me_message: isMeMessage(row.content),
     reactions: [],
     submessages: [],

@@ -78,7 +78,11 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
 }
 
 function format(ctx: Ctx, cache: DictCache, rows: readonly FetchedRow[], applyMarkdown: boolean): Record<string, unknown>[] {
-  return rows.map((row) => ({ ...messageDict(ctx, cache, row, applyMarkdown), flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) }));
+  return rows.map((row) => {
+    const dict = messageDict(ctx, cache, row, applyMarkdown);
+    dict.flags = flagList(row.um_flags ?? HISTORICAL_FLAGS);
+    return dict;
+  });
 }
 
 /** GET /messages' answer; anchor and found_* only for a range query (not with message_ids). */
