@@ -205,6 +205,14 @@ t.test('GET /streams: public and subscribed channels; private ones only to subsc
     bad('User not authorized for this query'),
   );
   t.same(s.chat.api.streams.list(guest.user_id).streams.map((x) => x.name), ['guests-room']);
+  const publicId = streamId(s, 'public-one');
+  await bothFail(t, () => s.request('GET', `/streams/${publicId}`, { as: guest }), () => s.chat.api.streams.get(guest.user_id, { streamId: publicId }), bad('Invalid channel ID'));
+  await bothFail(
+    t,
+    () => s.request('GET', '/get_stream_id', { as: guest, params: { stream: 'public-one' } }),
+    () => s.chat.api.streams.getId(guest.user_id, { stream: 'public-one' }),
+    bad("Invalid channel name 'public-one'"),
+  );
 });
 
 t.test('GET /streams/{stream_id}: Invalid channel ID for unknown or invisible channels', async (t) => {
