@@ -3,13 +3,12 @@
 // document 2.2, and the `update_message_flags` event. unread_msgs lives in unread.ts.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { ChatEvent } from '../events/hub.js';
 import {
+  clearUserMessageReadBits,
   insertHistoricalUserMessages,
-  selectMessageStates,
+  selectConversations,
   updateUserMessageFlagsWhereDifferent,
-  updateUserMessageFlagValues,
-  type MessageState,
+  type Conversation,
 } from '../store/message_flags.js';
 import { selectMessageById } from '../store/messages.js';
 import { selectSubscribedStreamIds } from '../store/streams.js';
@@ -17,7 +16,7 @@ import { selectUserMessageFlags } from '../store/user_message.js';
 import { ALL_FLAGS, FLAG, HISTORICAL_FLAGS, NON_API_FLAGS, NON_EDITABLE_FLAGS, type FlagName } from './flags.js';
 import { newDictCache } from './message_dicts.js';
 import { messageAccess } from './message_fetch.js';
-import { messageDetail, newUnreadClassifier } from './unread.js';
+import { mentionMask, messageDetailsJson, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
 
 export { fetchUnreadState } from './unread.js';
@@ -88,42 +87,47 @@ function setFlagBits(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: rea
   return { changed: [...changed] };
 }
 
-type UnreadState = MessageState & { flags: number };
-
 /**
  * op=remove, flag=read: messages in channels the user is not subscribed to stay read and their
  * channels are reported; a message of a subscribed channel without a row gets a historical,
- * unread row. Returns the changed messages' state for the event's message_details.
+ * unread row. Returns what the event's message_details says of each changed message.
  */
-function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { unread: Map<number, UnreadState> } {
+function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { detailsJson: string } {
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
-  const states = selectMessageStates(ctx.store, actor.id, messageIds);
+  const classifier = newUnreadClassifier(ctx, actor.id);
+  const conversations = selectConversations(ctx.store, messageIds);
   const ignored = new Set<number>();
-  const unread = new Map<number, UnreadState>();
+  const eligible: number[] = [];
+  const eligibleAt: number[] = [];
+  const masks: number[] = [];
   const historical = new Set<number>();
-  const writeIds: number[] = [];
-  const writeFlags: number[] = [];
   messageIds.forEach((id, i) => {
-    const state = states[i];
-    if (state && state.streamId !== null && !subscribed.has(state.streamId)) {
-      ignored.add(state.streamId);
-      return;
+    const conversation = conversations[i];
+    if (conversation === undefined) historical.add(id); // no such message: Invalid message(s) below
+    else if (conversation.streamId !== null && !subscribed.has(conversation.streamId)) ignored.add(conversation.streamId);
+    else {
+      eligible.push(id);
+      eligibleAt.push(i);
+      masks.push(mentionMask(classifier, conversation.streamId));
     }
-    if (unread.has(id) || historical.has(id)) return;
-    if (state === undefined || state.flags === null) {
-      historical.add(id);
-      if (state) unread.set(id, { ...state, flags: FLAG.historical });
-      return;
+  });
+  const changedAt = clearUserMessageReadBits(ctx.store, actor.id, eligible, masks);
+  const changed = new Set<number>();
+  const changedConversations: Conversation[] = [];
+  const mentioned: boolean[] = [];
+  eligible.forEach((id, j) => {
+    if (changed.has(id)) return;
+    if (changedAt[j] === 0) {
+      if (selectUserMessageFlags(ctx.store, actor.id, id) === undefined) historical.add(id);
+      else return;
     }
-    if ((state.flags & FLAG.read) === 0) return;
-    const flags = state.flags & ~FLAG.read;
-    writeIds.push(id);
-    writeFlags.push(flags);
-    unread.set(id, { ...state, flags });
+    changed.add(id);
+    changedConversations.push(conversations[eligibleAt[j]!]!);
+    mentioned.push(changedAt[j] === 2);
   });
   if (historical.size > 0) createHistoricalRows(ctx, actor, [...historical], FLAG.historical);
-  updateUserMessageFlagValues(ctx.store, actor.id, writeIds, writeFlags);
-  return { changed: [...unread.keys()], ignoredStreamIds: [...ignored].sort((a, b) => a - b), unread };
+  const ids = [...changed];
+  return { changed: ids, ignoredStreamIds: [...ignored].sort((a, b) => a - b), detailsJson: messageDetailsJson(classifier, ids, changedConversations, mentioned) };
 }
 
 /**
@@ -131,18 +135,15 @@ function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): Flag
  * even when nothing changed (Zulip). Call inside ctx.tx.
  */
 export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: readonly number[]): FlagChangeResult {
-  const event: ChatEvent = { type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages: [], all: false };
-  let result: FlagChangeResult;
+  const event = (messages: number[]) => ({ type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages, all: false });
   if (change.flag === 'read' && change.op === 'remove') {
-    const { unread, ...rest } = markUnread(ctx, actor, messageIds);
-    result = rest;
-    const classifier = newUnreadClassifier(ctx, actor.id);
-    event.message_details = Object.fromEntries(result.changed.map((id) => [String(id), messageDetail(classifier, unread.get(id)!)]));
-  } else {
-    result = setFlagBits(ctx, actor, change, messageIds);
+    const { detailsJson, ...result } = markUnread(ctx, actor, messageIds);
+    const payload = `${JSON.stringify(event(result.changed)).slice(0, -1)},"message_details":${detailsJson}}`;
+    ctx.events.appendSerialized([actor.id], 'update_message_flags', payload);
+    return result;
   }
-  event.messages = result.changed;
-  ctx.events.append([actor.id], event);
+  const result = setFlagBits(ctx, actor, change, messageIds);
+  ctx.events.append([actor.id], event(result.changed));
   return result;
 }
 

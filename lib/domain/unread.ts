@@ -3,7 +3,7 @@
 // aggregate_unread_data and format_unread_message_details).
 import type { Ctx } from '../context.js';
 import type { StateOptions } from '../events/state.js';
-import { selectNewestUnreadRows, type UnreadRow } from '../store/message_flags.js';
+import { selectNewestUnreadRows, type Conversation } from '../store/message_flags.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectSubscriptionsOfUser } from '../store/streams.js';
 import { FLAG } from './flags.js';
@@ -42,17 +42,17 @@ export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier 
   };
 }
 
-type UnreadMessage = Pick<UnreadRow, 'flags' | 'streamId' | 'directGroupId' | 'topic'>;
-
 /** Zulip counts a channel message unless its channel is muted (parley has no topic muting). */
-function isUnmuted(c: UnreadClassifier, m: UnreadMessage): boolean {
-  return m.streamId === null || !c.mutedStreamIds.has(m.streamId);
+function isUnmuted(c: UnreadClassifier, streamId: number | null): boolean {
+  return streamId === null || !c.mutedStreamIds.has(streamId);
 }
 
-/** A direct mention (users or groups) always counts; a wildcard mention only outside muted channels. Alert words do not (Zulip). */
-function isMentioned(c: UnreadClassifier, m: UnreadMessage): boolean {
-  if (m.flags & FLAG.mentioned) return true;
-  return (m.flags & WILDCARD) !== 0 && isUnmuted(c, m);
+/**
+ * The flag bits that make an unread message count as mentioning the user: a direct mention
+ * (users or groups) always, a wildcard mention only outside muted channels. Alert words do not (Zulip).
+ */
+export function mentionMask(c: UnreadClassifier, streamId: number | null): number {
+  return isUnmuted(c, streamId) ? FLAG.mentioned | WILDCARD : FLAG.mentioned;
 }
 
 /** The other participants of a direct message, sorted (empty for a message to oneself). */
@@ -61,13 +61,33 @@ function otherParticipants(c: UnreadClassifier, directGroupId: number): number[]
 }
 
 /** One entry of the event's message_details, keyed by the message id as a string. */
-export function messageDetail(c: UnreadClassifier, m: UnreadMessage): Record<string, unknown> {
+export function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): Record<string, unknown> {
   const detail: Record<string, unknown> =
     m.streamId !== null
-      ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m) }
+      ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m.streamId) }
       : { type: 'private', user_ids: otherParticipants(c, m.directGroupId!) };
-  if (isMentioned(c, m)) detail.mentioned = true;
+  if (mentioned) detail.mentioned = true;
   return detail;
+}
+
+/**
+ * The event's message_details as JSON text, keyed by message id. Built as text with each distinct
+ * detail serialized once: JSON.stringify of 10,000 objects under numeric keys costs more than the
+ * row updates themselves (bench/message_flags.bench.ts).
+ */
+export function messageDetailsJson(c: UnreadClassifier, ids: readonly number[], conversations: readonly Conversation[], mentioned: readonly boolean[]): string {
+  const cache = new Map<string, string>();
+  const parts = ids.map((id, i) => {
+    const m = conversations[i]!;
+    const key = m.streamId !== null ? `s${m.streamId}:${mentioned[i] ? 1 : 0}:${m.topic}` : `d${m.directGroupId}:${mentioned[i] ? 1 : 0}`;
+    let json = cache.get(key);
+    if (json === undefined) {
+      json = JSON.stringify(messageDetail(c, m, mentioned[i]!));
+      cache.set(key, json);
+    }
+    return `"${id}":${json}`;
+  });
+  return `{${parts.join(',')}}`;
 }
 
 function append<K>(map: Map<K, number[]>, key: K, id: number): void {
@@ -99,7 +119,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
         streams.set(key, bucket);
       }
       bucket.unread_message_ids.push(row.id);
-      if (isUnmuted(c, row)) count += 1;
+      if (isUnmuted(c, row.streamId)) count += 1;
     } else {
       const members = c.members(row.directGroupId!);
       if (members.length >= 3) {
@@ -111,7 +131,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
       }
       count += 1;
     }
-    if (isMentioned(c, row)) mentions.push(row.id);
+    if (row.flags & mentionMask(c, row.streamId)) mentions.push(row.id);
   }
   return {
     pms: [...pms.keys()].sort(byNumber).map((other) => ({ other_user_id: other, sender_id: other, unread_message_ids: pms.get(other)! })),

@@ -71,6 +71,20 @@ export class EventHub {
     for (const userId of new Set(userIds)) insertEvent(store, userId, event.type, payload, now);
   }
 
+  /**
+   * append() with the payload already serialized (`JSON.stringify` of the event, `type` included):
+   * for events so large that building them as objects costs more than the change they describe.
+   */
+  appendSerialized(userIds: Iterable<number> | null, type: string, payload: string): void {
+    const { store } = this.#ctx;
+    const now = this.#ctx.now();
+    if (userIds === null) {
+      insertEvent(store, null, type, payload, now);
+      return;
+    }
+    for (const userId of new Set(userIds)) insertEvent(store, userId, type, payload, now);
+  }
+
   maxEventId(): number {
     return selectMaxEventId(this.#ctx.store);
   }

@@ -21,32 +21,38 @@ export function updateUserMessageFlagsWhereDifferent(
   return changed;
 }
 
-/** What marking a message unread needs: its conversation, and the user's flags (null: no row). */
-export interface MessageState {
+/** A message's conversation: its channel and topic, or its direct-message group. */
+export interface Conversation {
   streamId: number | null;
   directGroupId: number | null;
   topic: string;
-  flags: number | null;
 }
 
-/** Per index of `messageIds`: the message and the user's flags, or undefined when there is no such message. */
-export function selectMessageStates(s: Store, userId: number, messageIds: readonly number[]): (MessageState | undefined)[] {
-  const select = s
-    .prepare(
-      `SELECT m.stream_id, m.direct_group_id, m.topic, um.flags FROM message m
-       LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id WHERE m.id = ?`,
-    )
-    .raw();
+/** Per index of `messageIds`: the message's conversation, or undefined when there is no such message. */
+export function selectConversations(s: Store, messageIds: readonly number[]): (Conversation | undefined)[] {
+  const select = s.prepare('SELECT stream_id, direct_group_id, topic FROM message WHERE id = ?').raw();
   return messageIds.map((id) => {
-    const row = select.get(userId, id) as [number | null, number | null, string, number | null] | undefined;
-    return row && { streamId: row[0], directGroupId: row[1], topic: row[2], flags: row[3] };
+    const row = select.get(id) as [number | null, number | null, string] | undefined;
+    return row && { streamId: row[0], directGroupId: row[1], topic: row[2] };
   });
 }
 
-/** Writes new flag values on existing rows (parallel arrays). */
-export function updateUserMessageFlagValues(s: Store, userId: number, messageIds: readonly number[], flags: readonly number[]): void {
-  const update = s.prepare('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?');
-  for (let i = 0; i < messageIds.length; i++) update.run(flags[i], userId, messageIds[i]);
+/**
+ * Clears the read bit on the user's read rows for the ids. Per index: 0 when the row did not
+ * change (no row, or already unread), 1 when it changed, 2 when it changed and has one of the
+ * bits of `mentionMasks[i]`. Telling 1 from 2 by which of two conditional statements matched
+ * saves reading every row before writing it.
+ */
+export function clearUserMessageReadBits(s: Store, userId: number, messageIds: readonly number[], mentionMasks: readonly number[]): Uint8Array {
+  const unmentioned = s.prepare('UPDATE user_message SET flags = flags & ~1 WHERE user_id = ? AND message_id = ? AND (flags & 1) <> 0 AND (flags & ?) = 0');
+  const any = s.prepare('UPDATE user_message SET flags = flags & ~1 WHERE user_id = ? AND message_id = ? AND (flags & 1) <> 0');
+  const changed = new Uint8Array(messageIds.length);
+  for (let i = 0; i < messageIds.length; i++) {
+    const id = messageIds[i];
+    if (unmentioned.run(userId, id, mentionMasks[i]).changes === 1) changed[i] = 1;
+    else if (any.run(userId, id).changes === 1) changed[i] = 2;
+  }
+  return changed;
 }
 
 /** Rows for messages that enter the user's history (Zulip's historical UserMessage rows). */
