@@ -18,6 +18,7 @@ import { createRateLimiter } from './http/rate_limit.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
 import type { Database } from './store/db.js';
+import { compatibleDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
 import { selectUsers } from './store/users.js';
 
@@ -70,7 +71,9 @@ export interface ChatServer {
   ctx: Ctx;
 }
 
-export function createChatServer(db: Database, options: ChatOptions = {}): ChatServer {
+export function createChatServer(database: Database, options: ChatOptions = {}): ChatServer {
+  // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
+  const db = compatibleDatabase(database);
   prepareDatabase(db, { synchronous: options.synchronous });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);

@@ -1,6 +1,7 @@
 // Shared test set-up: a parley server on a real SQLite database, listening on 127.0.0.1, with an
 // owner and helpers to make users and HTTP requests (urlencoded, multipart or query string).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -39,6 +40,21 @@ export interface TestServer {
 }
 
 let counter = 0;
+
+/**
+ * The SQLite driver of the test servers: better-sqlite3, or with PARLEY_TEST_DRIVER=libsql the
+ * `libsql` package (the scale-out path; test/libsql/ re-runs the core suites with it).
+ */
+export function testDriver(): 'better-sqlite3' | 'libsql' {
+  return process.env.PARLEY_TEST_DRIVER === 'libsql' ? 'libsql' : 'better-sqlite3';
+}
+
+/** A database of the test driver (a file path or ':memory:'). */
+export function openTestDatabase(file: string): Database.Database {
+  if (testDriver() === 'better-sqlite3') return new Database(file);
+  const Libsql = createRequire(import.meta.url)('libsql') as new (path: string) => Database.Database;
+  return new Libsql(file);
+}
 
 export function basic(email: string, apiKey: string): string {
   return 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
@@ -85,8 +101,10 @@ export async function sendRequest(base: string, method: string, path: string, op
 
 export async function startServer(options: ChatOptions & { file?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
-  const db = new Database(options.file === false ? ':memory:' : join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger, ...options });
+  const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
+  const chat = createChatServer(opened, { logger: silentLogger, ...options });
+  // With libsql, tests read and write rows through the same adapter parley uses.
+  const db = chat.ctx.db;
   const address = await chat.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
   const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' }));

@@ -1,0 +1,3 @@
+// The alert word suite on libsql's Database (the scale-out path, README "Beyond one machine").
+process.env.PARLEY_TEST_DRIVER = 'libsql';
+await import('../alert_words.test.js');

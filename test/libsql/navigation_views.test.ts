@@ -1,0 +1,3 @@
+// The navigation view suite on libsql's Database (the scale-out path, README "Beyond one machine").
+process.env.PARLEY_TEST_DRIVER = 'libsql';
+await import('../navigation_views.test.js');
