@@ -286,3 +286,16 @@ t.test('unsupported parameters are reported, the request still succeeds', async 
   const reply = ok(t, await flagsHttp(bob, { messages: [], op: 'add', flag: 'read', all: true }));
   t.same(reply.ignored_parameters_unsupported, ['all']);
 });
+
+t.test('the zulip-js client: messages.flags.add and remove (multipart bodies)', async (t) => {
+  const { alice, bob, channel } = await world();
+  const id = await sendToStream(s, alice, channel, 't', 'x');
+  // zulip-js ships no types; a computed specifier keeps TypeScript from asking for them.
+  const { default: zulipInit } = (await import('zulip-js' as string)) as { default: (config: object) => Promise<any> };
+  const client = await zulipInit({ username: bob.email, apiKey: bob.api_key, realm: s.url });
+  t.same(await client.messages.flags.add({ flag: 'starred', messages: [id] }), { result: 'success', msg: '', messages: [id] });
+  t.equal(flagBits(s, bob.user_id, id), FLAG.starred);
+  const reply = await client.messages.flags.remove({ flag: 'read', messages: [id] });
+  t.same(reply, { result: 'success', msg: '', messages: [id], ignored_because_not_subscribed_channels: [] });
+  t.same(await client.messages.flags.add({ flag: 'wildcard_mentioned', messages: [id] }), { result: 'error', msg: "Invalid flag: 'wildcard_mentioned'", code: 'BAD_REQUEST' });
+});
