@@ -53,12 +53,25 @@ CREATE TABLE IF NOT EXISTS event (
   -- The one user the event is for; NULL for an event every user receives (realm-wide).
   user_id INTEGER REFERENCES user(id),
   type TEXT NOT NULL,
-  -- The event as JSON, without its id (added on delivery).
+  -- The event as JSON, without its id (added on delivery); '' when payload_id holds it.
   payload TEXT NOT NULL,
+  -- A large event sent to many users (a message to a big channel) is stored once in
+  -- event_payload. No REFERENCES: pruning deletes payloads by their last_event_id, and a foreign
+  -- key would make each of those deletes scan this table.
+  payload_id INTEGER,
   created_at INTEGER NOT NULL
 ) STRICT;
 -- GET /events and in-process subscribers: "this user's events (and broadcasts) after id N".
 CREATE INDEX IF NOT EXISTS event_by_user ON event (user_id, id);
+
+-- The payload of an event that many users receive, written once for all of them.
+CREATE TABLE IF NOT EXISTS event_payload (
+  id INTEGER PRIMARY KEY,
+  payload TEXT NOT NULL,
+  -- The newest event row using it: pruned with the events, when that one is gone.
+  last_event_id INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL
+) STRICT;
 
 -- One row per event queue (POST /register). Survives restarts; expired by lib/events/queues.ts.
 CREATE TABLE IF NOT EXISTS event_queue (

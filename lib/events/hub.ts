@@ -7,6 +7,9 @@ import {
   deleteEventsUpTo,
   deleteExpiredQueues,
   insertEvent,
+  insertEventPayload,
+  insertSharedEvent,
+  updateEventPayloadLastEvent,
   selectDataVersion,
   selectEventsAfter,
   selectEventsForUser,
@@ -29,6 +32,9 @@ export interface DeliveredEvent extends ChatEvent {
 
 const BATCH = 1000;
 const WAKE_BATCH = 5000;
+/** Payloads at least this large, sent to at least this many users, are stored once (event_payload). */
+const SHARE_MIN_USERS = 4;
+const SHARE_MIN_BYTES = 256;
 /** Events younger than this are never pruned, so a subscriber in another process can still read them. */
 const PRUNE_GRACE_SECONDS = 60;
 
@@ -61,14 +67,7 @@ export class EventHub {
 
   /** Appends an event for the given users (null: every user). Call inside ctx.tx. */
   append(userIds: Iterable<number> | null, event: ChatEvent): void {
-    const { store } = this.#ctx;
-    const payload = JSON.stringify(event);
-    const now = this.#ctx.now();
-    if (userIds === null) {
-      insertEvent(store, null, event.type, payload, now);
-      return;
-    }
-    for (const userId of new Set(userIds)) insertEvent(store, userId, event.type, payload, now);
+    this.appendSerialized(userIds, event.type, JSON.stringify(event));
   }
 
   /**
@@ -82,7 +81,16 @@ export class EventHub {
       insertEvent(store, null, type, payload, now);
       return;
     }
-    for (const userId of new Set(userIds)) insertEvent(store, userId, type, payload, now);
+    const users = new Set(userIds);
+    if (users.size < SHARE_MIN_USERS || payload.length < SHARE_MIN_BYTES) {
+      for (const userId of users) insertEvent(store, userId, type, payload, now);
+      return;
+    }
+    // A message to a big channel: one copy of the payload, one small row per recipient.
+    const payloadId = insertEventPayload(store, payload, now);
+    let lastEventId = 0;
+    for (const userId of users) lastEventId = insertSharedEvent(store, userId, type, payloadId, now);
+    updateEventPayloadLastEvent(store, payloadId, lastEventId);
   }
 
   maxEventId(): number {
@@ -125,7 +133,17 @@ export class EventHub {
     if (rows.length === 0) return;
     this.#wokenUpTo = rows[rows.length - 1]!.id;
     const complete = rows.length < WAKE_BATCH;
-    const fresh = rows.map((row) => ({ row, event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent }));
+    const shared = new Map<number, ChatEvent>();
+    const parse = (row: (typeof rows)[number]): ChatEvent => {
+      if (row.payload_id === null || row.shared === null) return JSON.parse(row.payload) as ChatEvent;
+      let event = shared.get(row.payload_id);
+      if (event === undefined) {
+        event = JSON.parse(row.shared) as ChatEvent;
+        shared.set(row.payload_id, event);
+      }
+      return event;
+    };
+    const fresh = rows.map((row) => ({ row, event: { ...parse(row), id: row.id } as DeliveredEvent }));
     for (const waiter of [...this.#waiters]) {
       if (!this.#waiters.has(waiter)) continue;
       if (!complete || waiter.cursor < since) {

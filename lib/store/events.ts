@@ -24,6 +24,23 @@ export function insertEvent(s: Store, userId: number | null, type: string, paylo
   s.run('INSERT INTO event (user_id, type, payload, created_at) VALUES (?, ?, ?, ?)', userId, type, payload, now);
 }
 
+/** Stores a payload shared by many event rows; returns its id. */
+export function insertEventPayload(s: Store, payload: string, now: number): number {
+  return Number(s.run('INSERT INTO event_payload (payload, created_at) VALUES (?, ?)', payload, now).lastInsertRowid);
+}
+
+/** An event row whose payload lives in event_payload; returns the event id. */
+export function insertSharedEvent(s: Store, userId: number, type: string, payloadId: number, now: number): number {
+  return Number(
+    s.run("INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (?, ?, '', ?, ?)", userId, type, payloadId, now)
+      .lastInsertRowid,
+  );
+}
+
+export function updateEventPayloadLastEvent(s: Store, payloadId: number, lastEventId: number): void {
+  s.run('UPDATE event_payload SET last_event_id = ? WHERE id = ?', lastEventId, payloadId);
+}
+
 export function selectMaxEventId(s: Store): number {
   // sqlite_sequence keeps the highest id ever handed out, even after every event was pruned.
   const row = s.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'event'");
@@ -32,8 +49,9 @@ export function selectMaxEventId(s: Store): number {
 
 export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
   return s.all<EventRow>(
-    `SELECT id, type, payload FROM event
-     WHERE id > ? AND (user_id = ? OR user_id IS NULL) ORDER BY id LIMIT ?`,
+    `SELECT e.id, e.type, coalesce(p.payload, e.payload) AS payload FROM event e
+     LEFT JOIN event_payload p ON p.id = e.payload_id
+     WHERE e.id > ? AND (e.user_id = ? OR e.user_id IS NULL) ORDER BY e.id LIMIT ?`,
     afterId,
     userId,
     limit,
@@ -42,11 +60,19 @@ export function selectEventsForUser(s: Store, userId: number, afterId: number, l
 
 export interface RoutedEventRow extends EventRow {
   user_id: number | null;
+  payload_id: number | null;
+  /** The shared payload when payload_id is set (payload is then ''). */
+  shared: string | null;
 }
 
 /** Every user's events after an id: one read shared by all waiters when a commit wakes them. */
 export function selectEventsAfter(s: Store, afterId: number, limit: number): RoutedEventRow[] {
-  return s.all<RoutedEventRow>('SELECT id, user_id, type, payload FROM event WHERE id > ? ORDER BY id LIMIT ?', afterId, limit);
+  return s.all<RoutedEventRow>(
+    `SELECT e.id, e.user_id, e.type, e.payload, e.payload_id, p.payload AS shared FROM event e
+     LEFT JOIN event_payload p ON p.id = e.payload_id WHERE e.id > ? ORDER BY e.id LIMIT ?`,
+    afterId,
+    limit,
+  );
 }
 
 export function insertQueue(s: Store, q: QueueRow): void {
@@ -102,7 +128,9 @@ export function selectPruneFloor(s: Store): number | null {
 }
 
 export function deleteEventsUpTo(s: Store, maxId: number, createdBefore: number): number {
-  return s.run('DELETE FROM event WHERE id <= ? AND created_at < ?', maxId, createdBefore).changes;
+  const events = s.run('DELETE FROM event WHERE id <= ? AND created_at < ?', maxId, createdBefore).changes;
+  s.run('DELETE FROM event_payload WHERE last_event_id <= ? AND created_at < ?', maxId, createdBefore);
+  return events;
 }
 
 export function selectDataVersion(s: Store): number {
