@@ -1,6 +1,6 @@
 // The `parley` command as a child process: init, user add, serve on a real socket (SIGTERM, a
 // restart that keeps the data), --help, and exit code 2 for bad arguments.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { basic, sendRequest } from './helpers.js';
+import { runParley, spawnParley, type CliRun } from './cli_process.js';
 
 // Independent spawns run side by side: each pays for Node and the TypeScript loader (a few
 // seconds of CPU for the whole server). On a loaded machine that adds up: allow more than tap's
@@ -17,36 +18,12 @@ import { basic, sendRequest } from './helpers.js';
 t.jobs = 4;
 t.setTimeout(300_000);
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-// The children run without tap's process-info and coverage hooks (NODE_OPTIONS, _TAPJS_*): they
-// would cost each child several times its own start-up.
-const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_|TAP)/.test(key)));
-
 function start(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...CHILD_ENV, TS_NODE_TRANSPILE_ONLY: '1', PARLEY_RATE_LIMIT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnParley(args, { env: { PARLEY_RATE_LIMIT: '0' } });
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = start(args);
-    let stdout = '';
-    let stderr = '';
-    child.stdout!.on('data', (chunk) => (stdout += chunk));
-    child.stderr!.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<CliRun> {
+  return runParley(args, { PARLEY_RATE_LIMIT: '0' });
 }
 
 const lastLine = (text: string): string => text.trim().split('\n').at(-1)!;

@@ -1,6 +1,5 @@
 // The event system: POST /register, GET /events (long-poll), DELETE /events, the transactional
 // outbox, queue expiry and pruning, restarts, several processes, in-process subscription.
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import t from 'tap';
 import Database from 'better-sqlite3';
@@ -8,6 +7,7 @@ import { z } from 'zod';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { sendRequest, startServer, type TestServer, type TestUser } from './helpers.js';
+import { runParley, type CliRun } from './cli_process.js';
 
 const heartbeatSchema = z.object({ type: z.literal('heartbeat'), id: z.int() }).strict();
 const realmUserUpdate = z
@@ -249,16 +249,10 @@ t.test('in-process: chat.events.subscribe delivers a user\'s events after commit
   t.same(polled.events, []);
 });
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', ...args], {
-      cwd: join(import.meta.dirname, '..'),
-      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1' },
-    });
-    let stdout = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.on('close', (code) => resolve({ code, stdout }));
-  });
+async function runCli(args: string[]): Promise<CliRun> {
+  const result = await runParley(args);
+  if (result.code !== 0) console.error(result.stderr);
+  return result;
 }
 
 t.test('queues and undelivered events survive a restart; another process\'s changes are there', async (t) => {
