@@ -99,11 +99,11 @@ t.test('mentions in code spans and blocks are not mentions; a mention must follo
   expectFlags(t, s, await sendBoth(s, alice, '(@**Bob Brown**)'), { [bob.user_id]: FLAG.mentioned }, 'after a parenthesis');
 });
 
-t.test('a mentioned generic bot gets a row although not subscribed (Zulip)', async (t) => {
+t.test('a mentioned generic bot gets a row although not subscribed (Zulip), already read (API doc 2.2)', async (t) => {
   const { s, alice } = await world(t);
   const bot = await s.chat.admin.addUser({ email: 'helper-bot@example.com', fullName: 'Helper Bot', bot: true, botOwnerId: alice.user_id });
   const [id] = await sendBoth(s, alice, '@**Helper Bot** do things');
-  t.equal(flagBits(s, bot.user_id, id), FLAG.mentioned);
+  t.equal(flagBits(s, bot.user_id, id), FLAG.mentioned | FLAG.read, 'no unread message outside its channels');
   const plain = await sendToStream(s, alice, 'general', 't', 'no mention');
   t.equal(flagBits(s, bot.user_id, plain), undefined);
 });

@@ -68,10 +68,12 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     }
 
     const rendered = renderMessage(ctx, content);
+    // Zulip gives mentioned generic bots a row even when they are not subscribed. Those rows start
+    // read: every unread message must be in a channel the user is subscribed to (API doc 2.2).
+    const unsubscribedBots = new Set<number>();
     if (stream) {
-      // Zulip gives mentioned generic bots a row even when they are not subscribed.
-      const extra = [...rendered.mentionedBotIds].filter((id) => !recipients.includes(id));
-      if (extra.length > 0) recipients = [...recipients, ...extra].sort((a, b) => a - b);
+      for (const id of rendered.mentionedBotIds) if (!recipients.includes(id)) unsubscribedBots.add(id);
+      if (unsubscribedBots.size > 0) recipients = [...recipients, ...unsubscribedBots].sort((a, b) => a - b);
     }
     const topicTarget = stream ? { streamId: stream.id, topic, senderId: actor.id } : undefined;
     const flags = renderedFlags(ctx, rendered, content, recipients, topicTarget);
@@ -92,6 +94,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       let value = flags.get(userId)!;
       if (directGroupId !== null) value |= FLAG.is_private;
       if (userId === actor.id && readBySender) value |= FLAG.read;
+      if (unsubscribedBots.has(userId)) value |= FLAG.read;
       return value;
     });
     insertUserMessages(ctx.store, id, recipients, bits);
