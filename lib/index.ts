@@ -51,7 +51,7 @@ export interface ChatServer {
     subscribe(
       userId: number,
       listener: (event: DeliveredEvent) => void,
-      options?: { eventTypes?: readonly string[]; afterEventId?: number },
+      options?: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean },
     ): () => void;
   };
   /** Trusted set-up for the host application and the CLI: no permission checks. */

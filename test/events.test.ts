@@ -244,6 +244,15 @@ t.test('in-process: chat.events.subscribe delivers a user\'s events after commit
   s.chat.api.users.update(s.owner.user_id, { userId: member.user_id, fullName: 'Unheard' });
   await new Promise((resolve) => setTimeout(resolve, 20));
   t.equal(seen.length, 1, 'no events after unsubscribing');
+  const messages: any[] = [];
+  const raw: any[] = [];
+  s.chat.events.subscribe(member.user_id, (event) => messages.push(event), { eventTypes: ['message'] });
+  s.chat.events.subscribe(member.user_id, (event) => raw.push(event), { eventTypes: ['message'], applyMarkdown: false });
+  s.chat.api.messages.send(s.owner.user_id, { type: 'direct', to: [member.user_id], content: 'hello **there**' });
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(messages[0].message.content, '<p>hello <strong>there</strong></p>', 'rendered by default');
+  t.notOk('_markdown' in messages[0].message, 'no internal fields');
+  t.equal(raw[0].message.content, 'hello **there**', 'Markdown with applyMarkdown: false');
   const queue = s.chat.api.events.register(member.user_id, { eventTypes: ['realm_user'] }) as any;
   const polled = await (s.chat.api.events.get(member.user_id, { queueId: queue.queue_id, lastEventId: queue.last_event_id, dontBlock: true }) as Promise<any>);
   t.same(polled.events, []);

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
 import { fetchInitialState } from '../events/state.js';
+import { shapeForClient } from '../events/shape.js';
 import { missing } from '../http/params.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
@@ -82,11 +83,7 @@ function typeFilter(queue: QueueRow): (type: string) => boolean {
 
 /** Shapes a stored event for one queue: message content as HTML or Markdown per apply_markdown. */
 function forQueue(queue: QueueRow, event: DeliveredEvent): DeliveredEvent {
-  if (event.type !== 'message') return event;
-  const message = event.message as Record<string, unknown> & { _markdown?: string };
-  const { _markdown, ...rest } = message;
-  const content = queue.apply_markdown === 1 || _markdown === undefined ? rest.content : _markdown;
-  return { ...event, message: { ...rest, content, content_type: queue.apply_markdown === 1 ? 'text/html' : 'text/x-markdown' } };
+  return shapeForClient(event, queue.apply_markdown === 1);
 }
 
 function heartbeatMs(ctx: Ctx): number {

@@ -3,6 +3,7 @@
 // requests and in-process subscribers. Commits by other processes are noticed by polling
 // PRAGMA data_version while anyone waits.
 import type { Ctx } from '../context.js';
+import { shapeForClient } from './shape.js';
 import {
   deleteEventsUpTo,
   deleteExpiredQueues,
@@ -232,9 +233,10 @@ export class EventHub {
   subscribe(
     userId: number,
     listener: (event: DeliveredEvent) => void,
-    options: { eventTypes?: readonly string[]; afterEventId?: number } = {},
+    options: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean } = {},
   ): () => void {
     const types = options.eventTypes ? new Set(options.eventTypes) : null;
+    const applyMarkdown = options.applyMarkdown ?? true;
     return this.wait({
       userId,
       cursor: options.afterEventId ?? this.maxEventId(),
@@ -242,7 +244,7 @@ export class EventHub {
       deliver: (events) => {
         for (const event of events) {
           try {
-            listener(event);
+            listener(shapeForClient(event, applyMarkdown));
           } catch (error) {
             this.#ctx.logger.error('event subscriber threw', { error: String(error) });
           }
