@@ -7,6 +7,7 @@ import t from 'tap';
 import { MAX_FLAG_MESSAGES } from '../lib/domain/message_flags.js';
 import { MAX_MESSAGES_PER_FETCH } from '../lib/domain/message_fetch.js';
 import { MAX_MESSAGE_LENGTH } from '../lib/domain/message_addressee.js';
+import { MAX_JSON_DEPTH } from '../lib/http/params.js';
 import {
   MAX_ALERT_WORDS_PER_REQUEST,
   MAX_ALTERNATIVE_URL_TEMPLATES,
@@ -163,6 +164,31 @@ for (const limit of LIMITS) {
     t.notMatch(within.body.msg ?? '', /is too long \(limit/, 'and no other limit is hit');
   });
 }
+
+t.test('JSON parameters nest at most 100 levels (deeper ones would overflow the stack when stored)', async (t) => {
+  const deep = (n: number) => '{"a":'.repeat(n - 1) + '{}' + '}'.repeat(n - 1);
+  const within = await s.request('POST', '/register', { as: s.owner, params: { client_capabilities: deep(MAX_JSON_DEPTH) } });
+  t.equal(within.status, 200);
+  for (const n of [MAX_JSON_DEPTH + 1, 20_000]) {
+    const over = await s.request('POST', '/register', { as: s.owner, params: { client_capabilities: deep(n) }, encoding: 'multipart' });
+    t.equal(over.status, 400, `${n} levels`);
+    t.same(over.body, { result: 'error', msg: `client_capabilities is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`, code: 'BAD_REQUEST' });
+  }
+  const inString = await s.request('POST', '/users/me/alert_words', { as: s.owner, params: { alert_words: JSON.stringify(['['.repeat(99)]) } });
+  t.equal(inString.status, 200, 'brackets inside strings do not count');
+  const list = await s.request('GET', '/messages', { as: s.owner, params: { anchor: 'newest', num_before: 1, num_after: 0, narrow: '['.repeat(101) + ']'.repeat(101) } });
+  t.equal(list.body.msg, `narrow is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+});
+
+t.test('the client name (the client parameter or the User-Agent) is cut to 30 characters, as Zulip stores it', async (t) => {
+  s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name: 'limits' }] });
+  const sent = await s.request('POST', '/messages', {
+    as: s.owner,
+    params: { type: 'stream', to: 'limits', topic: 't', content: 'hi', client: 'é'.repeat(5_000) },
+  });
+  t.equal(sent.status, 200);
+  t.equal(s.db.prepare('SELECT sending_client FROM message WHERE id = ?').pluck().get(sent.body.id), 'é'.repeat(30));
+});
 
 t.test('string limits count Unicode code points, not UTF-16 units', async (t) => {
   const astral = '😀'.repeat(MAX_TEXT_LENGTH);

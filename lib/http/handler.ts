@@ -51,7 +51,8 @@ function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: Reque
   let controller: AbortController | undefined;
   const userAgent = req.headers['user-agent'] ?? '';
   return {
-    client: client ?? clientName(userAgent),
+    // Zulip's Client.name holds at most 30 characters; the name is stored with each message.
+    client: [...(client ?? clientName(userAgent))].slice(0, 30).join(''),
     userAgent,
     ip: req.socket.remoteAddress ?? '',
     files,

@@ -197,15 +197,43 @@ export function validateParam<S extends z.ZodType>(name: string, param: Param<S>
   throw badRequest(issueMessage(name, result.error.issues[0]!, value, param.schema));
 }
 
+/** How deeply JSON parameters may nest: deeper values would overflow the stack when stored. */
+export const MAX_JSON_DEPTH = 100;
+
+/** The deepest nesting of arrays and objects in JSON text (strings skipped); stops past `limit`. */
+function jsonDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i += 1;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+      if (deepest > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
 /** Raw text of a form or path parameter -> the value its schema expects. */
 export function decodeWire(name: string, param: Param, raw: string): unknown {
   if (param.wire === 'string') return raw;
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     if (param.wire === 'json-or-string') return raw;
     throw badRequest(`${name} is not valid JSON`);
   }
+  if (typeof value === 'object' && value !== null && jsonDepth(raw, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw badRequest(`${name} is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+  }
+  return value;
 }
 
 export function missing(name: string): ApiError {
