@@ -1,0 +1,97 @@
+// `parley serve` as a child process for the crash and multi-process tests: a database with users
+// made in this process, children started on it (without tap's hooks), and clients that keep a
+// record of every write the server acknowledged.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+import { withAuth, type TestUser } from './helpers.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// tap's process-info and coverage hooks (NODE_OPTIONS, _TAPJS_*) would slow every child down.
+const CHILD_ENV = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_|TAP|PARLEY_)/.test(key)),
+);
+
+export interface ServeChild {
+  child: ChildProcess;
+  url: string;
+  /** Resolves with the exit code, or the signal that ended the process. */
+  exit: Promise<number | string | null>;
+  stderr(): string;
+}
+
+/** A temporary database with an owner and `count` members; removed when `cleanup` runs. */
+export async function seedDatabase(count: number): Promise<{ file: string; owner: TestUser; users: TestUser[]; cleanup: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-proc-'));
+  const file = join(dir, 'chat.db');
+  const db = new Database(file);
+  const chat = createChatServer(db, { logger: silentLogger });
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' }));
+  const users: TestUser[] = [];
+  for (let i = 0; i < count; i += 1) users.push(withAuth(await chat.admin.addUser({ email: `writer${i}@example.com`, fullName: `Writer ${i}` })));
+  await chat.close();
+  db.close();
+  return { file, owner, users, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts `parley serve --port 0` on `file`; resolves once it listens. */
+export function startServe(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeChild> {
+  const child = spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', 'serve', '--port', '0', '--db', file, ...args], {
+    cwd: ROOT,
+    env: { ...CHILD_ENV, TS_NODE_TRANSPILE_ONLY: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exit = new Promise<number | string | null>((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      const match = /^parley listening on (http:\/\/127\.0\.0\.1:(\d+))$/m.exec(stdout);
+      if (match) resolve({ child, url: match[1]!, exit, stderr: () => stderr });
+    });
+    void exit.then((code) => reject(new Error(`parley serve exited with ${code} before listening: ${stderr}`)));
+  });
+}
+
+/** Kills the child if it still runs. */
+export function stop(serve: ServeChild | undefined, signal: NodeJS.Signals = 'SIGKILL'): Promise<unknown> {
+  if (!serve) return Promise.resolve();
+  if (serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill(signal);
+  return serve.exit;
+}
+
+/** A request whose failure (connection reset by a killed server) is an outcome, not an exception. */
+export async function attempt(
+  url: string,
+  user: TestUser,
+  method: string,
+  path: string,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Record<string, any> } | { status: 'failed'; error: string }> {
+  try {
+    const response = await fetch(`${url}/api/v1${path}`, {
+      method,
+      headers: { authorization: user.auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: method === 'GET' ? undefined : new URLSearchParams(params).toString(),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const text = await response.text();
+    let body: Record<string, any>;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = { _raw: text };
+    }
+    return { status: response.status, body };
+  } catch (error) {
+    return { status: 'failed', error: String(error) };
+  }
+}
