@@ -35,6 +35,8 @@ export const streamSchema = z
     topics_policy: z.string(),
     stream_weekly_traffic: z.null(),
     subscriber_count: z.int(),
+    can_remove_subscribers_group: z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) }).strict(),
+    can_subscribe_group: z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) }).strict(),
   })
   .strict();
 

@@ -13,7 +13,6 @@ const userDict = z
     is_admin: z.boolean(),
     is_owner: z.boolean(),
     is_guest: z.boolean(),
-    is_billing_admin: z.boolean(),
     role: z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]),
     is_bot: z.boolean(),
     full_name: z.string(),
@@ -319,7 +318,7 @@ function applyEvent(state: State, event: any, me: number): void {
   if ('role' in changes) {
     Object.assign(person, { is_admin: changes.role <= 200, is_owner: changes.role === 100, is_guest: changes.role === 600 });
     if (user_id === me) {
-      Object.assign(state, { role: changes.role, is_admin: changes.role <= 200, is_owner: changes.role === 100, is_moderator: changes.role === 300, is_guest: changes.role === 600 });
+      Object.assign(state, { is_admin: changes.role <= 200, is_owner: changes.role === 100, is_moderator: changes.role === 300, is_guest: changes.role === 600 });
     }
   }
   if ('full_name' in changes && user_id === me) state.full_name = changes.full_name;

@@ -32,6 +32,10 @@ export function streamDict(stream: StreamRow, subscriberCount: number): Record<s
     topics_policy: 'inherit',
     stream_weekly_traffic: null,
     subscriber_count: subscriberCount,
+    // Empty groups state parley's rules: only administrators unsubscribe others (they need not be
+    // listed), and nobody subscribes themselves to a private channel.
+    can_remove_subscribers_group: { direct_members: [], direct_subgroups: [] },
+    can_subscribe_group: { direct_members: [], direct_subgroups: [] },
   };
 }
 

@@ -1,5 +1,6 @@
 // Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH and DELETE
 // /users/{id}; POST /bots. Emits realm_user events.
+import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import {
@@ -48,7 +49,6 @@ export function formatUser(row: UserRow): Record<string, unknown> {
     is_admin: isAdmin(row),
     is_owner: isOwner(row),
     is_guest: isGuest(row),
-    is_billing_admin: false,
     role: row.role,
     is_bot: row.bot_type !== null,
     full_name: row.full_name,
@@ -112,7 +112,15 @@ export function accessUserById(
 
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   const row = selectUserById(ctx.store, actor.id)!;
-  return { ...formatUser(row), max_message_id: selectMaxMessageIdOfUser(ctx.store, actor.id) };
+  return { ...formatUser(row), avatar_url: gravatarUrl(row.email), max_message_id: selectMaxMessageIdOfUser(ctx.store, actor.id) };
+}
+
+/**
+ * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
+ * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
+ */
+export function gravatarUrl(email: string): string {
+  return `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
 }
 
 export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {

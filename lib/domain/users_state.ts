@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import type { StateOptions } from '../events/state.js';
 import { selectUsers } from '../store/users.js';
 import type { Actor } from './roles.js';
-import { formatUser } from './users.js';
+import { formatUser, gravatarUrl } from './users.js';
 
 export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const rows = selectUsers(ctx.store);
@@ -19,7 +19,6 @@ export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptio
     is_owner: me.role === 100,
     is_moderator: me.role === 300,
     is_guest: me.role === 600,
-    role: me.role,
-    avatar_url: null,
+    avatar_url: gravatarUrl(actor.email),
   };
 }

@@ -1,0 +1,121 @@
+// parley's answers validate against Zulip's OpenAPI document (FL 420): success and error bodies of
+// the server, user, event, channel, user group, message and message flag endpoints. The other
+// endpoints are in test/zulip_openapi_features.test.ts; test/zulip_openapi.ts is the validator.
+import t from 'tap';
+import { startServer } from './helpers.js';
+import { conformance, zulipOpenApi } from './zulip_openapi.js';
+
+const s = await startServer();
+t.teardown(() => s.close());
+const admin = await s.user('admin');
+const member = await s.user('member', { password: 'member-password' });
+const guest = await s.user('guest');
+const api = conformance(s);
+const me = { as: member };
+
+t.test('the document loads and its schemas compile', async (t) => {
+  const document = zulipOpenApi();
+  t.ok(document.operation('POST', '/users/{user_id}/status'), 'the status operation is documented');
+  t.ok(document.operation('POST', '/mobile_push/e2ee/test_notification'), 'so is the E2EE test notification (FL 420)');
+});
+
+t.test('server settings and fetch_api_key', async (t) => {
+  await api.call(t, 'GET', '/server_settings', {}, 200);
+  await api.call(t, 'POST', '/fetch_api_key', { params: { username: member.email, password: 'member-password' } }, 200);
+  await api.call(t, 'POST', '/fetch_api_key', { params: { username: member.email, password: 'wrong' } }, 401);
+  await api.call(t, 'POST', '/fetch_api_key', { params: { username: member.email } }, 400);
+});
+
+t.test('users', async (t) => {
+  await api.call(t, 'GET', '/users/me', me, 200);
+  await api.call(t, 'GET', '/users/me', {}, 401);
+  await api.call(t, 'GET', '/users', me, 200);
+  await api.call(t, 'GET', '/users', { as: { ...member, auth: 'Basic eDp5' } }, 401);
+  await api.call(t, 'GET', `/users/${admin.user_id}`, me, 200);
+  await api.call(t, 'GET', '/users/9999', me, 400);
+  const created = await api.call(t, 'POST', '/users', { as: admin, params: { email: 'new@example.com', password: 'pw-123456', full_name: 'New Person' } }, 200);
+  await api.call(t, 'POST', '/users', { as: member, params: { email: 'x@example.com', password: 'pw', full_name: 'X' } }, 400);
+  await api.call(t, 'PATCH', `/users/${created.body.user_id}`, { as: admin, params: { full_name: 'Renamed Person' } }, 200);
+  await api.call(t, 'PATCH', `/users/${created.body.user_id}`, { as: admin, params: { role: 12345 } }, 400);
+  await api.call(t, 'DELETE', `/users/${created.body.user_id}`, { as: admin }, 200);
+  await api.call(t, 'DELETE', '/users/9999', { as: admin }, 400);
+});
+
+t.test('channels and subscriptions', async (t) => {
+  await api.call(t, 'POST', '/users/me/subscriptions', { ...me, params: { subscriptions: [{ name: 'general' }, { name: 'design' }] } }, 200);
+  await api.call(t, 'POST', '/users/me/subscriptions', { ...me, params: { subscriptions: 'general' } }, 400);
+  await api.call(t, 'DELETE', '/users/me/subscriptions', { ...me, params: { subscriptions: ['design'] } }, 200);
+  await api.call(t, 'DELETE', '/users/me/subscriptions', me, 400);
+  await api.call(t, 'GET', '/users/me/subscriptions', me, 200);
+  await api.call(t, 'GET', '/users/me/subscriptions', { ...me, params: { include_subscribers: 'true' } }, 200);
+  await api.call(t, 'GET', '/users/me/subscriptions', { ...me, params: { include_subscribers: 'sometimes' } }, 400);
+  await api.call(t, 'GET', '/streams', me, 200);
+  await api.call(t, 'GET', '/streams', { ...me, params: { include_public: 'maybe' } }, 400);
+  const id = (await api.call(t, 'GET', '/get_stream_id', { ...me, params: { stream: 'general' } }, 200)).body.stream_id as number;
+  await api.call(t, 'GET', '/get_stream_id', { ...me, params: { stream: 'nowhere' } }, 400);
+  await api.call(t, 'GET', `/streams/${id}`, me, 200);
+  await api.call(t, 'GET', '/streams/9999', me, 400);
+  await s.request('POST', '/messages', { ...me, params: { type: 'stream', to: 'general', topic: 'lunch', content: 'hi' } });
+  await api.call(t, 'GET', `/users/me/${id}/topics`, me, 200);
+  await api.call(t, 'GET', '/users/me/9999/topics', me, 400);
+});
+
+t.test('user groups', async (t) => {
+  const created = await api.call(t, 'POST', '/user_groups/create', { as: admin, params: { name: 'support', description: 'Help desk', members: [member.user_id] } }, 200);
+  await api.call(t, 'POST', '/user_groups/create', { as: admin, params: { name: 'support', description: 'again', members: [] } }, 400);
+  await api.call(t, 'GET', '/user_groups', me, 200);
+  await api.call(t, 'GET', '/user_groups', {}, 401);
+  await api.call(t, 'POST', `/user_groups/${created.body.group_id}/members`, { as: admin, params: { add: [admin.user_id] } }, 200);
+  await api.call(t, 'POST', '/user_groups/9999/members', { as: admin, params: { add: [admin.user_id] } }, 400);
+});
+
+t.test('messages', async (t) => {
+  const sent = await api.call(t, 'POST', '/messages', { ...me, params: { type: 'stream', to: 'general', topic: 'plans', content: 'Hello @**Olivia Owner**' } }, 200);
+  await api.call(t, 'POST', '/messages', { ...me, params: { type: 'direct', to: [admin.user_id], content: 'a direct one' } }, 200);
+  await api.call(t, 'POST', '/messages', { ...me, params: { type: 'stream', to: 'nowhere', topic: 'x', content: 'lost' } }, 400);
+  await api.call(t, 'POST', '/messages', { ...me, params: { type: 'stream', to: 'general', topic: 'x' } }, 400);
+  await api.call(t, 'GET', '/messages', { ...me, params: { anchor: 'newest', num_before: 10, num_after: 0, narrow: [{ operator: 'channel', operand: 'general' }] } }, 200);
+  await api.call(t, 'GET', '/messages', { ...me, params: { anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'nonsense', operand: 'x' }] } }, 400);
+  const id = sent.body.id as number;
+  await api.call(t, 'GET', `/messages/${id}`, me, 200);
+  await api.call(t, 'GET', '/messages/9999', me, 400);
+  await api.call(t, 'PATCH', `/messages/${id}`, { ...me, params: { content: 'Hello again' } }, 200);
+  await api.call(t, 'PATCH', `/messages/${id}`, { as: guest, params: { content: 'not mine' } }, 400);
+  await api.call(t, 'POST', '/messages/render', { ...me, params: { content: '**bold**' } }, 200);
+  await api.call(t, 'POST', '/messages/render', me, 400);
+});
+
+t.test('message flags', async (t) => {
+  const sent = await s.request('POST', '/messages', { as: admin, params: { type: 'stream', to: 'general', topic: 'flags', content: 'read me' } });
+  const id = sent.body.id as number;
+  await api.call(t, 'POST', '/messages/flags', { ...me, params: { messages: [id], op: 'add', flag: 'read' } }, 200);
+  await api.call(t, 'POST', '/messages/flags', { ...me, params: { messages: [id], op: 'remove', flag: 'read' } }, 200);
+  await api.call(t, 'POST', '/messages/flags', { ...me, params: { messages: [id], op: 'add', flag: 'mentioned' } }, 400);
+  const narrow = { anchor: 'oldest', num_before: 0, num_after: 100, narrow: [{ operator: 'channel', operand: 'general' }] };
+  await api.call(t, 'POST', '/messages/flags/narrow', { ...me, params: { ...narrow, op: 'add', flag: 'starred' } }, 200);
+  await api.call(t, 'POST', '/messages/flags/narrow', { ...me, params: { ...narrow, op: 'add', flag: 'bogus' } }, 400);
+  await api.call(t, 'POST', '/mark_all_as_read', me, 200);
+  await api.call(t, 'POST', '/mark_all_as_read', {}, 401);
+});
+
+t.test('register and events: the state of every type, then the events of all the changes above', async (t) => {
+  const registered = await api.call(t, 'POST', '/register', { ...me, params: { apply_markdown: true } }, 200);
+  await api.call(t, 'POST', '/register', { ...me, params: { event_types: 'message' } }, 400);
+  const queue = { queue_id: registered.body.queue_id as string, last_event_id: registered.body.last_event_id as number };
+  const old = (await s.request('POST', '/register', me)).body;
+  const memberName = old.full_name as string;
+  await s.request('POST', '/messages', { as: admin, params: { type: 'stream', to: 'general', topic: 'events', content: `ping @**${memberName}**` } });
+  await s.request('POST', '/users/me/subscriptions', { ...me, params: { subscriptions: [{ name: 'events-channel' }] } });
+  await s.request('PATCH', `/users/${guest.user_id}`, { as: admin, params: { full_name: 'Guest Renamed' } });
+  await s.request('POST', '/mark_all_as_read', me);
+  const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
+  t.ok(events.body.events.length >= 4, 'events of several types');
+  await api.call(t, 'GET', '/events', { ...me, params: { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true } }, 400);
+  await api.call(t, 'GET', '/events', { ...me, params: { last_event_id: -1 } }, 400);
+  await api.call(t, 'DELETE', '/events', { ...me, params: { queue_id: old.queue_id } }, 200);
+  await api.call(t, 'DELETE', '/events', { ...me, params: { queue_id: old.queue_id } }, 400);
+});
+
+t.test('every route Zulip documents in these groups was checked', async (t) => {
+  api.assertCovered(t, ['server', 'users', 'events', 'streams', 'userGroups', 'messages', 'messageFlags']);
+});

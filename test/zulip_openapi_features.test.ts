@@ -1,0 +1,127 @@
+// parley's answers validate against Zulip's OpenAPI document (FL 420): success and error bodies of
+// the API document's features (user status, linkifiers, navigation views, drafts, alert words,
+// E2EE push) and custom emoji, with the events they cause. test/zulip_openapi.ts is the validator.
+import t from 'tap';
+import { keyParams, newPhone, tokenParams } from './bouncer.js';
+import { activeDevice, pushWorld } from './push_helpers.js';
+import { IMAGES, uploadEmoji } from './user_status_helpers.js';
+import { conformance, REACTION_TYPE_DEVIATION } from './zulip_openapi.js';
+
+const { s, bouncer, member } = await pushWorld(t);
+const admin = await s.user('admin');
+const bot = await s.user('member', { bot: true });
+const api = conformance(s);
+const me = { as: member };
+const capabilities = { client_capabilities: { linkifier_url_template: true } };
+const registered = (await s.request('POST', '/register', { ...me, params: capabilities })).body;
+const queue = { queue_id: registered.queue_id as string, last_event_id: registered.last_event_id as number };
+
+t.test('user status, with the service_extra_emoji reaction type the API document names', async (t) => {
+  await api.call(t, 'POST', '/users/me/status', { ...me, params: { status_text: 'on a break', emoji_name: 'coffee' } }, 200);
+  await api.call(t, 'POST', '/users/me/status', me, 400);
+  await api.call(t, 'POST', '/users/me/status', { as: bot, params: { status_text: 'beep' } }, 400);
+  const params = { status_text: 'Zulip fan', emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: REACTION_TYPE_DEVIATION };
+  await api.call(t, 'POST', `/users/${member.user_id}/status`, { as: admin, params }, 200);
+  await api.call(t, 'POST', `/users/${admin.user_id}/status`, { ...me, params: { status_text: 'nope' } }, 400);
+  await api.call(t, 'POST', `/users/${member.user_id}/status`, { as: admin, params: { status_text: 'x'.repeat(61) } }, 400);
+  await api.call(t, 'POST', `/users/${member.user_id}/status`, { as: admin, params: { emoji_code: '1f600' } }, 400);
+  await api.call(t, 'POST', `/users/${member.user_id}/status`, { as: admin, params: { emoji_name: 'no_such_emoji' } }, 400);
+  const status = await api.call(t, 'GET', `/users/${member.user_id}/status`, me, 200);
+  t.equal(status.body.status.reaction_type, REACTION_TYPE_DEVIATION, 'reported as the caller named it');
+  await api.call(t, 'GET', '/users/9999/status', me, 400);
+});
+
+t.test('custom emoji', async (t) => {
+  api.check(t, 'POST', '/realm/emoji/party_parrot', await uploadEmoji(s, member, 'party_parrot'), 200);
+  api.check(t, 'POST', '/realm/emoji/party_parrot', await uploadEmoji(s, member, 'party_parrot'), 400);
+  api.check(t, 'POST', '/realm/emoji/bad_image', await uploadEmoji(s, member, 'bad_image', [{ filename: 'x.svg', data: IMAGES.svg }]), 400);
+  await api.call(t, 'GET', '/realm/emoji', me, 200);
+  await api.call(t, 'GET', '/realm/emoji', {}, 401);
+  await api.call(t, 'DELETE', '/realm/emoji/party_parrot', me, 200);
+  await api.call(t, 'DELETE', '/realm/emoji/no_such_emoji', me, 404);
+});
+
+t.test('linkifiers', async (t) => {
+  const linkifier = { pattern: '#(?P<id>[0-9]+)', url_template: 'https://tracker.example.com/issue/{id}', example_input: '#123', reverse_template: '#{id}' };
+  const added = await api.call(t, 'POST', '/realm/filters', { as: admin, params: linkifier }, 200);
+  const other = await api.call(t, 'POST', '/realm/filters', { as: admin, params: { pattern: 'PR(?P<n>[0-9]+)', url_template: 'https://git.example.com/pr/{n}' } }, 200);
+  await api.call(t, 'POST', '/realm/filters', { as: admin, params: { pattern: '(?P<id>[0-9+', url_template: 'https://x.example.com/{id}' } }, 400);
+  await api.call(t, 'POST', '/realm/filters', { ...me, params: linkifier }, 400);
+  await api.call(t, 'GET', '/realm/linkifiers', me, 200);
+  await api.call(t, 'GET', '/realm/linkifiers', {}, 401);
+  await api.call(t, 'PATCH', `/realm/filters/${added.body.id}`, { as: admin, params: { ...linkifier, url_template: 'https://tracker.example.com/i/{id}' }, encoding: 'query' }, 200);
+  await api.call(t, 'PATCH', '/realm/filters/9999', { as: admin, params: linkifier }, 400);
+  await api.call(t, 'PATCH', '/realm/linkifiers', { as: admin, params: { ordered_linkifier_ids: [other.body.id, added.body.id] } }, 200);
+  await api.call(t, 'PATCH', '/realm/linkifiers', { as: admin, params: { ordered_linkifier_ids: [added.body.id] } }, 400);
+  await api.call(t, 'DELETE', `/realm/filters/${other.body.id}`, { as: admin }, 200);
+  await api.call(t, 'DELETE', `/realm/filters/${other.body.id}`, { as: admin }, 400);
+});
+
+t.test('navigation views', async (t) => {
+  await api.call(t, 'POST', '/navigation_views', { ...me, params: { fragment: 'narrow/channel/1-general', is_pinned: true, name: 'General' } }, 200);
+  await api.call(t, 'POST', '/navigation_views', { ...me, params: { fragment: 'inbox', is_pinned: false } }, 200);
+  await api.call(t, 'POST', '/navigation_views', { ...me, params: { fragment: 'inbox', is_pinned: true } }, 400);
+  await api.call(t, 'GET', '/navigation_views', me, 200);
+  await api.call(t, 'GET', '/navigation_views', {}, 401);
+  const custom = encodeURIComponent('narrow/channel/1-general');
+  await api.call(t, 'PATCH', `/navigation_views/${custom}`, { ...me, params: { is_pinned: false, name: 'All of general' }, encoding: 'query' }, 200);
+  await api.call(t, 'PATCH', '/navigation_views/inbox', { ...me, params: { name: 'My inbox' } }, 400);
+  await api.call(t, 'PATCH', '/navigation_views/nowhere', { ...me, params: { is_pinned: true } }, 404);
+  await api.call(t, 'DELETE', `/navigation_views/${custom}`, me, 200);
+  await api.call(t, 'DELETE', `/navigation_views/${custom}`, me, 404);
+});
+
+t.test('drafts', async (t) => {
+  const draft = { type: 'private', to: [admin.user_id], topic: '', content: 'Draft text', timestamp: 1_700_000_000 };
+  const created = await api.call(t, 'POST', '/drafts', { ...me, params: { drafts: [draft, { ...draft, content: 'second' }] } }, 200);
+  await api.call(t, 'POST', '/drafts', { ...me, params: { drafts: [{ ...draft, content: '  ' }] } }, 400);
+  await api.call(t, 'GET', '/drafts', me, 200);
+  await api.call(t, 'GET', '/drafts', {}, 401);
+  const [first, second] = created.body.ids as number[];
+  await api.call(t, 'PATCH', `/drafts/${first}`, { ...me, params: { draft: { ...draft, content: 'edited' } }, encoding: 'query' }, 200);
+  await api.call(t, 'PATCH', '/drafts/9999', { ...me, params: { draft } }, 404);
+  await api.call(t, 'DELETE', `/drafts/${second}`, me, 200);
+  await api.call(t, 'DELETE', `/drafts/${second}`, me, 404);
+});
+
+t.test('alert words', async (t) => {
+  await api.call(t, 'POST', '/users/me/alert_words', { ...me, params: { alert_words: ['urgent', 'on call'] } }, 200);
+  await api.call(t, 'POST', '/users/me/alert_words', { ...me, params: { alert_words: 'urgent' } }, 400);
+  await api.call(t, 'GET', '/users/me/alert_words', me, 200);
+  await api.call(t, 'GET', '/users/me/alert_words', {}, 401);
+  await api.call(t, 'DELETE', '/users/me/alert_words', { ...me, params: { alert_words: ['URGENT', 'never added'] }, encoding: 'query' }, 200);
+  await api.call(t, 'DELETE', '/users/me/alert_words', { ...me, params: { alert_words: '{}' } }, 400);
+});
+
+t.test('E2EE push: registration and the test notification, with each bouncer failure', async (t) => {
+  const other = await s.user('member');
+  const { deviceId } = await activeDevice(s, member, bouncer);
+  const phone = newPhone();
+  const device = await s.request('POST', '/register_client_device', me);
+  const registration = { device_id: device.body.device_id, ...keyParams(bouncer, phone), ...tokenParams(bouncer, phone) };
+  await api.call(t, 'POST', '/mobile_push/register', { ...me, params: registration }, 200);
+  await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', { ...me, params: { device_id: deviceId } }, 200);
+  await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', me, 200);
+  await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', { as: other }, 400);
+  bouncer.script.notify.push('invalid_server');
+  await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', me, 403);
+  bouncer.script.notify.push('server_error');
+  await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', me, 502);
+  bouncer.script.notify.push('hang');
+  const closed = await s.request('POST', '/mobile_push/e2ee/test_notification', me);
+  t.ok([502].includes(closed.status), 'a hanging bouncer times out');
+  await api.call(t, 'POST', '/mobile_push/register', { ...me, params: { device_id: 9999, push_key: 'x', push_key_id: 1 } }, 400);
+  await api.call(t, 'POST', '/mobile_push/register', { as: bot, params: { device_id: deviceId } }, 400);
+  t.same(bouncer.problems, [], 'the bouncer stand-in saw no protocol violation');
+});
+
+t.test('the events of all the changes above', async (t) => {
+  const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
+  const types = new Set((events.body.events as { type: string }[]).map((e) => e.type));
+  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words']) t.ok(types.has(type), type);
+  await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);
+});
+
+t.test('every route Zulip documents in these groups was checked', async (t) => {
+  api.assertCovered(t, ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'realmEmoji', 'linkifiers']);
+});
