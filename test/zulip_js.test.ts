@@ -2,20 +2,16 @@
 // operations of the API document, /register and /events (events.retrieve, callOnEachEvent,
 // queues.deregister), with zulip-js's own encodings (multipart POSTs, query-string PATCH and
 // DELETE, JSON its callers stringify), realm URLs with and without a trailing slash, a zuliprc.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { keyParams, newPhone, sealRegistration, startBouncer, type StandInBouncer } from './bouncer.js';
+import { spawnParley } from './cli_process.js';
 import { callOnEachEvent, type CallOnEachEvent } from './zulip_js_events.js';
 
 t.setTimeout(240_000);
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Without tap's process-info and coverage hooks, which would cost the child several times its start-up.
-const CHILD_ENV = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_|TAP)/.test(key)));
 
 type Zulip = Record<string, any>;
 // zulip-js ships no types; a computed specifier keeps TypeScript from asking for them.
@@ -31,11 +27,7 @@ interface Serve {
 /** `parley serve --port 0` on a new database: resolves with the printed owner credentials and URL. */
 function serve(file: string, bouncer: StandInBouncer): Promise<Serve> {
   const args = ['serve', '--port', '0', '--db', file, '--push-bouncer-url', bouncer.url, '--push-server-id', bouncer.serverId, '--push-server-key', bouncer.serverKey];
-  const child = spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', ...args], {
-    cwd: ROOT,
-    env: { ...CHILD_ENV, TS_NODE_TRANSPILE_ONLY: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnParley(args);
   return new Promise((resolve, reject) => {
     let stdout = '';
     let stderr = '';
