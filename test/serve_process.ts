@@ -69,19 +69,22 @@ export function stop(serve: ServeChild | undefined, signal: NodeJS.Signals = 'SI
 }
 
 /** A request whose failure (connection reset by a killed server) is an outcome, not an exception. */
+export type Attempt = { status: number; body: Record<string, any> } | { status: 'failed'; body: undefined; error: string };
+
 export async function attempt(
   url: string,
   user: TestUser,
   method: string,
   path: string,
   params: Record<string, string>,
-): Promise<{ status: number; body: Record<string, any> } | { status: 'failed'; error: string }> {
+  signal: AbortSignal = AbortSignal.timeout(30_000),
+): Promise<Attempt> {
   try {
     const response = await fetch(`${url}/api/v1${path}`, {
       method,
       headers: { authorization: user.auth, 'content-type': 'application/x-www-form-urlencoded' },
       body: method === 'GET' ? undefined : new URLSearchParams(params).toString(),
-      signal: AbortSignal.timeout(30_000),
+      signal,
     });
     const text = await response.text();
     let body: Record<string, any>;
@@ -92,6 +95,6 @@ export async function attempt(
     }
     return { status: response.status, body };
   } catch (error) {
-    return { status: 'failed', error: String(error) };
+    return { status: 'failed', body: undefined, error: String(error) };
   }
 }
