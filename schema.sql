@@ -217,6 +217,22 @@ CREATE TABLE IF NOT EXISTS alert_word (
 -- One word per user, case-insensitively.
 CREATE UNIQUE INDEX IF NOT EXISTS alert_word_by_user ON alert_word (user_id, lower(word));
 
+-- Bumped by the triggers below on every change to alert_word, by any process: the version of
+-- the organization-wide alert-word matcher that message sends cache (lib/domain/message_render.ts).
+CREATE TABLE IF NOT EXISTS alert_word_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER IF NOT EXISTS alert_word_inserted AFTER INSERT ON alert_word BEGIN
+  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS alert_word_updated AFTER UPDATE ON alert_word BEGIN
+  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS alert_word_deleted AFTER DELETE ON alert_word BEGIN
+  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+
 ------------------------------------------------------------------------------------------------
 -- User status and custom emoji (lib/domain/user_status.ts, lib/domain/realm_emoji.ts)
 ------------------------------------------------------------------------------------------------

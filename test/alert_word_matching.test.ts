@@ -107,3 +107,20 @@ t.test('an edit recomputes has_alert_word from the current words', async (t) => 
   s.chat.api.messages.edit(alice.user_id, { messageId: id, content: 'redeploy' });
   t.equal(flagBits(s, bob.user_id, id), 0, 'removed by the edit');
 });
+
+t.test('the one-pass matcher (RE2.Set) finds exactly what checking every word finds', async (t) => {
+  const { default: fc } = await import('fast-check');
+  const { AlertWordMatcher } = await import('../lib/render/alert_words.js');
+  const alphabet = fc.constantFrom('a', 'b', 'o', 'n', 'e', ' ', '.', '(', ')', '*', '+', '?', '[', '\\', '\n', 'é', '"', "'");
+  const word = fc.string({ unit: alphabet, minLength: 1, maxLength: 4 });
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 5 }), word), { maxLength: 12 }), fc.string({ unit: alphabet, maxLength: 60 }), (pairs, content) => {
+      const text = alertWordSource(content);
+      const naive = new Set(pairs.filter(([, w]) => containsAlertWord(text, w.toLowerCase())).map(([id]) => id));
+      const fast = new AlertWordMatcher(pairs).usersIn(content);
+      return naive.size === fast.size && [...naive].every((id) => fast.has(id));
+    }),
+    { numRuns: 300, seed: 42 },
+  );
+  t.pass('same users for 300 random word lists and messages');
+});

@@ -2,12 +2,13 @@
 // mentioned (group mentions expanded to members), and which recipients' alert words occur.
 // Rendered once per message, never per recipient.
 import type { Ctx } from '../context.js';
-import { usersWithAlertWords } from '../render/alert_words.js';
+import { AlertWordMatcher } from '../render/alert_words.js';
 import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
 import {
   selectAlertWordPairs,
+  selectAlertWordVersion,
   selectGroupMemberIds,
   selectGroupNames,
   selectMentionableUsers,
@@ -80,6 +81,18 @@ export function topicLinksJson(ctx: Ctx, topic: string): string {
   return JSON.stringify(topicLinks(topic, currentLinkifiers(ctx)));
 }
 
+const matchers = new WeakMap<Ctx, { version: number; matcher: AlertWordMatcher }>();
+
+/** The organization's alert-word matcher, rebuilt when alert_word_version moved (any process). */
+function alertWordMatcher(ctx: Ctx): AlertWordMatcher {
+  const version = selectAlertWordVersion(ctx.store);
+  const cached = matchers.get(ctx);
+  if (cached && cached.version === version) return cached.matcher;
+  const matcher = new AlertWordMatcher(selectAlertWordPairs(ctx.store));
+  matchers.set(ctx, { version, matcher });
+  return matcher;
+}
+
 /**
  * The rendered flags of each recipient (mentioned, the wildcard flags, has_alert_word). Topic
  * participants, for @**topic**, are the topic's senders plus the sender (Zulip also counts
@@ -92,7 +105,7 @@ export function renderedFlags(
   recipients: readonly number[],
   topic: { streamId: number; topic: string; senderId: number } | undefined,
 ): Map<number, number> {
-  const alerted = usersWithAlertWords(content, selectAlertWordPairs(ctx.store), new Set(recipients));
+  const alerted = alertWordMatcher(ctx).usersIn(content, new Set(recipients));
   let participants: Set<number> | undefined;
   if (rendered.topicWildcard && topic) {
     participants = new Set(selectTopicSenderIds(ctx.store, topic.streamId, topic.topic));

@@ -1,5 +1,6 @@
 // Alert-word matching with Zulip's rules (reference part 1, section 5.4): which users' words occur
 // in a message's Markdown source, case-insensitively, with Zulip's word-boundary characters.
+import RE2 from 're2';
 
 /** Characters allowed just before a match (Zulip's allowed_before_punctuation). */
 const BEFORE = new Set([' ', '\n', '(', '"', '.', ',', "'", ';', '[', '*', '`', '>']);
@@ -71,19 +72,58 @@ export function usersWithAlertWords(
   words: Iterable<readonly [number, string]>,
   recipients?: ReadonlySet<number>,
 ): Set<number> {
-  const found = new Set<number>();
-  let text: string | undefined;
-  const verdicts = new Map<string, boolean>();
-  for (const [userId, word] of words) {
-    if (found.has(userId) || (recipients && !recipients.has(userId))) continue;
-    const lower = word.toLowerCase();
-    let verdict = verdicts.get(lower);
-    if (verdict === undefined) {
-      text ??= alertWordSource(content);
-      verdict = containsAlertWord(text, lower);
-      verdicts.set(lower, verdict);
+  return new AlertWordMatcher(words).usersIn(content, recipients);
+}
+
+const REGEX_SPECIAL = /[.*+?^${}()|[\]\\]/g;
+
+/**
+ * The organization's alert words compiled once (Zulip builds one Aho-Corasick automaton per
+ * realm): an RE2.Set finds in one linear pass which words occur anywhere in a message, and only
+ * those get the boundary checks.
+ */
+export class AlertWordMatcher {
+  readonly #words: string[];
+  readonly #owners: number[][];
+  readonly #set: InstanceType<typeof RE2.Set> | undefined;
+
+  constructor(pairs: Iterable<readonly [number, string]>) {
+    const owners = new Map<string, number[]>();
+    for (const [userId, word] of pairs) {
+      const lower = word.toLowerCase();
+      if (lower.length === 0) continue;
+      const list = owners.get(lower);
+      if (list) list.push(userId);
+      else owners.set(lower, [userId]);
     }
-    if (verdict) found.add(userId);
+    this.#words = [...owners.keys()];
+    this.#owners = [...owners.values()];
+    let set: InstanceType<typeof RE2.Set> | undefined;
+    try {
+      set = this.#words.length > 0 ? new RE2.Set(this.#words.map((w) => w.replace(REGEX_SPECIAL, '\\$&')), 'u') : undefined;
+    } catch {
+      // Too many words for RE2's DFA budget: check each word instead (same answers, slower).
+      set = undefined;
+    }
+    this.#set = set;
   }
-  return found;
+
+  get size(): number {
+    return this.#words.length;
+  }
+
+  /** The users (among `recipients`, when given) whose alert words occur in the content. */
+  usersIn(content: string, recipients?: ReadonlySet<number>): Set<number> {
+    const found = new Set<number>();
+    if (this.#words.length === 0) return found;
+    const text = alertWordSource(content);
+    const candidates = this.#set ? this.#set.match(text) : this.#words.map((_, index) => index);
+    for (const index of candidates) {
+      const owners = this.#owners[index]!;
+      if (recipients && !owners.some((id) => recipients.has(id) && !found.has(id))) continue;
+      if (!containsAlertWord(text, this.#words[index]!)) continue;
+      for (const id of owners) if (!recipients || recipients.has(id)) found.add(id);
+    }
+    return found;
+  }
 }

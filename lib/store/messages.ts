@@ -122,6 +122,11 @@ export function selectGroupMemberIds(s: Store, groupId: number): number[] {
   return s.prepare('SELECT user_id FROM user_group_member WHERE group_id = ? ORDER BY user_id').pluck().all(groupId) as number[];
 }
 
+/** The alert_word_version counter (0 before any alert word was ever written). */
+export function selectAlertWordVersion(s: Store): number {
+  return (s.prepare('SELECT version FROM alert_word_version WHERE id = 1').pluck().get() as number | undefined) ?? 0;
+}
+
 /** Every user's alert words (rows of [user_id, word]); empty for most organizations. */
 export function selectAlertWordPairs(s: Store): [number, string][] {
   return s.prepare('SELECT user_id, word FROM alert_word').raw().all() as [number, string][];
