@@ -61,8 +61,17 @@ export function badRequest(msg: string, extra?: Record<string, unknown>): ApiErr
 
 /** Zulip's ResourceNotFoundError: HTTP 404 but code `BAD_REQUEST`. */
 export function notFound(msg: string): ApiError {
-  return new ApiError('BAD_REQUEST', msg, { status: 404 });
+  return new ApiError('BAD_REQUEST', msg, { status: RESOURCE_NOT_FOUND.status });
 }
+
+/** An error code answered with another HTTP status than its usual one (a route's `errors`, OpenAPI). */
+export interface ErrorVariant {
+  readonly code: ErrorCode;
+  readonly status: number;
+}
+
+/** What notFound() answers: list it in a route's `errors` so the OpenAPI document has the 404. */
+export const RESOURCE_NOT_FOUND: ErrorVariant = { code: 'BAD_REQUEST', status: 404 };
 
 export function unauthorized(msg: string): ApiError {
   return new ApiError('UNAUTHORIZED', msg, { headers: { 'WWW-Authenticate': 'Basic realm="zulip"' } });

@@ -4,12 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import ajvFormats from 'ajv-formats';
-import type { Test } from 'tap';
 import YAML from 'yaml';
-import { openApiPath } from '../lib/http/openapi.js';
-import { routeGroups } from '../lib/routes/index.js';
-import type { RouteDef } from '../lib/routes/route.js';
-import type { Reply, RequestOptions, TestServer } from './helpers.js';
 
 type Schema = Record<string, any>;
 
@@ -123,7 +118,7 @@ function withoutNewer(operationId: string, body: Record<string, any>): Record<st
   return copy;
 }
 
-const normalize = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
+export const normalize = (path: string): string => path.replace(/\{[^}]+\}/g, '{}');
 
 let loaded: ZulipOpenApi | undefined;
 
@@ -225,47 +220,3 @@ export function matchOperation(api: ZulipOpenApi, method: string, path: string):
     .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
 }
 
-export interface Conformance {
-  /** Sends the request, checks the status, and checks the body against Zulip's answer for it. */
-  call(t: Test, method: string, path: string, options: RequestOptions, status: number): Promise<Reply>;
-  /** Checks an answer obtained some other way (e.g. a multipart upload). */
-  check(t: Test, method: string, path: string, reply: Reply, status: number): void;
-  /** Every route of these groups that Zulip documents was answered with a success, and with an error unless it cannot fail. */
-  assertCovered(t: Test, groups: readonly string[]): void;
-}
-
-export function conformance(s: TestServer): Conformance {
-  const api = zulipOpenApi();
-  const seen = new Map<string, Set<'success' | 'error'>>();
-  const check = (t: Test, method: string, path: string, reply: Reply, status: number): void => {
-    t.equal(reply.status, status, `${method} ${path}: status ${status} (${reply.body.msg ?? ''})`);
-    const operation = matchOperation(api, method, path);
-    if (!operation) return void t.fail(`Zulip documents no ${method} ${path}`);
-    t.same(api.check(operation, reply.status, reply.body), [], `${method} ${path} ${reply.status}: the body matches Zulip's ${operation.operationId}`);
-    const key = `${method} ${normalize(operation.path)}`;
-    if (!seen.has(key)) seen.set(key, new Set());
-    seen.get(key)!.add(reply.status < 400 ? 'success' : 'error');
-  };
-  return {
-    check,
-    async call(t, method, path, options, status) {
-      const reply = await s.request(method, path, options);
-      check(t, method, path, reply, status);
-      return reply;
-    },
-    assertCovered(t, groups) {
-      const missing: string[] = [];
-      for (const group of groups) {
-        for (const route of Object.values(routeGroups[group as keyof typeof routeGroups]) as RouteDef[]) {
-          const path = openApiPath(route).replace(/^\/api\/v1/, '');
-          if (!api.operation(route.method, path)) continue;
-          const kinds = seen.get(`${route.method} ${normalize(path)}`) ?? new Set();
-          if (!kinds.has('success')) missing.push(`${route.method} ${path}: success`);
-          const canFail = route.access !== 'public' || Object.keys(route.params).length > 0;
-          if (canFail && !kinds.has('error')) missing.push(`${route.method} ${path}: error`);
-        }
-      }
-      t.same(missing, [], 'answers checked against Zulip\'s document');
-    },
-  };
-}

@@ -1,11 +1,13 @@
-// parley's answers validate against Zulip's OpenAPI document (FL 420): success and error bodies of
-// the API document's features (user status, linkifiers, navigation views, drafts, alert words,
-// E2EE push) and custom emoji, with the events they cause. test/zulip_openapi.ts is the validator.
+// parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
+// success and error bodies of the API document's features (user status, linkifiers, navigation
+// views, drafts, alert words, E2EE push), custom emoji and the events they cause, and
+// GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
-import { conformance, REACTION_TYPE_DEVIATION } from './zulip_openapi.js';
+import { conformance, FEATURE_GROUPS } from './conformance.js';
+import { REACTION_TYPE_DEVIATION } from './zulip_openapi.js';
 
 const { s, bouncer, member } = await pushWorld(t);
 const admin = await s.user('admin');
@@ -35,8 +37,16 @@ t.test('custom emoji', async (t) => {
   api.check(t, 'POST', '/realm/emoji/party_parrot', await uploadEmoji(s, member, 'party_parrot'), 200);
   api.check(t, 'POST', '/realm/emoji/party_parrot', await uploadEmoji(s, member, 'party_parrot'), 400);
   api.check(t, 'POST', '/realm/emoji/bad_image', await uploadEmoji(s, member, 'bad_image', [{ filename: 'x.svg', data: IMAGES.svg }]), 400);
-  await api.call(t, 'GET', '/realm/emoji', me, 200);
+  const listed = await api.call(t, 'GET', '/realm/emoji', me, 200);
   await api.call(t, 'GET', '/realm/emoji', {}, 401);
+  const image = async (url: string) => {
+    const response = await fetch(s.url + url);
+    const text = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, body: response.ok ? {} : JSON.parse(text.toString()) };
+  };
+  const sourceUrl = (Object.values(listed.body.emoji)[0] as { source_url: string }).source_url;
+  api.check(t, 'GET', sourceUrl, await image(sourceUrl), 200);
+  api.check(t, 'GET', '/user_avatars/1/emoji/images/0000000000000000.png', await image('/user_avatars/1/emoji/images/0000000000000000.png'), 404);
   await api.call(t, 'DELETE', '/realm/emoji/party_parrot', me, 200);
   await api.call(t, 'DELETE', '/realm/emoji/no_such_emoji', me, 404);
 });
@@ -97,7 +107,8 @@ t.test('E2EE push: registration and the test notification, with each bouncer fai
   const other = await s.user('member');
   const { deviceId } = await activeDevice(s, member, bouncer);
   const phone = newPhone();
-  const device = await s.request('POST', '/register_client_device', me);
+  const device = await api.call(t, 'POST', '/register_client_device', me, 200);
+  await api.call(t, 'POST', '/register_client_device', {}, 401);
   const registration = { device_id: device.body.device_id, ...keyParams(bouncer, phone), ...tokenParams(bouncer, phone) };
   await api.call(t, 'POST', '/mobile_push/register', { ...me, params: registration }, 200);
   await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', { ...me, params: { device_id: deviceId } }, 200);
@@ -122,6 +133,11 @@ t.test('the events of all the changes above', async (t) => {
   await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);
 });
 
-t.test('every route Zulip documents in these groups was checked', async (t) => {
-  api.assertCovered(t, ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'realmEmoji', 'linkifiers']);
+t.test('GET /openapi.json, without credentials', async (t) => {
+  const reply = await api.call(t, 'GET', '/openapi.json', {}, 200);
+  t.equal(reply.body.openapi, '3.1.0');
+});
+
+t.test('every route of these groups was checked', async (t) => {
+  api.assertCovered(t, FEATURE_GROUPS);
 });

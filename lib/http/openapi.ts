@@ -2,7 +2,7 @@
 // zod schemas as JSON Schema), the success and error envelopes, error codes and auth. There is no
 // hand-written copy: a route that exists is documented.
 import { z } from 'zod';
-import { ERROR_CODES, type ErrorCode } from '../errors.js';
+import { ERROR_CODES, type ErrorCode, type ErrorVariant } from '../errors.js';
 import type { RouteDef } from '../routes/route.js';
 import { API_PREFIX } from './handler.js';
 import type { Param } from './params.js';
@@ -18,8 +18,9 @@ export function openApiPath(route: RouteDef): string {
   return (route.outsideApi ? '' : API_PREFIX) + path;
 }
 
-function jsonSchema(schema: z.ZodType): Json {
-  const converted = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Json;
+/** Parameters are described as they are sent (io: input), answers as they are produced (output). */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): Json {
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   delete converted.$schema;
   return converted;
 }
@@ -44,6 +45,36 @@ const successEnvelope = {
     },
   },
 };
+
+/** The envelope and the route's fields as one object schema (an allOf would let neither close it). */
+function successSchema(response: z.ZodType | undefined): Json {
+  if (!response) return successEnvelope;
+  const data = jsonSchema(response, 'output');
+  if (data.type !== 'object' || data.properties === undefined) return { allOf: [successEnvelope, data] };
+  const merged: Json = {
+    ...data,
+    properties: { ...successEnvelope.properties, ...(data.properties as Json) },
+    required: [...successEnvelope.required, ...((data.required as string[] | undefined) ?? [])],
+  };
+  return merged;
+}
+
+/** Errors every operation of a kind can answer with, whatever its own rules. */
+function commonErrors(route: RouteDef, hasBody: boolean): ErrorCode[] {
+  const codes: ErrorCode[] = [];
+  if (Object.keys(route.params).length > 0) codes.push('BAD_REQUEST');
+  if (Object.values(route.params).some((p) => p.required && p.in !== 'path')) codes.push('REQUEST_VARIABLE_MISSING');
+  if (route.access !== 'public') codes.push('UNAUTHORIZED');
+  if (route.access === 'human') codes.push('BAD_REQUEST');
+  if (route.access === 'admin') codes.push('UNAUTHORIZED_PRINCIPAL');
+  // options.rateLimit: every answer of the API while it is on (README "Limits").
+  if (!route.outsideApi) codes.push('RATE_LIMIT_HIT');
+  if (hasBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT');
+  return codes;
+}
+
+const errorKey = (error: ErrorCode | ErrorVariant): string =>
+  typeof error === 'string' ? `${ERROR_CODES[error]} ${error}` : `${error.status} ${error.code}`;
 
 function errorResponse(codes: readonly ErrorCode[]): Json {
   return {
@@ -88,27 +119,19 @@ function operation(group: string, name: string, route: RouteDef): Json {
     }
   }
 
-  const codes = new Set<ErrorCode>(route.errors ?? []);
-  if (params.length > 0) codes.add('BAD_REQUEST');
-  if (params.some(([, p]) => p.required && p.in !== 'path')) codes.add('REQUEST_VARIABLE_MISSING');
-  if (route.access !== 'public') codes.add('UNAUTHORIZED');
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...codes].sort()) {
-    const status = ERROR_CODES[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  const hasBody = Object.keys(formProperties).length > 0 || route.uploads !== undefined;
+  const byStatus = new Map<number, Set<ErrorCode>>();
+  const errors = [...commonErrors(route, hasBody), ...(route.errors ?? [])].sort((a, b) => errorKey(a).localeCompare(errorKey(b)));
+  for (const error of errors) {
+    const { code, status } = typeof error === 'string' ? { code: error, status: ERROR_CODES[error] } : error;
+    byStatus.set(status, (byStatus.get(status) ?? new Set()).add(code));
   }
 
-  const responses: Json = {
-    200: {
-      description: 'Success',
-      content: {
-        'application/json': {
-          schema: route.response ? { allOf: [successEnvelope, jsonSchema(route.response)] } : successEnvelope,
-        },
-      },
-    },
-  };
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list);
+  const success: Json = route.rawResponse
+    ? { description: 'Success', content: { [route.rawResponse]: {} } }
+    : { description: 'Success', content: { 'application/json': { schema: successSchema(route.response) } } };
+  const responses: Json = { 200: success };
+  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse([...set].sort());
 
   const op: Json = {
     operationId: `${group}.${name}`,
@@ -120,7 +143,11 @@ function operation(group: string, name: string, route: RouteDef): Json {
   };
   if (route.access === 'human') op.description = 'Users only: bots get "This endpoint does not accept bot requests."';
   if (route.access === 'admin') op.description = 'Organization administrators and owners only.';
-  if (Object.keys(formProperties).length > 0) {
+  if (route.uploads !== undefined) {
+    const file = { type: 'string', contentMediaType: 'application/octet-stream' };
+    const schema: Json = { type: 'object', properties: formProperties, additionalProperties: file, description: route.uploads };
+    op.requestBody = { required: true, content: { 'multipart/form-data': { schema, encoding } } };
+  } else if (hasBody) {
     const schema: Json = { type: 'object', properties: formProperties };
     if (formRequired.length > 0) schema.required = formRequired;
     op.requestBody = {

@@ -2,6 +2,7 @@
 // enable_drafts_synchronization, before its parameters are decoded (Zulip's draft_endpoint).
 import { z } from 'zod';
 import { createDrafts, deleteDraft, editDraft, listDrafts, requireDraftsSync } from '../domain/drafts.js';
+import { RESOURCE_NOT_FOUND } from '../errors.js';
 import { json, pathInt, requiredString } from '../http/params.js';
 import { MAX_DRAFTS_PER_REQUEST, MAX_USERS_PER_REQUEST } from './limits.js';
 import { route } from './route.js';
@@ -53,7 +54,7 @@ export const draftRoutes = {
     access: 'user',
     summary: 'Replace a draft',
     params: { draft_id: pathInt(), draft: json(draftData).describe('JSON draft object; replaces the draft whole') },
-    errors: ['BAD_REQUEST'],
+    errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     before: requireDraftsSync,
     handler: (ctx, actor, p) => editDraft(ctx, actor, { draftId: p.draft_id, draft: p.draft }),
   }),
@@ -63,7 +64,7 @@ export const draftRoutes = {
     access: 'user',
     summary: "Delete a draft; a drafts event tells the user's other clients",
     params: { draft_id: pathInt() },
-    errors: ['BAD_REQUEST'],
+    errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     before: requireDraftsSync,
     handler: (ctx, actor, p) => deleteDraft(ctx, actor, { draftId: p.draft_id }),
   }),

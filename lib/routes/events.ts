@@ -25,6 +25,15 @@ export const eventRoutes = {
       narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)).optional(),
     },
     errors: ['BAD_REQUEST'],
+    response: z
+      .looseObject({
+        queue_id: z.string().nullable(),
+        last_event_id: z.int(),
+        zulip_version: z.string(),
+        zulip_feature_level: z.int(),
+        zulip_merge_base: z.string(),
+      })
+      .describe('Also the state of each type in fetch_event_types (README "Events")'),
     handler: (ctx, actor, p) =>
       registerQueue(ctx, actor, {
         eventTypes: p.event_types ?? null,
@@ -44,6 +53,10 @@ export const eventRoutes = {
       dont_block: bool().optional(),
     },
     errors: ['BAD_EVENT_QUEUE_ID', 'REQUEST_VARIABLE_MISSING', 'BAD_REQUEST'],
+    response: z.object({
+      events: z.array(z.looseObject({ id: z.int(), type: z.string() })).describe('Each event has its id and type, and the fields of its type'),
+      queue_id: z.string().optional().describe('The queue created for a request without queue_id'),
+    }),
     handler: (ctx, actor, p, request) =>
       getEvents(ctx, actor, { queueId: p.queue_id, lastEventId: p.last_event_id, dontBlock: p.dont_block, signal: request.signal }),
   }),

@@ -9,6 +9,7 @@ import { sendMessage } from '../domain/message_send.js';
 import type { NarrowTerm } from '../domain/narrow.js';
 import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, charsAtMost, itemsAtMost } from './limits.js';
+import { anchorSchema, messageSchema } from './responses.js';
 import { route } from './route.js';
 
 export const narrowTerm = z
@@ -70,6 +71,14 @@ export const messageRoutes = {
       allow_empty_topic_name: bool().optional(),
     },
     errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
+    response: z.object({
+      messages: z.array(messageSchema),
+      anchor: anchorSchema.optional().describe('Absent when message_ids was given'),
+      found_anchor: z.boolean().optional(),
+      found_oldest: z.boolean().optional(),
+      found_newest: z.boolean().optional(),
+      history_limited: z.boolean().optional(),
+    }),
     handler: (ctx, actor, p) =>
       getMessages(ctx, actor, {
         anchor: p.anchor,
@@ -89,6 +98,7 @@ export const messageRoutes = {
     summary: 'One message, with its Markdown source',
     params: { message_id: pathInt(), apply_markdown: bool().optional(), allow_empty_topic_name: bool().optional() },
     errors: ['BAD_REQUEST'],
+    response: z.object({ raw_content: z.string(), message: messageSchema }),
     handler: (ctx, actor, p) => getMessage(ctx, actor, { messageId: p.message_id, applyMarkdown: p.apply_markdown }),
   }),
   edit: route({
@@ -103,6 +113,7 @@ export const messageRoutes = {
       propagate_mode: str(z.enum(['change_one', 'change_later', 'change_all'])).optional(),
     },
     errors: ['BAD_REQUEST'],
+    response: z.object({ detached_uploads: z.array(z.unknown()) }),
     handler: (ctx, actor, p) =>
       editMessage(ctx, actor, { messageId: p.message_id, content: p.content, topic: p.topic, propagateMode: p.propagate_mode }),
   }),

@@ -14,6 +14,7 @@ export const openApiRoutes = {
     access: 'public',
     summary: "This document: parley's OpenAPI 3.1 description, generated from its route table",
     params: {},
+    rawResponse: 'application/json',
     handler: (): RawResponse => {
       document ??= JSON.stringify(buildOpenApi(routeGroups, ZULIP_VERSION));
       return new RawResponse(200, { 'Content-Type': 'application/json' }, document);

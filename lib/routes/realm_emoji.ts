@@ -7,6 +7,7 @@ import {
   listRealmEmoji,
   uploadRealmEmoji,
 } from '../domain/realm_emoji.js';
+import { RESOURCE_NOT_FOUND } from '../errors.js';
 import { pathInt, pathStr } from '../http/params.js';
 import { RawResponse } from '../http/respond.js';
 import { route } from './route.js';
@@ -38,6 +39,7 @@ export const realmEmojiRoutes = {
     summary: 'Add a custom emoji: one image file (PNG, GIF, JPEG, WebP or AVIF) in a multipart body',
     params: { emoji_name: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
     errors: ['BAD_REQUEST'],
+    uploads: 'One image file, under any field name',
     handler: (ctx, actor, p, request) =>
       uploadRealmEmoji(ctx, actor, { emojiName: p.emoji_name, files: request.files }),
   }),
@@ -47,7 +49,7 @@ export const realmEmojiRoutes = {
     access: 'user',
     summary: 'Deactivate a custom emoji (administrators, or its author)',
     params: { emoji_name: pathStr() },
-    errors: ['BAD_REQUEST'],
+    errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     handler: (ctx, actor, p) => deactivateRealmEmoji(ctx, actor, { emojiName: p.emoji_name }),
   }),
   image: route({
@@ -58,6 +60,7 @@ export const realmEmojiRoutes = {
     summary: "A custom emoji's image (its source_url)",
     params: { realm_id: pathInt(), file_name: pathStr() },
     errors: ['NOT_FOUND'],
+    rawResponse: 'image/*',
     handler: (ctx, _actor, p) => {
       const { contentType, image } = getRealmEmojiImage(ctx, { realmId: p.realm_id, fileName: p.file_name });
       // A file name is never reused for other content, so caches may keep it for good.

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { isAdmin, type Actor } from '../domain/roles.js';
-import { ApiError, mustBeAdmin, type ErrorCode } from '../errors.js';
+import { ApiError, mustBeAdmin, type ErrorCode, type ErrorVariant } from '../errors.js';
 import type { UploadedFile } from '../http/body.js';
 import type { ParamShape, ParamValues } from '../http/params.js';
 
@@ -49,8 +49,15 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   params: P;
   /** Shape of the success body's data fields (OpenAPI). */
   response?: z.ZodType;
-  /** Error codes this endpoint can answer with besides authentication and parameter errors. */
-  errors?: readonly ErrorCode[];
+  /**
+   * Error codes this endpoint can answer with besides authentication and parameter errors; an
+   * ErrorVariant for a code with another status (RESOURCE_NOT_FOUND: 404 with BAD_REQUEST).
+   */
+  errors?: readonly (ErrorCode | ErrorVariant)[];
+  /** The success body is not the JSON envelope but this media type (an image, the OpenAPI document). */
+  rawResponse?: string;
+  /** Takes files in a multipart body (request.files): what they are. */
+  uploads?: string;
   handler: Handler<P, R>;
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;

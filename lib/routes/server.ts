@@ -13,6 +13,15 @@ export const serverRoutes = {
     access: 'public',
     summary: 'Server version, feature level and organization settings',
     params: {},
+    response: z.looseObject({
+      zulip_version: z.string(),
+      zulip_feature_level: z.int(),
+      zulip_merge_base: z.string(),
+      push_notifications_enabled: z.boolean(),
+      authentication_methods: z.record(z.string(), z.boolean()),
+      realm_url: z.string(),
+      realm_name: z.string(),
+    }),
     handler: (ctx) => serverSettings(ctx),
   }),
   fetchApiKey: route({

@@ -9,6 +9,7 @@ import {
 } from '../domain/user_groups.js';
 import { json, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_USERS_PER_REQUEST } from './limits.js';
+import { userGroupSchema } from './responses.js';
 import { route } from './route.js';
 
 const userIds = json(z.array(z.int()).max(MAX_USERS_PER_REQUEST));
@@ -36,6 +37,7 @@ export const userGroupRoutes = {
     summary: "The organization's user groups",
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
     params: {},
+    response: z.object({ user_groups: z.array(userGroupSchema) }),
     handler: (ctx, actor) => listUserGroups(ctx, actor),
   }),
   updateMembers: route({

@@ -12,6 +12,7 @@ import {
 } from '../domain/users.js';
 import { int, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
+import { userSchema } from './responses.js';
 import { route } from './route.js';
 
 export const userRoutes = {
@@ -21,6 +22,7 @@ export const userRoutes = {
     access: 'user',
     summary: 'The calling user',
     params: {},
+    response: userSchema.extend({ avatar_url: z.string(), max_message_id: z.int() }),
     handler: (ctx, actor) => getOwnUser(ctx, actor),
   }),
   list: route({
@@ -29,6 +31,7 @@ export const userRoutes = {
     access: 'user',
     summary: 'All users and bots of the organization',
     params: {},
+    response: z.object({ members: z.array(userSchema) }),
     handler: (ctx) => listUsers(ctx),
   }),
   get: route({
@@ -38,6 +41,7 @@ export const userRoutes = {
     summary: 'One user',
     params: { user_id: pathInt() },
     errors: ['BAD_REQUEST'],
+    response: z.object({ user: userSchema }),
     handler: (ctx, actor, p) => getUser(ctx, actor, p.user_id),
   }),
   create: route({
@@ -87,6 +91,15 @@ export const userRoutes = {
       bot_type: int().optional(),
     },
     errors: ['BAD_REQUEST'],
+    response: z.object({
+      user_id: z.int(),
+      api_key: z.string(),
+      email: z.string(),
+      avatar_url: z.string().nullable(),
+      default_sending_stream: z.string().nullable(),
+      default_events_register_stream: z.string().nullable(),
+      default_all_public_streams: z.boolean(),
+    }),
     handler: (ctx, actor, p) => createBot(ctx, actor, { fullName: p.full_name, shortName: p.short_name, botType: p.bot_type }),
   }),
 };
