@@ -47,9 +47,10 @@ CREATE TABLE IF NOT EXISTS user (
 ------------------------------------------------------------------------------------------------
 
 -- Every event a domain change produced, written in the same transaction as the change.
--- AUTOINCREMENT: ids are never reused after pruning, so a queue's last_event_id stays meaningful.
+-- Ids are never reused: pruning always keeps the newest row, so max(id) never goes back and a
+-- queue's last_event_id stays meaningful (cheaper than AUTOINCREMENT's sqlite_sequence write).
 CREATE TABLE IF NOT EXISTS event (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  id INTEGER PRIMARY KEY,
   -- The one user the event is for; NULL for an event every user receives (realm-wide).
   user_id INTEGER REFERENCES user(id),
   type TEXT NOT NULL,

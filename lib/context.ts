@@ -97,6 +97,8 @@ export interface Ctx {
 
 export function createContext(db: Database, options: ChatOptions, makeHub: (ctx: Ctx) => EventHub): Ctx {
   const store = new Store(db);
+  // One transaction wrapper for every call (better-sqlite3 builds a wrapper per db.transaction()).
+  const runInTransaction = db.transaction((fn: () => unknown) => fn());
   const clock = options.clock ?? Date.now;
   const ctx: Ctx = {
     db,
@@ -107,8 +109,8 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
     options,
     events: undefined as unknown as EventHub,
     tx<T>(fn: () => T): T {
-      if (db.inTransaction) return db.transaction(fn)();
-      const result = db.transaction(fn).immediate();
+      if (db.inTransaction) return runInTransaction(fn) as T;
+      const result = runInTransaction.immediate(fn) as T;
       ctx.events.committed();
       return result;
     },

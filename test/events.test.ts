@@ -212,7 +212,8 @@ t.test('queues expire after their lifespan without a poll; acknowledged events a
   t.equal(collected.queues, 1, 'the queue not polled for over 10 minutes expired');
   const expired = await poll(s, s.owner, stale.queue_id, stale.last_event_id, { dont_block: true });
   t.same([expired.status, expired.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
-  t.equal(s.chat.ctx.db.prepare('SELECT count(*) FROM event WHERE id <= ?').pluck().get(newest), 0, 'events every live queue acknowledged are gone');
+  t.equal(s.chat.ctx.db.prepare('SELECT count(*) FROM event WHERE id < ?').pluck().get(newest), 0, 'events every live queue acknowledged are gone');
+  t.equal(s.chat.ctx.db.prepare('SELECT max(id) FROM event').pluck().get(), newest, 'but the newest stays, so ids are never handed out twice');
   t.equal((await poll(s, s.owner, queue.queue_id, newest, { dont_block: true })).status, 200, 'the live queue still works');
 });
 

@@ -42,9 +42,8 @@ export function updateEventPayloadLastEvent(s: Store, payloadId: number, lastEve
 }
 
 export function selectMaxEventId(s: Store): number {
-  // sqlite_sequence keeps the highest id ever handed out, even after every event was pruned.
-  const row = s.get<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'event'");
-  return row?.seq ?? 0;
+  // Pruning never removes the newest event, so this is the highest id ever handed out.
+  return (s.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number) ?? 0;
 }
 
 export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
@@ -128,7 +127,12 @@ export function selectPruneFloor(s: Store): number | null {
 }
 
 export function deleteEventsUpTo(s: Store, maxId: number, createdBefore: number): number {
-  const events = s.run('DELETE FROM event WHERE id <= ? AND created_at < ?', maxId, createdBefore).changes;
+  // The newest row always stays: ids must never be handed out twice (see schema.sql).
+  const events = s.run(
+    'DELETE FROM event WHERE id <= ? AND id < (SELECT max(id) FROM event) AND created_at < ?',
+    maxId,
+    createdBefore,
+  ).changes;
   s.run('DELETE FROM event_payload WHERE last_event_id <= ? AND created_at < ?', maxId, createdBefore);
   return events;
 }
