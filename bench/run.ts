@@ -11,6 +11,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   messages: () => import('./messages.bench.js'),
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
+  mixed_load: () => import('./mixed_load.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

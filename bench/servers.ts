@@ -54,11 +54,15 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     return { server, info: {} };
   }
   const db = new Database(join(dir, 'parley.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
+  // BENCH_BOUNCER_URL/_ID/_KEY: push through a bouncer stand-in run by the benchmark.
+  const bouncerUrl = process.env.BENCH_BOUNCER_URL;
+  const push = bouncerUrl ? { bouncerUrl, serverId: process.env.BENCH_BOUNCER_ID, serverKey: process.env.BENCH_BOUNCER_KEY } : undefined;
+  const chat = createChatServer(db, { logger: silentLogger, push });
   const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
   const users = Number(process.env.BENCH_USERS ?? 0);
+  const role = (process.env.BENCH_USER_ROLE ?? 'member') as 'member';
   const members = [];
-  for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}` }));
+  for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}`, role }));
   waiterCount = () => chat.ctx.events.waiterCount;
   return { server: http.createServer((req, res) => chat.handler(req, res)), info: { owner, members } };
 }
