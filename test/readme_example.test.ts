@@ -21,7 +21,9 @@ t.test('the example passes', async (t) => {
   const dir = mkdtempSync(join(ROOT, 'tmp', 'readme-example-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const file = join(dir, 'bot.test.ts');
-  writeFileSync(file, example!.replace("from 'parley'", `from '${join(ROOT, 'lib', 'index.js')}'`));
+  // Under npm test (which builds first) the compiled dist/, else the sources.
+  const parley = process.env.PARLEY_CLI_JS ? join(ROOT, 'dist', 'index.js') : join(ROOT, 'lib', 'index.js');
+  writeFileSync(file, example!.replace("from 'parley'", `from '${parley}'`));
   // Without tap's hooks (NODE_OPTIONS, _TAPJS_*): node:test reports on its own.
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_|TAP)/.test(key)));
   const child = spawn(process.execPath, ['--import', '@tapjs/typescript/import', file], { cwd: ROOT, env: { ...env, TS_NODE_TRANSPILE_ONLY: '1' } });

@@ -1,5 +1,5 @@
-// The message flag suites (flags, events, narrows) on libsql's Database (the scale-out path, README "Beyond one machine").
+// The message flag suites (flags and their events) on libsql's Database (the scale-out path,
+// README "Beyond one machine"); the narrow suite, the slowest, runs on better-sqlite3 only.
 process.env.PARLEY_TEST_DRIVER = 'libsql';
 await import('../message_flags.test.js');
 await import('../message_flags_events.test.js');
-await import('../message_flags_narrow.test.js');
