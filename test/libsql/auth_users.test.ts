@@ -1,4 +1,5 @@
-// The authentication and user suites on libsql's Database (the scale-out path, README "Beyond one machine").
+// The authentication and user suites on libsql's Database (the scale-out path, README
+// "Beyond one machine").
 process.env.PARLEY_TEST_DRIVER = 'libsql';
 await import('../auth.test.js');
 await import('../users.test.js');
