@@ -190,10 +190,16 @@ async function serve(args: string[], io: Io): Promise<number> {
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   if (!chat.admin.hasUsers()) {
     const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
-    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: (v.url as string | undefined) ?? url });
-    io.out(`Created a new organization in ${file}. Its owner's credentials (shown only this once):`);
-    io.out(`  email:   ${owner.email}`);
-    io.out(`  API key: ${owner.api_key}`);
+    // Several processes started on a new file race to create the organization: one does.
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: (v.url as string | undefined) ?? url }).catch((error: unknown) => {
+      if (chat.admin.hasUsers()) return undefined;
+      throw error;
+    });
+    if (owner) {
+      io.out(`Created a new organization in ${file}. Its owner's credentials (shown only this once):`);
+      io.out(`  email:   ${owner.email}`);
+      io.out(`  API key: ${owner.api_key}`);
+    }
   }
   io.out(`parley listening on ${url}`);
 

@@ -8,7 +8,7 @@ import { authenticate } from './domain/auth.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
-import { addUser, deactivate, defaultFullName, type Credentials } from './domain/users.js';
+import { ORGANIZATION_EXISTS, addUser, deactivate, defaultFullName, type Credentials } from './domain/users.js';
 import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
@@ -103,14 +103,17 @@ export function createChatServer(database: Database, options: ChatOptions = {}):
   const admin: ChatServer['admin'] = {
     hasUsers: () => selectUsers(ctx.store).length > 0,
     async initOrganization(input) {
-      if (admin.hasUsers()) throw new Error('This database already has an organization with users.');
-      configureRealm(ctx, { name: input.orgName, url: input.url });
-      return addUser(ctx, {
+      if (admin.hasUsers()) throw new Error(ORGANIZATION_EXISTS);
+      const owner = await addUser(ctx, {
         email: input.email,
         fullName: input.fullName ?? defaultFullName(input.email),
         password: input.password,
         role: 100,
+        first: true,
       });
+      // Only the process that created the owner names the organization.
+      configureRealm(ctx, { name: input.orgName, url: input.url });
+      return owner;
     },
     async addUser(input) {
       const role = roleByName(input.role ?? 'member');

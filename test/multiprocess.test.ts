@@ -1,7 +1,13 @@
 // Several processes on one database file (DESIGN "Durability"): two `parley serve` children take
 // concurrent writes from many clients; no client sees SQLITE_BUSY or any 5xx, no acknowledged
 // write is lost, and events committed by one process reach long-polls held by the other.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import t from 'tap';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
 import { attempt, seedDatabase, startServe, stop, type ServeChild } from './serve_process.js';
 import type { TestUser } from './helpers.js';
 
@@ -89,4 +95,27 @@ t.test('two serve processes on one file: no 5xx, nothing lost, events cross betw
   }
   t.equal(acked.reduce((sum, set) => sum + set.size, 0), CLIENTS * WRITES_PER_CLIENT);
   for (const server of servers) t.notMatch(server.stderr(), /SQLITE_BUSY|database is locked|unexpected error/, 'nothing went wrong in the logs');
+});
+
+t.test('two servers opening a new file at once: one creates the organization, the other is told it exists', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-proc-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'chat.db');
+  const dbs = [new Database(file), new Database(file)];
+  const chats = dbs.map((db) => createChatServer(db, { logger: silentLogger }));
+  t.teardown(async () => {
+    for (const chat of chats) await chat.close();
+    for (const db of dbs) db.close();
+  });
+  // Both look before either writes (the password is hashed in between): only the write lock decides.
+  const results = await Promise.allSettled(
+    chats.map((chat, i) => chat.admin.initOrganization({ email: `owner${i}@example.com`, password: 'pw-pw-pw', orgName: `Org ${i}`, url: `http://org${i}.example.com` })),
+  );
+  const created = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+  t.equal(created.length, 1, 'exactly one created it');
+  const loser = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+  t.equal((loser.reason as Error).message, 'This database already has an organization with users.');
+  const winner = created[0]!;
+  t.same(dbs[0]!.prepare('SELECT email, role FROM user').all(), [{ email: `owner${winner}@example.com`, role: 100 }], 'one owner');
+  t.same(dbs[1]!.prepare('SELECT name, url FROM realm').get(), { name: `Org ${winner}`, url: `http://org${winner}.example.com` }, "the winner's name and URL");
 });

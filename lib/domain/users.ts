@@ -140,7 +140,11 @@ export interface NewUser {
   role?: Role;
   botType?: number | null;
   botOwnerId?: number | null;
+  /** The organization's first account: refused, under the write lock, when there are users already. */
+  first?: boolean;
 }
+
+export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
 
 export interface Credentials {
   email: string;
@@ -155,6 +159,8 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
   const fullName = checkFullName(input.fullName);
   const passwordHash = input.password ? await hashPassword(input.password, ctx.random) : null;
   return ctx.tx(() => {
+    // Another process may have created the organization since the caller looked.
+    if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     if (selectUserByEmail(ctx.store, email)) throw badRequest(`Email '${email}' already in use`);
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
