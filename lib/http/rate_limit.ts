@@ -1,6 +1,6 @@
-// Zulip-compatible rate limiting: a token bucket per user (N requests per minute) whose state is
-// reported in X-RateLimit-* headers, and a stricter bucket per address for failed
-// authentications and password logins. Over the limit: 429 RATE_LIMIT_HIT with retry-after.
+// Zulip-compatible rate limiting: a token bucket per user (N requests per minute), one per address
+// for requests without credentials, and stricter ones per address for failed authentications and
+// password logins; their state is reported in X-RateLimit-* headers. Over: 429 RATE_LIMIT_HIT.
 import { ApiError } from '../errors.js';
 
 interface Bucket {
