@@ -68,15 +68,32 @@ function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: Reque
   };
 }
 
-export function createHandler(deps: HandlerDeps): RequestListener {
-  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
-  for (const route of deps.routes) {
+type Router = ReturnType<typeof FindMyWay>;
+
+// Building the router costs milliseconds and the route table never changes: one router per table
+// per process, built on the first request (in-process users of parley never need it).
+const routers = new WeakMap<readonly RouteDef[], Router>();
+
+function routerFor(routes: readonly RouteDef[]): Router {
+  let router = routers.get(routes);
+  if (router !== undefined) return router;
+  router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
+  for (const route of routes) {
     // Integer path segments only match digits, as Zulip's <int:...> URL patterns: /users/abc is a 404.
     const path = route.path.replace(/:(\w+)/g, (segment, name: string) =>
       route.params[name]?.wire === 'json' ? `${segment}(^\\d+$)` : segment,
     );
     router.on(route.method, (route.outsideApi ? '' : API_PREFIX) + path, () => undefined, { route });
   }
+  routers.set(routes, router);
+  return router;
+}
+
+export function createHandler(deps: HandlerDeps): RequestListener {
+  let cached: Router | undefined;
+  const router = {
+    find: (method: Method, path: string) => (cached ??= routerFor(deps.routes)).find(method, path),
+  };
 
   function allowedMethods(path: string): Method[] {
     return METHODS.filter((method) => router.find(method, path) !== null);
