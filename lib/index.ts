@@ -18,7 +18,7 @@ import { createRateLimiter } from './http/rate_limit.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
 import type { Database } from './store/db.js';
-import { compatibleDatabase } from './store/libsql.js';
+import { compatibleDatabase, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
 import { selectUsers } from './store/users.js';
 
@@ -29,6 +29,7 @@ export { ROLE } from './domain/roles.js';
 export type { ActorRef } from './domain/auth.js';
 export type { DeliveredEvent, ChatEvent } from './events/hub.js';
 export type { Credentials } from './domain/users.js';
+export type { LibsqlDatabase } from './store/libsql.js';
 export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
 
 export interface NewAccount {
@@ -71,7 +72,7 @@ export interface ChatServer {
   ctx: Ctx;
 }
 
-export function createChatServer(database: Database, options: ChatOptions = {}): ChatServer {
+export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
   const db = compatibleDatabase(database);
   prepareDatabase(db, { synchronous: options.synchronous });

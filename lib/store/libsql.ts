@@ -13,7 +13,8 @@ interface LibsqlStatement {
   columns(): unknown[];
 }
 
-interface LibsqlDatabase {
+/** What parley needs of a `libsql` Database (createChatServer accepts one). */
+export interface LibsqlDatabase {
   memory: boolean;
   open: boolean;
   readonly inTransaction: boolean;
@@ -21,12 +22,11 @@ interface LibsqlDatabase {
   exec(sql: string): void;
   close(): void;
   sync(): unknown;
-  syncUntil(index: number): unknown;
 }
 
 /** libsql's Database has embedded-replica methods better-sqlite3 lacks. */
 export function isLibsql(db: unknown): boolean {
-  const candidate = db as Partial<LibsqlDatabase> | null;
+  const candidate = db as { syncUntil?: unknown; prepare?: unknown } | null;
   return typeof candidate?.syncUntil === 'function' && typeof candidate.prepare === 'function';
 }
 
@@ -182,7 +182,7 @@ class CompatDatabase {
 }
 
 /** The Database parley works with: better-sqlite3 as is, libsql through the adapter. */
-export function compatibleDatabase(db: Database): Database {
-  if (!isLibsql(db)) return db;
+export function compatibleDatabase(db: Database | LibsqlDatabase): Database {
+  if (!isLibsql(db)) return db as Database;
   return new CompatDatabase(db as unknown as LibsqlDatabase) as unknown as Database;
 }
