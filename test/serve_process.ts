@@ -1,22 +1,18 @@
-// `parley serve` as a child process for the crash and multi-process tests: a database with users
-// made in this process, children started on it (without tap's hooks), and clients that keep a
-// record of every write the server acknowledged.
-import { spawn, type ChildProcess } from 'node:child_process';
+// `parley serve` as a child process for the crash and multi-process tests (started by
+// test/cli_process.ts: from dist/ under npm test): a database with users made in this process,
+// children started on it, and requests whose failure (a killed server) is an outcome.
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
+import { spawnParley } from './cli_process.js';
 import { withAuth, type TestUser } from './helpers.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-// tap's process-info and coverage hooks (NODE_OPTIONS, _TAPJS_*) would slow every child down.
-const CHILD_ENV = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_|TAP|PARLEY_)/.test(key)),
-);
+// The children get the defaults of `parley serve` unless a test sets them.
+const UNSET = { PARLEY_RATE_LIMIT: undefined, PARLEY_OWNER_EMAIL: undefined, PARLEY_PUSH_BOUNCER_URL: undefined };
 
 export interface ServeChild {
   child: ChildProcess;
@@ -42,11 +38,7 @@ export async function seedDatabase(count: number): Promise<{ file: string; owner
 
 /** Starts `parley serve --port 0` on `file`; resolves once it listens. */
 export function startServe(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeChild> {
-  const child = spawn(process.execPath, ['--import', '@tapjs/typescript/import', 'lib/cli.ts', 'serve', '--port', '0', '--db', file, ...args], {
-    cwd: ROOT,
-    env: { ...CHILD_ENV, TS_NODE_TRANSPILE_ONLY: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnParley(['serve', '--port', '0', '--db', file, ...args], { env: { ...UNSET, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
