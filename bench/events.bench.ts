@@ -3,12 +3,7 @@
 import http from 'node:http';
 import { record } from './harness.js';
 import { basicAuth, startBenchServer } from './load.js';
-
-interface Account {
-  email: string;
-  api_key: string;
-  user_id: number;
-}
+import { type Account } from './chat.js';
 
 const CLIENTS = 1000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });

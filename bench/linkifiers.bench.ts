@@ -1,16 +1,11 @@
 // Linkifier figures: rendering a 10 KB message against 50 linkifiers (next to the same render with
 // none), adding a linkifier in-process (next to a one-row UPDATE transaction on the same file), and
 // a send with 50 linkifiers next to the same send with none.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import markdownIt from 'markdown-it';
-import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
 import { compileLinkifier } from '../lib/render/linkifier_patterns.js';
 import { linkifierPlugin, type CompiledLinkifier } from '../lib/render/linkifiers.js';
 import { msPerCall, record } from './harness.js';
+import { openBenchChat, type BenchChat } from './chat.js';
 
 const LINKIFIERS = 50;
 
@@ -57,26 +52,9 @@ function renderBench(): void {
   });
 }
 
-interface Org {
-  chat: ChatServer;
-  db: Database.Database;
-  dir: string;
-  ownerId: number;
-}
-
-async function org(): Promise<Org> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
-  return { chat, db, dir, ownerId: owner.user_id };
-}
-
-async function close(o: Org): Promise<void> {
-  await o.chat.close();
-  o.db.close();
-  rmSync(o.dir, { recursive: true, force: true });
-}
+type Org = BenchChat;
+const org = openBenchChat;
+const close = (o: Org): Promise<void> => o.close();
 
 function addLinkifiers(o: Org): void {
   for (const d of linkifierDefs()) o.chat.api.linkifiers.add(o.ownerId, d);

@@ -2,13 +2,8 @@
 // messages x 10 users): POST /messages/flags on 10,000 messages in one request, in-process and
 // over HTTP, next to a raw better-sqlite3 loop doing the same row updates in one transaction,
 // measured in the same run, rounds interleaved (PERFORMANCE.md: <= 2x the raw loop).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
 import { record } from './harness.js';
+import { openBenchChat } from './chat.js';
 
 const MESSAGES = 100_000;
 const USERS = 10;
@@ -45,10 +40,7 @@ const CASES: Case[] = [
 ];
 
 export async function run(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  const { chat, db, owner, close } = await openBenchChat();
   const users = [owner];
   for (let i = 1; i < USERS; i++) users.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}` }));
   const reader = users[1]!;
@@ -127,7 +119,5 @@ export async function run(): Promise<void> {
       record({ group: 'message_flags', name: `${label}: raw loop with the conversation reads it needs`, value: median(times.get('rawWithReads')!), unit: 'ms', baseline });
     }
   }
-  await chat.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }

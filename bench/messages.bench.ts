@@ -1,13 +1,10 @@
 // Messaging figures, in-process: sending one message to a channel with 1,000 subscribers (on
 // :memory: and on a WAL file), and GET /messages of the newest 100 among 100,000, each next to raw
 // better-sqlite3 doing the same row work in the same run (PERFORMANCE.md).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import type { ChatServer } from '../lib/index.js';
 import { record } from './harness.js';
+import { openBenchChat } from './chat.js';
 
 const SUBSCRIBERS = 1000;
 const STORED_MESSAGES = 100_000;
@@ -36,17 +33,14 @@ function interleaved(a: () => unknown, b: () => unknown, iterations: number, rou
   return [median(times[0]), median(times[1])];
 }
 
-async function setUp(file: boolean): Promise<{ chat: ChatServer; db: Database.Database; dir: string; ownerId: number; userIds: number[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(file ? join(dir, 'chat.db') : ':memory:');
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+async function setUp(file: boolean): Promise<{ chat: ChatServer; db: Database.Database; close: () => Promise<void>; ownerId: number; userIds: number[] }> {
+  const { chat, db, owner, close } = await openBenchChat({ file });
   const userIds: number[] = [];
   for (let i = 1; i < SUBSCRIBERS; i++) {
     userIds.push((await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}` })).user_id);
   }
   chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'everyone' }], principals: userIds });
-  return { chat, db, dir, ownerId: owner.user_id, userIds: [owner.user_id, ...userIds] };
+  return { chat, db, close, ownerId: owner.user_id, userIds: [owner.user_id, ...userIds] };
 }
 
 /**
@@ -69,7 +63,7 @@ function rawSend(db: Database.Database, senderId: number, streamId: number, reci
 
 /** On :memory: the figure is the CPU cost; on a WAL file it includes writing ~1 MB of rows to the log. */
 async function send(file: boolean): Promise<void> {
-  const { chat, db, dir, ownerId, userIds } = await setUp(file);
+  const { chat, db, close, ownerId, userIds } = await setUp(file);
   const streamId = chat.api.streams.getId(ownerId, { stream: 'everyone' }).stream_id;
   const send = () => chat.api.messages.send(ownerId, { type: 'stream', to: 'everyone', topic: 'bench', content: 'hello **everyone**' });
   send();
@@ -83,16 +77,11 @@ async function send(file: boolean): Promise<void> {
     baseline: { name: 'raw message + user_message + event rows', value: rawMs },
     target: '< 5 ms',
   });
-  await chat.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 async function fetchNewest(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  const { chat, db, owner, close } = await openBenchChat();
   const other = await chat.admin.addUser({ email: 'other@example.com', fullName: 'Other' });
   chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'history' }], principals: [owner.user_id, other.user_id] });
   const streamId = chat.api.streams.getId(owner.user_id, { stream: 'history' }).stream_id;
@@ -128,9 +117,7 @@ async function fetchNewest(): Promise<void> {
     baseline: { name: 'raw join of the same 100 rows', value: rawMs },
     target: '< 5 ms',
   });
-  await chat.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 export async function run(): Promise<void> {

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { keyParams, newPhone, startBouncer, tokenParams } from '../test/bouncer.js';
 import { fmt, record } from './harness.js';
 import { basicAuth, startBenchServer, type BenchServer } from './load.js';
+import { type Account } from './chat.js';
 
 const GROUP = 'mixed load';
 const CLIENTS = 50;
@@ -18,12 +19,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
  */
 const HEAP_GROWTH_BOUND_MB = 16;
 const RSS_GROWTH_BOUND_MB = 128;
-
-interface Account {
-  email: string;
-  api_key: string;
-  user_id: number;
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 

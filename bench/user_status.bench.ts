@@ -1,29 +1,15 @@
 // User status: POST /users/{user_id}/status in-process (ms/op next to a raw one-row UPDATE
 // transaction on the same database) and over HTTP (req/s next to bare node:http servers answering
 // fixed JSON, with and without one UPDATE transaction per request), plus the emoji name lookup.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
 import { unicodeEmojiCode } from '../lib/render/emoji.js';
 import { msPerCall, record } from './harness.js';
 import { basicAuth, load, startBenchServer } from './load.js';
+import { openBenchChat, type Account } from './chat.js';
 
 const GROUP = 'user status';
 
-interface Account {
-  email: string;
-  api_key: string;
-  user_id: number;
-}
-
 async function inProcess(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench' });
+  const { chat, db, owner, close } = await openBenchChat();
   const member = await chat.admin.addUser({ email: 'member@example.com', fullName: 'Member' });
   db.exec('CREATE TABLE ceiling (id INTEGER PRIMARY KEY, v TEXT) STRICT; INSERT INTO ceiling VALUES (1, NULL)');
   const rawUpdate = db.prepare('UPDATE ceiling SET v = ? WHERE id = 1');
@@ -46,9 +32,7 @@ async function inProcess(): Promise<void> {
     }),
   );
   record({ group: GROUP, name: 'Unicode emoji name -> code lookup', value: msPerCall(() => unicodeEmojiCode('car'), 100_000), unit: 'ms/op' });
-  await chat.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 async function overHttp(): Promise<void> {

@@ -2,31 +2,17 @@
 // SQLite point select or one-row UPDATE transaction on the same database) and over HTTP
 // (req/s next to a bare node:http server answering fixed JSON), and a user with 1,000 alert words
 // receiving a 10 KB message (the matcher alone, and the whole in-process send).
-import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
 import { usersWithAlertWords } from '../lib/render/alert_words.js';
 import { msPerCall, record } from './harness.js';
 import { basicAuth, load, startBenchServer } from './load.js';
+import { openBenchChat, type Account } from './chat.js';
 
 const GROUP = 'views/drafts/alert words';
 
-interface Account {
-  email: string;
-  api_key: string;
-  user_id: number;
-}
-
 async function inProcess(): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
-  const db = new Database(join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench' });
+  const { chat, db, owner, close } = await openBenchChat();
   const me = owner.user_id;
   db.exec("CREATE TABLE ceiling (id INTEGER PRIMARY KEY, v INTEGER) STRICT; INSERT INTO ceiling VALUES (1, 0)");
   const rawSelect = db.prepare('SELECT * FROM user WHERE id = ?');
@@ -78,9 +64,7 @@ async function inProcess(): Promise<void> {
   const sendTo = (userId: number) => () => chat.api.messages.send(me, { type: 'direct', to: [userId], content });
   const bare = { name: 'the same send to a user without alert words', value: msPerCall(sendTo(plain.user_id), 100, 3) };
   record({ group: GROUP, name: 'in-process 10 KB direct message to a user with 1,000 alert words', value: msPerCall(sendTo(member.user_id), 100, 3), unit: 'ms/op', baseline: bare });
-  await chat.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
+  await close();
 }
 
 function tenKilobytes(): string {

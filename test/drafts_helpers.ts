@@ -2,7 +2,6 @@
 // and a channel per test, the draft and drafts-event schemas, and error assertions.
 import type { Test } from 'tap';
 import { z } from 'zod';
-import { ApiError } from '../lib/index.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
 
 export const NOW_MS = 1_700_000_000_250;
@@ -17,31 +16,11 @@ export const removeEvent = z.object({ id: z.int(), type: z.literal('drafts'), op
 export const eventSchema = z.union([addEvent, updateEvent, removeEvent]);
 export type Draft = z.infer<typeof draftSchema>;
 
-export interface Expected {
-  status: number;
-  code: string;
-  msg: string;
-}
+import { bad, type Expected } from './assertions.js';
+export { bad, isError, throwsApiError, type Expected } from './assertions.js';
 
-export const bad = (msg: string): Expected => ({ status: 400, code: 'BAD_REQUEST', msg });
 export const NO_DRAFT: Expected = { status: 404, code: 'BAD_REQUEST', msg: 'Draft does not exist' };
 export const SYNC_OFF = bad('User has disabled synchronizing drafts.');
-
-export function isError(t: Test, reply: Reply, expected: Expected): void {
-  t.equal(reply.status, expected.status, 'status');
-  t.match(reply.body, { result: 'error', code: expected.code, msg: expected.msg });
-}
-
-export async function throwsApiError(t: Test, call: () => unknown, expected: Expected): Promise<void> {
-  try {
-    await call();
-    t.fail(`expected ${expected.msg}`);
-  } catch (error) {
-    t.ok(error instanceof ApiError, 'an ApiError');
-    const e = error as ApiError;
-    t.same({ status: e.status, code: e.code, msg: e.message }, expected, 'in-process error');
-  }
-}
 
 export interface World {
   s: TestServer;

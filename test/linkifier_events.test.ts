@@ -4,19 +4,9 @@
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
+import { linkifiersEventSchema, type Linkifier } from './linkifier_schemas.js';
 
-const linkifierSchema = z
-  .object({
-    pattern: z.string(),
-    url_template: z.string(),
-    id: z.int(),
-    example_input: z.string().nullable(),
-    reverse_template: z.string().nullable(),
-    alternative_url_templates: z.array(z.string()),
-  })
-  .strict();
-const eventSchema = z.object({ id: z.int(), type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }).strict();
-type Linkifier = z.infer<typeof linkifierSchema>;
+const eventSchema = linkifiersEventSchema;
 
 const CAPABLE = { linkifier_url_template: true };
 

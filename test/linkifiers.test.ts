@@ -1,23 +1,11 @@
 // Linkifiers (API document 2.3, 4.3, 9; Zulip reference part 2, section 1): the endpoints and every
 // validation rule over HTTP and in-process, ordering, the realm_linkifiers event and its state.
 import t, { type Test } from 'tap';
-import { z } from 'zod';
 import fc from 'fast-check';
 import { ApiError } from '../lib/index.js';
 import { parseTemplate } from '../lib/render/uri_template.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
-
-const linkifierSchema = z
-  .object({
-    pattern: z.string(),
-    url_template: z.string(),
-    id: z.int(),
-    example_input: z.string().nullable(),
-    reverse_template: z.string().nullable(),
-    alternative_url_templates: z.array(z.string()),
-  })
-  .strict();
-type Linkifier = z.infer<typeof linkifierSchema>;
+import { linkifierSchema, type Linkifier } from './linkifier_schemas.js';
 
 interface Expected {
   status?: number;

@@ -54,7 +54,7 @@ t.test('missing parameters are reported in order flag, messages, op', async (t) 
 t.test('messages must be a JSON list of integers; an empty list is allowed', async (t) => {
   const { alice } = await world();
   const base = { flag: 'read', op: 'add' };
-  t.match(await flagsHttp(alice, { ...base, messages: '[1,' }), { status: 400, body: { code: 'BAD_REQUEST', msg: 'messages is not valid JSON' } });
+  t.has(await flagsHttp(alice, { ...base, messages: '[1,' }), { status: 400, body: { code: 'BAD_REQUEST', msg: 'messages is not valid JSON' } });
   await fails(alice, { ...base, messages: 5 }, bad('messages is not a list'));
   await fails(alice, { ...base, messages: [1, 'two'] }, bad('messages[1] is not an integer'));
   await fails(alice, { ...base, messages: [1, 2.5] }, bad('messages[1] is not an integer'));

@@ -2,39 +2,9 @@
 // error checks over HTTP and in-process, and small request helpers. Event schemas and the
 // apply-events check are in messaging_events.ts.
 import type { Test } from 'tap';
-import { ApiError } from '../lib/index.js';
 import type { Reply, TestServer, TestUser } from './helpers.js';
 
-export interface Expected {
-  status: number;
-  code: string;
-  msg: string;
-  extra?: Record<string, unknown>;
-}
-
-export const bad = (msg: string, extra?: Record<string, unknown>): Expected => ({ status: 400, code: 'BAD_REQUEST', msg, extra });
-
-export function isError(t: Test, reply: Reply, expected: Expected, label = 'HTTP'): void {
-  t.equal(reply.status, expected.status, `${label}: status`);
-  t.match(reply.body, { result: 'error', code: expected.code, msg: expected.msg, ...expected.extra }, `${label}: body`);
-}
-
-export async function throwsApiError(t: Test, call: () => unknown, expected: Expected): Promise<void> {
-  try {
-    await call();
-    t.fail(`expected ${expected.msg}`);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    t.same({ status: error.status, code: error.code, msg: error.message }, { status: expected.status, code: expected.code, msg: expected.msg }, 'in-process error');
-    if (expected.extra) t.match(error.extra, expected.extra, 'in-process extra fields');
-  }
-}
-
-/** The same rule over HTTP and in-process. */
-export async function bothFail(t: Test, http: () => Promise<Reply>, inProcess: () => unknown, expected: Expected): Promise<void> {
-  isError(t, await http(), expected);
-  await throwsApiError(t, inProcess, expected);
-}
+export { bad, bothFail, isError, throwsApiError, type Expected } from './assertions.js';
 
 export function ok(t: Test, reply: Reply, label = 'succeeds'): Record<string, any> {
   t.equal(reply.status, 200, label);

@@ -2,7 +2,7 @@
 // and in-process, the fragment path raw and percent-encoded, navigation_view events and state.
 import t, { type Test } from 'tap';
 import { z } from 'zod';
-import { ApiError } from '../lib/index.js';
+import { isError, throwsApiError } from './assertions.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
 
 
@@ -24,27 +24,6 @@ const NOT_FOUND = { status: 404, code: 'NOT_FOUND', msg: 'Navigation view does n
 const BUILT_IN_NAMED = { status: 400, code: 'BAD_REQUEST', msg: 'Built-in views cannot have a custom name.' };
 const EXISTS = { status: 400, code: 'BAD_REQUEST', msg: 'Navigation view already exists.' };
 
-interface Expected {
-  status: number;
-  code: string;
-  msg: string;
-}
-
-function isError(t: Test, reply: Reply, expected: Expected): void {
-  t.equal(reply.status, expected.status, 'status');
-  t.match(reply.body, { result: 'error', code: expected.code, msg: expected.msg });
-}
-
-async function throwsApiError(t: Test, call: () => unknown, expected: Expected): Promise<void> {
-  try {
-    await call();
-    t.fail(`expected ${expected.msg}`);
-  } catch (error) {
-    t.ok(error instanceof ApiError, 'an ApiError');
-    const e = error as ApiError;
-    t.same({ status: e.status, code: e.code, msg: e.message }, expected, 'in-process error');
-  }
-}
 
 function isSuccess(t: Test, reply: Reply, body: Record<string, unknown> = {}): void {
   t.equal(reply.status, 200, 'status');

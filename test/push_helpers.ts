@@ -2,17 +2,12 @@
 // schemas and how a client applies them, waiting for registrations, and error assertions.
 import type { Test } from 'tap';
 import { z } from 'zod';
-import { ApiError, type ChatOptions, type DeliveredEvent, type PushOptions } from '../lib/index.js';
+import { type ChatOptions, type DeliveredEvent, type PushOptions } from '../lib/index.js';
 import { keyParams, newPhone, startBouncer, tokenParams, type Phone, type StandInBouncer } from './bouncer.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
 
-export interface Expected {
-  status: number;
-  code: string;
-  msg: string;
-}
-
-export const bad = (msg: string): Expected => ({ status: 400, code: 'BAD_REQUEST', msg });
+import type { Expected } from './assertions.js';
+export { bad, isError, throwsApiError, type Expected } from './assertions.js';
 
 export const NO_ACTIVE: Expected = { status: 400, code: 'NO_ACTIVE_PUSH_DEVICE', msg: 'No active registered push device' };
 export const ADMIN: Expected = {
@@ -35,24 +30,6 @@ export const NOT_CONFIGURED: Expected = {
   code: 'PUSH_SERVICE_NOT_CONFIGURED',
   msg: 'Server is not configured to use push notification service.',
 };
-
-type Asserts = Pick<Test, 'equal' | 'match' | 'same' | 'ok' | 'fail'>;
-
-export function isError(t: Asserts, reply: Reply, expected: Expected): void {
-  t.equal(reply.status, expected.status, 'status');
-  t.match(reply.body, { result: 'error', code: expected.code, msg: expected.msg });
-}
-
-export async function throwsApiError(t: Asserts, call: () => unknown, expected: Expected): Promise<void> {
-  try {
-    await call();
-    t.fail(`expected ${expected.msg}`);
-  } catch (error) {
-    t.ok(error instanceof ApiError, 'an ApiError');
-    const e = error as ApiError;
-    t.same({ status: e.status, code: e.code, msg: e.message }, expected, 'in-process error');
-  }
-}
 
 export interface PushWorld {
   s: TestServer;

@@ -103,32 +103,53 @@ export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Me
   if (input.numAfter === undefined) throw missing('num_after');
   const anchorValue = parseAnchor(input.anchor, input.useFirstUnreadAnchor ?? false);
   const includeAnchor = input.includeAnchor ?? true;
-  let numBefore = input.numBefore;
-  let numAfter = input.numAfter;
-  if (numBefore + numAfter > MAX_MESSAGES_PER_FETCH) {
+  if (input.numBefore + input.numAfter > MAX_MESSAGES_PER_FETCH) {
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
-  if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
+  if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
+  const range = selectAnchoredRange(ctx, actor, { anchorValue, includeAnchor, numBefore: input.numBefore, numAfter: input.numAfter, narrow: input.narrow });
+  return {
+    messages: format(ctx, newDictCache(), range.rows, applyMarkdown),
+    found_anchor: range.foundAnchor,
+    found_oldest: range.foundOldest,
+    found_newest: range.foundNewest,
+    history_limited: false,
+    anchor: range.anchor,
+  };
+}
 
+/** The messages of a narrow around an anchor, oldest first: shared by GET /messages and POST /messages/flags/narrow. */
+export interface AnchoredRange {
+  rows: FetchedRow[];
+  anchor: number;
+  foundAnchor: boolean;
+  foundOldest: boolean;
+  foundNewest: boolean;
+}
+
+export function selectAnchoredRange(
+  ctx: Ctx,
+  actor: Actor,
+  input: { anchorValue: number | null; includeAnchor: boolean; numBefore: number; numAfter: number; narrow: readonly NarrowTerm[] | null | undefined },
+): AnchoredRange {
+  let { numBefore, numAfter } = input;
   const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
   const query: MessageQuery = { userId: actor.id, history: narrow.includeHistory, conditions: narrow.conditions };
-  const anchor = anchorValue ?? selectFirstUnread(ctx.store, query) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  const anchor = input.anchorValue ?? selectFirstUnread(ctx.store, query) ?? LARGER_THAN_MAX_MESSAGE_ID;
   const anchoredToLeft = anchor === 0;
   const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   if (anchoredToRight) numAfter = 0;
   if (anchoredToLeft) numBefore = 0;
 
   const before = numBefore > 0 ? selectMessagesBefore(ctx.store, query, anchor, numBefore).reverse() : [];
-  const at = includeAnchor && !anchoredToRight ? selectMessageAt(ctx.store, query, anchor) : undefined;
+  const at = input.includeAnchor && !anchoredToRight ? selectMessageAt(ctx.store, query, anchor) : undefined;
   const after = numAfter > 0 ? selectMessagesAfter(ctx.store, query, anchor, false, numAfter) : [];
-  const rows = [...before, ...(at ? [at] : []), ...after];
   return {
-    messages: format(ctx, newDictCache(), rows, applyMarkdown),
-    found_anchor: at !== undefined,
-    found_oldest: anchoredToLeft || before.length < numBefore,
-    found_newest: anchoredToRight || after.length < numAfter,
-    history_limited: false,
+    rows: [...before, ...(at ? [at] : []), ...after],
     anchor,
+    foundAnchor: at !== undefined,
+    foundOldest: anchoredToLeft || before.length < numBefore,
+    foundNewest: anchoredToRight || after.length < numAfter,
   };
 }
 

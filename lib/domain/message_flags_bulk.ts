@@ -3,12 +3,11 @@
 // (every unread message, MARK_ALL_BATCH_SIZE per transaction).
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { selectFirstUnread, selectMessageAt, selectMessagesAfter, selectMessagesBefore, type MessageQuery } from '../store/message_query.js';
 import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
 import { READ_BIT, setUserMessageFlagBits } from '../store/user_message.js';
 import { changeMessageFlag, checkFlagChange, ignoredChannelsField } from './message_flags.js';
-import { LARGER_THAN_MAX_MESSAGE_ID, parseAnchor } from './message_fetch.js';
-import { parseNarrow, type NarrowTerm } from './narrow.js';
+import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
+import type { NarrowTerm } from './narrow.js';
 import type { Actor } from './roles.js';
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: num_before + num_after are clamped to this. */
@@ -45,20 +44,10 @@ export function updateMessageFlagsForNarrow(ctx: Ctx, actor: Actor, input: Flags
     const includeAnchor = input.includeAnchor ?? true;
     if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
     // Clamped so that one request stays one bounded transaction; found_* tell the client to go on.
-    let numBefore = Math.min(input.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - input.numAfter, MAX_MESSAGES_PER_UPDATE / 2));
-    let numAfter = Math.min(input.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
-
-    const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
-    const query: MessageQuery = { userId: actor.id, history: narrow.includeHistory, conditions: narrow.conditions };
-    const anchor = anchorValue ?? selectFirstUnread(ctx.store, query) ?? LARGER_THAN_MAX_MESSAGE_ID;
-    const anchoredToLeft = anchor === 0;
-    const anchoredToRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
-    if (anchoredToRight) numAfter = 0;
-    if (anchoredToLeft) numBefore = 0;
-    const before = numBefore > 0 ? selectMessagesBefore(ctx.store, query, anchor, numBefore).reverse() : [];
-    const at = includeAnchor && !anchoredToRight ? selectMessageAt(ctx.store, query, anchor) : undefined;
-    const after = numAfter > 0 ? selectMessagesAfter(ctx.store, query, anchor, false, numAfter) : [];
-    const ids = [...before, ...(at ? [at] : []), ...after].map((row) => row.id);
+    const numBefore = Math.min(input.numBefore, Math.max(MAX_MESSAGES_PER_UPDATE - input.numAfter, MAX_MESSAGES_PER_UPDATE / 2));
+    const numAfter = Math.min(input.numAfter, MAX_MESSAGES_PER_UPDATE - numBefore);
+    const range = selectAnchoredRange(ctx, actor, { anchorValue, includeAnchor, numBefore, numAfter, narrow: input.narrow });
+    const ids = range.rows.map((row) => row.id);
 
     const result = changeMessageFlag(ctx, actor, checkFlagChange(input.flag, input.op), ids);
     return {
@@ -66,8 +55,8 @@ export function updateMessageFlagsForNarrow(ctx: Ctx, actor: Actor, input: Flags
       updated_count: result.changed.length,
       first_processed_id: ids[0] ?? null,
       last_processed_id: ids.at(-1) ?? null,
-      found_oldest: anchoredToLeft || before.length < numBefore,
-      found_newest: anchoredToRight || after.length < numAfter,
+      found_oldest: range.foundOldest,
+      found_newest: range.foundNewest,
       ...ignoredChannelsField(result),
     };
   });

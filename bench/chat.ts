@@ -1,0 +1,41 @@
+// A parley organization for an in-process bench: a fresh database (a WAL file in a temporary
+// folder, or :memory:), its ChatServer and owner, and one close() that removes it all.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createChatServer, type ChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+
+/** The credentials a bench server prints for each account it creates. */
+export interface Account {
+  email: string;
+  api_key: string;
+  user_id: number;
+}
+
+export interface BenchChat {
+  chat: ChatServer;
+  db: Database.Database;
+  owner: Awaited<ReturnType<ChatServer['admin']['initOrganization']>>;
+  ownerId: number;
+  close(): Promise<void>;
+}
+
+export async function openBenchChat(options: { file?: boolean } = {}): Promise<BenchChat> {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
+  const db = new Database(options.file === false ? ':memory:' : join(dir, 'chat.db'));
+  const chat = createChatServer(db, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  return {
+    chat,
+    db,
+    owner,
+    ownerId: owner.user_id,
+    async close() {
+      await chat.close();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
