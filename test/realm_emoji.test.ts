@@ -134,6 +134,14 @@ t.test("'Uploaded file is larger than the allowed limit of N MiB'", async (t) =>
   t.equal(fits.status, 200, 'exactly the limit is accepted');
 });
 
+t.test("with the default limits, a 5 MiB + 1 image gets 'larger than the allowed limit of 5 MiB', not a 413", async (t) => {
+  const big = Buffer.concat([IMAGES.png, Buffer.alloc(5 * 1024 * 1024 + 1 - IMAGES.png.length)]);
+  await upload(t, member, 'too_big', badRequest('Uploaded file is larger than the allowed limit of 5 MiB'), {
+    files: [{ filename: 'big.png', data: big }],
+  });
+  await upload(t, member, 'just_fits', OK, { files: [{ filename: 'big.png', data: big.subarray(0, big.length - 1) }] });
+});
+
 t.test("Zulip's name rules", async (t) => {
   const lettersOnly = badRequest('Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.');
   await upload(t, member, 'my_EMoji', lettersOnly, { label: 'uppercase' });

@@ -25,7 +25,9 @@ export interface BodyLimits {
   bodyTimeoutMs?: number;
 }
 
-export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 5 * 1024 * 1024, bodyTimeoutMs: 30_000 };
+// uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE: above the 5 MiB custom emoji limit, so an
+// oversized emoji gets the domain's 400, not a 413.
+export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 25 * 1024 * 1024, bodyTimeoutMs: 30_000 };
 
 const EMPTY: ParsedBody = { fields: new Map(), files: [] };
 
