@@ -2,8 +2,9 @@
 // encrypted payload and push requests as the bouncer stand-in receives and decrypts them, and
 // every error of section 7 produced through the stand-in, over HTTP and in-process.
 import t, { type Test } from 'tap';
+import { createChatServer } from '../lib/index.js';
 import { newPhone } from './bouncer.js';
-import type { TestServer, TestUser } from './helpers.js';
+import { sendRequest, type TestServer, type TestUser } from './helpers.js';
 import {
   activeDevice,
   ADMIN,
@@ -15,6 +16,7 @@ import {
   NO_ACTIVE,
   NO_CONNECTION,
   nextDeviceEvent,
+  NOT_CONFIGURED,
   pushWorld,
   queuedEvents,
   registerDevices,
@@ -55,6 +57,23 @@ t.test('With no device registered with the bouncer: NO_ACTIVE_PUSH_DEVICE', asyn
 t.test('Without a bouncer configured no device can register, so the test answers NO_ACTIVE_PUSH_DEVICE', async (t) => {
   const { s, member } = await pushWorld(t, { push: false });
   await failsBothWays(t, s, member, NO_ACTIVE);
+});
+
+t.test('A device made active while a bouncer was configured, after a restart without one: PUSH_SERVICE_NOT_CONFIGURED', async (t) => {
+  const { s, bouncer, member } = await pushWorld(t);
+  const { deviceId } = await activeDevice(s, member, bouncer);
+  await s.chat.close();
+  const next = createChatServer(s.db, { logger: s.chat.ctx.logger });
+  t.teardown(() => next.close());
+  const url = `http://127.0.0.1:${(await next.listen(0, '127.0.0.1')).port}`;
+  const calls = bouncer.requests.length;
+  for (const params of [{}, { device_id: deviceId }]) {
+    isError(t, await sendRequest(url, 'POST', '/mobile_push/e2ee/test_notification', { as: member, params }), NOT_CONFIGURED);
+    await throwsApiError(t, () => next.api.push.testNotification(member.user_id, params.device_id === undefined ? {} : { deviceId }), NOT_CONFIGURED);
+  }
+  isError(t, await sendRequest(url, 'POST', '/mobile_push/e2ee/test_notification', { as: member, params: { device_id: deviceId + 1000 } }), NO_ACTIVE);
+  t.equal(bouncer.requests.length, calls, 'the bouncer is not called');
+  t.not(s.db.prepare('SELECT push_token_id FROM device WHERE id = ?').pluck().get(deviceId), null, 'the device keeps its token for a later start with a bouncer');
 });
 
 t.test('Bots are refused', async (t) => {
