@@ -8,6 +8,7 @@ import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { sendRequest, startServer, type TestServer, type TestUser } from './helpers.js';
 import { runParley, type CliRun } from './cli_process.js';
+import { bad, bothFail, isError, type Expected } from './assertions.js';
 
 const heartbeatSchema = z.object({ type: z.literal('heartbeat'), id: z.int() }).strict();
 const realmUserUpdate = z
@@ -103,31 +104,36 @@ t.test('queue errors: missing, unknown, foreign queue, pruned and unknown event 
   t.teardown(() => s.close());
   const member = await s.user('member');
   const queue = await register(s, s.owner);
+  const events = s.chat.api.events;
+  const get = (user: TestUser, params: { queue_id?: string; last_event_id?: number; dont_block?: boolean }) => ({
+    http: () => s.request('GET', '/events', { as: user, params }),
+    inProcess: () => events.get(user.user_id, { queueId: params.queue_id, lastEventId: params.last_event_id, dontBlock: params.dont_block }),
+  });
+  const fails = async (call: ReturnType<typeof get>, expected: Expected) => bothFail(t, call.http, call.inProcess, expected);
 
-  const missing = await s.request('GET', '/events', { as: s.owner, params: { last_event_id: 1 } });
-  t.same([missing.status, missing.body.code, missing.body.msg], [400, 'REQUEST_VARIABLE_MISSING', "Missing 'queue_id' argument"]);
+  // Zulip's fetch_events raises both as plain JsonableErrors: BAD_REQUEST without var_name.
+  const missingQueue = s.request('GET', '/events', { as: s.owner, params: { last_event_id: 1 } });
+  t.notOk('var_name' in (await missingQueue).body, 'no var_name');
+  await fails(get(s.owner, { last_event_id: 1 }), bad("Missing 'queue_id' argument"));
+  await fails(get(s.owner, { queue_id: queue.queue_id }), bad("Missing 'last_event_id' argument"));
+  await fails(get(s.owner, { queue_id: 'no-such-queue' }), bad("Missing 'last_event_id' argument"));
 
-  const missingId = await s.request('GET', '/events', { as: s.owner, params: { queue_id: queue.queue_id } });
-  t.same([missingId.status, missingId.body.code, missingId.body.msg], [400, 'REQUEST_VARIABLE_MISSING', "Missing 'last_event_id' argument"]);
-
-  const unknown = await poll(s, s.owner, 'no-such-queue', 0);
-  t.same([unknown.status, unknown.body.code, unknown.body.msg, unknown.body.queue_id], [400, 'BAD_EVENT_QUEUE_ID', 'Bad event queue ID: no-such-queue', 'no-such-queue']);
-
-  const foreign = await poll(s, member, queue.queue_id, queue.last_event_id, { dont_block: true });
-  t.same([foreign.status, foreign.body.code, foreign.body.msg], [400, 'BAD_EVENT_QUEUE_ID', `Bad event queue ID: ${queue.queue_id}`], 'a queue belongs to its user only');
+  const badQueue = (id: string): Expected => ({ status: 400, code: 'BAD_EVENT_QUEUE_ID', msg: `Bad event queue ID: ${id}`, extra: { queue_id: id } });
+  await fails(get(s.owner, { queue_id: 'no-such-queue', last_event_id: 0 }), badQueue('no-such-queue'));
+  await fails(get(member, { queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true }), badQueue(queue.queue_id));
 
   await rename(s, member.user_id, 'Moved on');
   const first = await poll(s, s.owner, queue.queue_id, queue.last_event_id, { dont_block: true });
   const newest = first.body.events[0].id as number;
   await poll(s, s.owner, queue.queue_id, newest, { dont_block: true });
-  const pruned = await poll(s, s.owner, queue.queue_id, queue.last_event_id, { dont_block: true });
-  t.same([pruned.status, pruned.body.code, pruned.body.msg], [400, 'BAD_REQUEST', `An event newer than ${queue.last_event_id} has already been pruned!`]);
+  await fails(
+    get(s.owner, { queue_id: queue.queue_id, last_event_id: queue.last_event_id, dont_block: true }),
+    bad(`An event newer than ${queue.last_event_id} has already been pruned!`),
+  );
+  await fails(get(s.owner, { queue_id: queue.queue_id, last_event_id: newest + 1000, dont_block: true }), bad(`Event ${newest + 1000} was not in this queue`));
 
-  const future = await poll(s, s.owner, queue.queue_id, newest + 1000, { dont_block: true });
-  t.same([future.status, future.body.msg], [400, `Event ${newest + 1000} was not in this queue`]);
-
-  const bad = await poll(s, s.owner, queue.queue_id, 'abc' as unknown as number, { dont_block: true });
-  t.same([bad.status, bad.body.msg], [400, 'last_event_id is not valid JSON']);
+  const notJson = await poll(s, s.owner, queue.queue_id, 'abc' as unknown as number, { dont_block: true });
+  isError(t, notJson, bad('last_event_id is not valid JSON'));
 });
 
 t.test('GET /events with dont_block and no queue_id creates a queue', async (t) => {
@@ -146,14 +152,19 @@ t.test('DELETE /events removes the queue', async (t) => {
   t.teardown(() => s.close());
   const member = await s.user('member');
   const queue = await register(s, s.owner);
-  const foreign = await s.request('DELETE', '/events', { as: member, params: { queue_id: queue.queue_id } });
-  t.same([foreign.status, foreign.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
+  const badQueue: Expected = { status: 400, code: 'BAD_EVENT_QUEUE_ID', msg: `Bad event queue ID: ${queue.queue_id}`, extra: { queue_id: queue.queue_id } };
+  const drop = (user: TestUser) => ({
+    http: () => s.request('DELETE', '/events', { as: user, params: { queue_id: queue.queue_id } }),
+    inProcess: () => s.chat.api.events.deleteQueue(user.user_id, { queueId: queue.queue_id }),
+  });
+  await bothFail(t, drop(member).http, drop(member).inProcess, badQueue);
   const deleted = await s.request('DELETE', '/events', { as: s.owner, params: { queue_id: queue.queue_id }, encoding: 'query' });
   t.same(deleted.body, { result: 'success', msg: '' });
   const gone = await poll(s, s.owner, queue.queue_id, queue.last_event_id, { dont_block: true });
   t.same([gone.status, gone.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
-  const twice = await s.request('DELETE', '/events', { as: s.owner, params: { queue_id: queue.queue_id } });
-  t.same([twice.status, twice.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
+  await bothFail(t, drop(s.owner).http, drop(s.owner).inProcess, badQueue);
+  const missing = await s.request('DELETE', '/events', { as: s.owner });
+  isError(t, missing, { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'queue_id' argument", extra: { var_name: 'queue_id' } });
 });
 
 t.test('transactional outbox: a change that rolls back leaves no event', async (t) => {

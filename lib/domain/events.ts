@@ -6,7 +6,6 @@ import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
 import { fetchInitialState } from '../events/state.js';
 import { shapeForClient } from '../events/shape.js';
-import { missing } from '../http/params.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
 import type { Actor } from './roles.js';
@@ -103,13 +102,15 @@ export interface GetEventsInput {
 export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): Promise<{ events: DeliveredEvent[]; queue_id: string }> {
   const dontBlock = input.dontBlock ?? false;
   if (input.queueId === undefined) {
-    if (!dontBlock) throw missing('queue_id');
+    // Zulip's fetch_events raises these two as plain JsonableErrors (BAD_REQUEST, no var_name),
+    // and checks last_event_id before it looks the queue up.
+    if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
     const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] }) as { queue_id: string };
     return { events: [], queue_id };
   }
+  if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");
   const queueId = input.queueId;
   const queue = ownQueue(ctx, actor, queueId);
-  if (input.lastEventId === undefined) throw missing('last_event_id');
   // Ids at or below created_event_id were never in this queue: asking from any of them (or -1)
   // means "from the start". Below an id the client already acknowledged, events may be gone.
   const lastEventId = Math.max(input.lastEventId, queue.created_event_id);

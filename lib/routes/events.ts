@@ -52,7 +52,7 @@ export const eventRoutes = {
       last_event_id: json(z.int()).optional(),
       dont_block: bool().optional(),
     },
-    errors: ['BAD_EVENT_QUEUE_ID', 'REQUEST_VARIABLE_MISSING', 'BAD_REQUEST'],
+    errors: ['BAD_EVENT_QUEUE_ID', 'BAD_REQUEST'],
     response: z.object({
       events: z.array(z.looseObject({ id: z.int(), type: z.string() })).describe('Each event has its id and type, and the fields of its type'),
       queue_id: z.string().optional().describe('The queue created for a request without queue_id'),
