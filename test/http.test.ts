@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from '../lib/http/body.js';
 import { route } from '../lib/routes/route.js';
 import { ApiError } from '../lib/errors.js';
 import { basic, startServer, withAuth } from './helpers.js';
+import { IMAGES } from './user_status_helpers.js';
 
 interface RawReply {
   status: number;
@@ -250,6 +251,42 @@ t.test('mounted as middleware under a prefix: zulip requests work, other paths r
   t.equal(home.body, 'app home');
   const settings = await raw(app.url, 'GET', '/chat/api/v1/server_settings');
   t.equal(settings.body.zulip_feature_level, 478);
+});
+
+t.test("mounted under a prefix: a custom emoji's source_url is under the organization URL's path and serves the image", async (t) => {
+  const db = new Database(':memory:');
+  const chat = createChatServer(db, { logger: memoryLogger().logger });
+  const app = await listen((req, res) => {
+    const url = req.url ?? '/';
+    if (!url.startsWith('/chat/')) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('app fallthrough');
+      return;
+    }
+    req.url = url.slice('/chat'.length);
+    chat.handler(req, res, () => {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('app fallthrough');
+    });
+  });
+  t.teardown(async () => {
+    await app.close();
+    await chat.close();
+    db.close();
+  });
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', url: `${app.url}/chat/` }));
+  const form = new FormData();
+  form.append('file', new Blob([IMAGES.png], { type: 'image/png' }), 'parrot.png');
+  const uploaded = await fetch(`${app.url}/chat/api/v1/realm/emoji/parrot`, { method: 'POST', headers: { authorization: owner.auth }, body: form });
+  t.equal(uploaded.status, 200);
+  const listed = await raw(app.url, 'GET', '/chat/api/v1/realm/emoji', { headers: { authorization: owner.auth } });
+  const emoji = Object.values(listed.body.emoji as Record<string, { source_url: string }>)[0]!;
+  t.match(emoji.source_url, /^\/chat\/user_avatars\/1\/emoji\/images\/[0-9a-f]{16}\.png$/);
+  t.same(chat.api.realmEmoji.list(owner.user_id), { emoji: listed.body.emoji }, 'in-process the same');
+  const image = await fetch(app.url + emoji.source_url);
+  t.equal(image.status, 200, 'the client loads the image from source_url');
+  t.equal(image.headers.get('content-type'), 'image/png');
+  t.same(Buffer.from(await image.arrayBuffer()), IMAGES.png);
 });
 
 t.test('an unexpected exception is a JSON 500 without details, logged, and the process keeps serving', async (t) => {

@@ -13,6 +13,7 @@ import {
   updateRealmEmojiDeactivated,
   type RealmEmojiRow,
 } from '../store/realm_emoji.js';
+import { getRealm } from './realm.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
 import { requireHuman } from './users.js';
 
@@ -47,15 +48,20 @@ export interface EmojiUpload {
   data: Buffer;
 }
 
-export function emojiSourceUrl(fileName: string): string {
-  return `/user_avatars/${REALM_ID}/emoji/images/${fileName}`;
+/**
+ * Root-relative, under the path of the organization URL: parley mounted at /chat (with realm.url
+ * https://host/chat) serves the image at /chat/user_avatars/..., where the client finds it.
+ */
+export function emojiSourceUrl(realmUrl: string, fileName: string): string {
+  const prefix = new URL(realmUrl).pathname.replace(/\/+$/, '');
+  return `${prefix}/user_avatars/${REALM_ID}/emoji/images/${fileName}`;
 }
 
-function formatRealmEmoji(row: RealmEmojiRow): RealmEmoji {
+function formatRealmEmoji(realmUrl: string, row: RealmEmojiRow): RealmEmoji {
   return {
     id: String(row.id),
     name: row.name,
-    source_url: emojiSourceUrl(row.file_name),
+    source_url: emojiSourceUrl(realmUrl, row.file_name),
     // No still frame is made of animated images (parley does not decode images).
     still_url: null,
     deactivated: row.deactivated === 1,
@@ -65,7 +71,8 @@ function formatRealmEmoji(row: RealmEmojiRow): RealmEmoji {
 
 function allRealmEmoji(ctx: Ctx): Record<string, RealmEmoji> {
   const emoji: Record<string, RealmEmoji> = {};
-  for (const row of selectRealmEmoji(ctx.store)) emoji[String(row.id)] = formatRealmEmoji(row);
+  const realmUrl = getRealm(ctx).url;
+  for (const row of selectRealmEmoji(ctx.store)) emoji[String(row.id)] = formatRealmEmoji(realmUrl, row);
   return emoji;
 }
 
