@@ -145,3 +145,30 @@ t.test('applying the user_status events to the /register state equals a fresh /r
   t.same(state, after.user_status);
   t.same(after.user_status, { [String(b.user_id)]: { status_text: 'x' }, [String(c.user_id)]: { away: true } }, 'the expected end state');
 });
+
+const userSettingsState = z.strictObject({
+  presence_enabled: z.boolean(),
+  enable_drafts_synchronization: z.boolean(),
+  timezone: z.string(),
+});
+
+t.test('applying the user_settings events to the /register state equals a fresh /register', async (t) => {
+  const member = await s.user('member');
+  const before = await register(s, member, ['user_settings']);
+  t.ok(userSettingsState.safeParse(before.user_settings).success, 'user_settings state schema');
+  t.same(before.user_settings, { presence_enabled: true, enable_drafts_synchronization: true, timezone: '' }, 'initial state');
+  for (const params of [{ away: true }, { status_text: 'no setting changes' }, { away: false, status_text: '' }, { away: true }]) {
+    t.equal((await s.request('POST', '/users/me/status', { as: member, params })).status, 200, JSON.stringify(params));
+  }
+  s.chat.api.userStatus.update(admin.user_id, { userId: member.user_id, statusText: 'set by an admin' });
+  const state = structuredClone(before.user_settings) as Record<string, unknown>;
+  const events = await eventsSince(s, member, before);
+  t.equal(events.length, 3, 'one event per away sent');
+  for (const event of events) {
+    t.ok(userSettingsEvent.safeParse(event).success, 'user_settings event schema');
+    state[event.property] = event.value;
+  }
+  const after = await register(s, member, ['user_settings']);
+  t.same(state, after.user_settings);
+  t.equal((after.user_settings as Record<string, unknown>).presence_enabled, false, 'the expected end state');
+});
