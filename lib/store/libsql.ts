@@ -41,6 +41,16 @@ function bind(params: unknown[]): unknown[] {
   return params.length === 1 && isNamed(params[0]) ? params : [params.flat()];
 }
 
+/** libsql's all() and iterate() give a BLOB as an ArrayBuffer (get() gives a Buffer, as better-sqlite3 always does). */
+function withBuffers(row: unknown): unknown {
+  if (row instanceof ArrayBuffer) return Buffer.from(row);
+  if (row === null || typeof row !== 'object' || Buffer.isBuffer(row)) return row;
+  if (Array.isArray(row)) return row.some((v) => v instanceof ArrayBuffer) ? row.map(withBuffers) : row;
+  const entries = Object.entries(row);
+  if (!entries.some(([, v]) => v instanceof ArrayBuffer)) return row;
+  return Object.fromEntries(entries.map(([k, v]) => [k, withBuffers(v)]));
+}
+
 /** libsql's get() adds a `_metadata` key to each row and ignores pluck(). */
 class CompatStatement {
   #plucked = false;
@@ -75,11 +85,11 @@ class CompatStatement {
   }
 
   all(...params: unknown[]): unknown[] {
-    return this.#inner.all(...bind(params));
+    return this.#inner.all(...bind(params)).map(withBuffers);
   }
 
-  iterate(...params: unknown[]): IterableIterator<unknown> {
-    return this.#inner.iterate(...bind(params));
+  *iterate(...params: unknown[]): IterableIterator<unknown> {
+    for (const row of this.#inner.iterate(...bind(params))) yield withBuffers(row);
   }
 
   run(...params: unknown[]): { changes: number; lastInsertRowid: number | bigint } {

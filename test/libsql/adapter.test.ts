@@ -1,5 +1,5 @@
 // lib/store/libsql.ts: a libsql Database behaves like better-sqlite3 where parley relies on it
-// (rows without libsql's `_metadata`, pluck on get, lone null/Buffer parameters, nested
+// (rows without libsql's `_metadata`, BLOBs as Buffers, pluck on get, lone null/Buffer parameters, nested
 // transactions as savepoints, PRAGMA simple), and a parley server runs on it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -61,6 +61,20 @@ t.test('a lone null or Buffer parameter binds positionally (libsql would take it
   db.prepare('UPDATE item SET data = ? WHERE id = 1').run(Buffer.from('xy'));
   t.same(db.prepare('SELECT data FROM item WHERE data = ?').pluck().get(Buffer.from('xy')), Buffer.from('xy'));
   t.equal(db.prepare('SELECT count(*) FROM item WHERE name IS ?').pluck().get(null), 1);
+});
+
+t.test('a BLOB comes back as a Buffer from get(), all() and iterate(), in every row shape', async (t) => {
+  const db = adapted();
+  db.prepare('INSERT INTO item (name, data) VALUES (?, ?)').run('a', Buffer.from([1, 2, 3]));
+  const data = Buffer.from([1, 2, 3]);
+  const select = 'SELECT name, data FROM item';
+  t.same(db.prepare(select).get(), { name: 'a', data });
+  t.same(db.prepare(select).all(), [{ name: 'a', data }]);
+  t.same([...db.prepare(select).iterate()], [{ name: 'a', data }]);
+  t.same(db.prepare(select).raw().all(), [['a', data]]);
+  t.same(db.prepare('SELECT data FROM item').pluck().all(), [data]);
+  t.ok(Buffer.isBuffer((db.prepare(select).all()[0] as { data: unknown }).data));
+  t.ok(Buffer.isBuffer(db.prepare('SELECT data FROM item').pluck().all()[0]));
 });
 
 t.test('nested transactions are savepoints: an inner failure rolls back only the inner part', async (t) => {
