@@ -7,7 +7,7 @@ import {
   countActiveOwners,
   insertUser,
   selectUserByEmail,
-  selectMaxMessageIdOfUser,
+  selectUserWithMaxMessageId,
   selectUserById,
   selectUsers,
   updateUserActive,
@@ -111,16 +111,27 @@ export function accessUserById(
 }
 
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
-  const row = selectUserById(ctx.store, actor.id)!;
-  return { ...formatUser(row), avatar_url: gravatarUrl(row.email), max_message_id: selectMaxMessageIdOfUser(ctx.store, actor.id) };
+  const row = selectUserWithMaxMessageId(ctx.store, actor.id)!;
+  return { ...formatUser(row), avatar_url: gravatarUrl(row.email), max_message_id: row.max_message_id };
 }
+
+// Gravatar URLs by email: an MD5 per request is measurable on GET /users/me; bounded so a server
+// with many users cannot grow it without limit.
+const gravatarUrls = new Map<string, string>();
+const MAX_GRAVATAR_URLS = 10_000;
 
 /**
  * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
  * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
  */
 export function gravatarUrl(email: string): string {
-  return `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
+  let url = gravatarUrls.get(email);
+  if (url === undefined) {
+    url = `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
+    if (gravatarUrls.size >= MAX_GRAVATAR_URLS) gravatarUrls.clear();
+    gravatarUrls.set(email, url);
+  }
+  return url;
 }
 
 export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {

@@ -112,8 +112,13 @@ export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean
 }
 
 /** The newest message the user received (Zulip's max_message_id_for_user); -1 when none. Uses user_message's primary key. */
-export function selectMaxMessageIdOfUser(s: Store, userId: number): number {
-  return s.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(userId) as number;
+/** A user's row and the newest message id they have (-1 for none), in one statement (GET /users/me). */
+export function selectUserWithMaxMessageId(s: Store, id: number): (UserRow & { max_message_id: number }) | undefined {
+  return s.get<UserRow & { max_message_id: number }>(
+    `SELECT user.*, coalesce((SELECT max(message_id) FROM user_message WHERE user_id = user.id), -1) AS max_message_id
+     FROM user WHERE id = ?`,
+    id,
+  );
 }
 
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
