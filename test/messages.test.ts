@@ -124,6 +124,11 @@ t.test('the sender\'s copy starts read from an interactive client and unread fro
   t.ok(read(website, alice), 'client=website: read');
   const desktop = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 't', content: 'd' }, { 'user-agent': 'ZulipElectron/5.11 Linux' })).id;
   t.ok(read(desktop, alice));
+  const spaced = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 't', content: 'a' }, { 'user-agent': 'Foo Desktop App/1.0 (Linux)' })).id;
+  t.equal(s.chat.api.messages.get(alice.user_id, { messageId: spaced }).message.client, 'Foo Desktop App', "the client is the User-Agent's name, spaces included (Zulip's parse_user_agent)");
+  t.ok(read(spaced, alice), 'a name containing "desktop app": read for the sender');
+  const suite = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 't', content: 's', client: 'test suite' })).id;
+  t.notOk(read(suite, alice), 'client "test suite" is an API client (Zulip reads it only under its own test settings)');
   const forcedUnread = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 't', content: 'x', read_by_sender: false }, { 'user-agent': 'ZulipMobile/27' })).id;
   t.notOk(read(forcedUnread, alice), 'read_by_sender=false wins over the client');
   const forcedRead = s.chat.api.messages.send(alice.user_id, { type: 'stream', to: 'general', topic: 't', content: 'x', readBySender: true }).id;

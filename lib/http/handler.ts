@@ -41,10 +41,13 @@ const ANONYMOUS: Actor = Object.freeze({
   botOwnerId: null,
 });
 
-/** Zulip's client name from the User-Agent: the product token before the first '/'. */
+/** Zulip's parse_user_agent (zerver/lib/user_agent.py): the name may hold spaces ("Foo Desktop App/1.0"). */
+const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
+
+/** Zulip's client name from the User-Agent. */
 function clientName(userAgent: string): string {
-  const token = userAgent.split(/[\s/]/, 1)[0] ?? '';
-  return token === '' ? 'Unspecified' : token;
+  const name = USER_AGENT.exec(userAgent)?.groups?.name ?? '';
+  return name === '' ? 'Unspecified' : name;
 }
 
 function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: RequestInfo['files'], client?: string): RequestInfo {
