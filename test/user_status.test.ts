@@ -68,6 +68,19 @@ t.test('status_text is stripped, then limited to 60 code points (astral characte
   t.same(await statusOf(member.user_id), { status_text: `${'x'.repeat(59)}😀` }, 'a refused update changes nothing');
 });
 
+t.test("status_text is stripped as Python's str.strip() does: U+001C-U+001F and U+0085 go, U+FEFF stays", async (t) => {
+  const member = await s.user('member');
+  const sixty = 'a'.repeat(60);
+  await setStatus(t, admin, member.user_id, { status_text: `\u001c\u001d${sixty}\u001e\u001f\u0085` }, OK, 'separators and NEL around 60 letters');
+  t.same(await statusOf(member.user_id), { status_text: sixty }, 'stored without them');
+  await setStatus(t, admin, member.user_id, { status_text: '\ufeffBOM\ufeff' }, OK, 'zero-width no-break spaces');
+  t.same(await statusOf(member.user_id), { status_text: '\ufeffBOM\ufeff' }, 'U+FEFF is not whitespace to Python');
+  const tooLong = badRequest('status_text is too long (limit: 60 characters)');
+  await setStatus(t, admin, member.user_id, { status_text: `\ufeff${sixty}` }, tooLong, 'U+FEFF counts toward the limit');
+  await setOwnStatus(t, member, { status_text: '\u0085own\u001c' }, OK, 'POST /users/me/status strips the same');
+  t.same(await statusOf(member.user_id), { status_text: 'own' });
+});
+
 t.test('the length is checked when parameters are parsed, before the user is looked up', async (t) => {
   const member = await s.user('member');
   const tooLong = badRequest('status_text is too long (limit: 60 characters)');
@@ -79,6 +92,13 @@ t.test("'No such user' for an unknown id or a bot", async (t) => {
   const bot = await s.user('member', { bot: true });
   await setStatus(t, admin, 999999, { status_text: 'x' }, badRequest('No such user'), 'unknown id');
   await setStatus(t, admin, bot.user_id, { status_text: 'x' }, badRequest('No such user'), 'bot target');
+});
+
+t.test("'No such user' comes before 'Insufficient permission': a member calling gets it too", async (t) => {
+  const member = await s.user('member');
+  const bot = await s.user('member', { bot: true });
+  await setStatus(t, member, 999999, { status_text: 'x' }, badRequest('No such user'), 'unknown id');
+  await setStatus(t, member, bot.user_id, { status_text: 'x' }, badRequest('No such user'), 'bot target');
 });
 
 t.test("'User is deactivated', for administrators and everyone else", async (t) => {
@@ -154,16 +174,24 @@ t.test('lookup priority: an active custom emoji shadows a Unicode name and the e
   const emoji = (await server.request('GET', '/realm/emoji', { as: server.owner })).body.emoji as Record<string, { id: string; name: string }>;
   const idOf = (name: string) => Object.values(emoji).find((e) => e.name === name)!.id;
   const get = async () => (await server.request('GET', `/users/${target.user_id}/status`, { as: server.owner })).body.status;
-  await server.request('POST', `/users/${target.user_id}/status`, { as: server.owner, params: { emoji_name: 'car' } });
-  t.same(await get(), { emoji_name: 'car', emoji_code: idOf('car'), reaction_type: 'realm_emoji' });
-  server.chat.api.userStatus.update(server.owner.user_id, { userId: target.user_id, emojiName: 'zulip' });
-  t.same(await get(), { emoji_name: 'zulip', emoji_code: idOf('zulip'), reaction_type: 'realm_emoji' });
-  await server.request('DELETE', '/realm/emoji/car', { as: server.owner });
-  await server.request('POST', `/users/${target.user_id}/status`, { as: server.owner, params: { emoji_name: 'car' } });
-  t.same(await get(), { emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }, 'a deactivated one no longer shadows');
-  await server.request('DELETE', '/realm/emoji/zulip', { as: server.owner });
-  await server.request('POST', `/users/${target.user_id}/status`, { as: server.owner, params: { emoji_name: 'zulip' } });
-  t.same(await get(), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
+  /** Sets emoji_name alone over HTTP, then in-process (each from a cleared emoji); both succeed and store `wanted`. */
+  const setEmoji = async (emojiName: string, wanted: Record<string, unknown>, label: string) => {
+    for (const via of ['HTTP', 'in-process'] as const) {
+      server.chat.api.userStatus.update(server.owner.user_id, { userId: target.user_id, emojiName: '' });
+      const outcome =
+        via === 'HTTP'
+          ? outcomeOf(await server.request('POST', `/users/${target.user_id}/status`, { as: server.owner, params: { emoji_name: emojiName } }))
+          : await inProcess(() => server.chat.api.userStatus.update(server.owner.user_id, { userId: target.user_id, emojiName }));
+      t.same(outcome, OK, `${label}: accepted ${via}`);
+      t.same(await get(), wanted, `${label}: stored ${via}`);
+    }
+  };
+  await setEmoji('car', { emoji_name: 'car', emoji_code: idOf('car'), reaction_type: 'realm_emoji' }, 'custom car shadows the Unicode car');
+  await setEmoji('zulip', { emoji_name: 'zulip', emoji_code: idOf('zulip'), reaction_type: 'realm_emoji' }, 'custom zulip shadows the extra emoji');
+  t.equal((await server.request('DELETE', '/realm/emoji/car', { as: server.owner })).status, 200);
+  await setEmoji('car', { emoji_name: 'car', emoji_code: '1f697', reaction_type: 'unicode_emoji' }, 'a deactivated one no longer shadows');
+  t.equal((await server.request('DELETE', '/realm/emoji/zulip', { as: server.owner })).status, 200);
+  await setEmoji('zulip', { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }, 'nor does a deactivated zulip');
 });
 
 t.test("\"Emoji '<name>' does not exist\"", async (t) => {

@@ -3,6 +3,7 @@
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
+import { stripPython } from '../text.js';
 import { updateUserPresenceEnabled } from '../store/users.js';
 import {
   selectShownUserStatuses,
@@ -52,7 +53,7 @@ function formatStatus(row: UserStatusRow): FormattedStatus {
  * from the name when the client left them out. `away` counts as a new value for the own status.
  */
 function checkUpdateUserStatus(ctx: Ctx, input: StatusInput, awaySent: boolean): UserStatusChange {
-  const statusText = input.statusText?.trim();
+  const statusText = input.statusText === undefined ? undefined : stripPython(input.statusText);
   const { emojiName } = input;
   let { emojiCode, reactionType } = input;
   if (!awaySent && statusText === undefined && emojiName === undefined) {
