@@ -307,11 +307,29 @@ t.test('a waiting long-poll wakes when another process commits', async (t) => {
   const s = await startServer({ events: { crossProcessPollMs: 20 } });
   t.teardown(() => s.close());
   const queue = await register(s, s.owner, { event_types: ['realm_user'] });
-  const waiting = poll(s, s.owner, queue.queue_id, queue.last_event_id);
+  let repliedAt = Infinity;
+  const waiting = poll(s, s.owner, queue.queue_id, queue.last_event_id).then((reply) => {
+    repliedAt = performance.now();
+    return reply;
+  });
+  // When the other process's commit becomes visible here (checked every 5 ms on the test's own reads).
+  let committedAt = Infinity;
+  const newestEvent = s.db.prepare('SELECT max(id) FROM event').pluck();
+  const before = newestEvent.get();
+  const watch = setInterval(() => {
+    if (committedAt === Infinity && newestEvent.get() !== before) committedAt = performance.now();
+  }, 5);
+  t.teardown(() => clearInterval(watch));
   const added = await runCli(['user', 'add', '--db', join(s.dir, 'chat.db'), '--email', 'other@example.com', '--full-name', 'Other Process']);
+  const exitedAt = performance.now();
   t.equal(added.code, 0);
   const reply = await waiting;
+  clearInterval(watch);
   t.match(reply.body.events, [{ type: 'realm_user', op: 'add', person: { email: 'other@example.com' } }]);
+  // crossProcessPollMs is 20: the reply follows the commit within a few intervals; 2 s leaves room
+  // for a loaded 2-CPU machine while a missed wake-up (heartbeat, 45 s) would fail.
+  const since = Math.min(committedAt, exitedAt);
+  t.ok(repliedAt - since < 2000, `the poll answered ${Math.round(repliedAt - since)} ms after the other process committed`);
 });
 
 t.test('apply_markdown and client_capabilities are kept per queue', async (t) => {
