@@ -1,5 +1,6 @@
 // Opening a database (lib/store/open.ts): pragmas, re-opening, migrating an older schema forward
-// with an injected plan, refusing a newer one, and :memory:.
+// with an injected plan, refusing a newer one, and :memory:. The database is the test driver's
+// (test/libsql/store.test.ts runs this file on libsql).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { migrate, prepareDatabase, type SchemaPlan } from '../lib/store/open.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
+import { compatibleDatabase } from '../lib/store/libsql.js';
+import { openTestDatabase } from './helpers.js';
 
 function tempFile(t: Test, name = 'chat.db'): string {
   const dir = mkdtempSync(join(tmpdir(), 'parley-store-'));
@@ -16,8 +19,11 @@ function tempFile(t: Test, name = 'chat.db'): string {
   return join(dir, name);
 }
 
+/** A database of the test driver, through the adapter parley uses (better-sqlite3 as it is). */
+const openDriver = (file: string): Database.Database => compatibleDatabase(openTestDatabase(file));
+
 function open(t: Test, file: string): Database.Database {
-  const db = new Database(file);
+  const db = openDriver(file);
   t.teardown(() => {
     if (db.open) db.close();
   });
@@ -49,7 +55,7 @@ t.test("synchronous: 'FULL' makes every commit survive power loss", async (t) =>
 
 t.test('opening an existing database again keeps its data and is harmless', async (t) => {
   const file = tempFile(t);
-  const first = new Database(file);
+  const first = openDriver(file);
   const chat = createChatServer(first, { logger: silentLogger, realm: { name: 'First' } });
   const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
   const uuid = first.prepare('SELECT uuid FROM realm').pluck().get();
@@ -141,16 +147,14 @@ t.test('a database from a newer parley is refused with a clear error', async (t)
 });
 
 t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
-  const db = new Database(':memory:');
-  t.teardown(() => db.close());
+  const db = open(t, ':memory:');
   const chat = createChatServer(db, { logger: silentLogger });
   t.teardown(() => chat.close());
   t.equal(pragma(db, 'journal_mode'), 'memory');
   t.equal(pragma(db, 'foreign_keys'), 1);
   const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
   t.equal(chat.api.users.me(owner.user_id).user_id, owner.user_id);
-  const bare = new Database(':memory:');
-  t.teardown(() => bare.close());
+  const bare = open(t, ':memory:');
   prepareDatabase(bare);
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
