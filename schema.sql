@@ -144,6 +144,7 @@ CREATE TABLE IF NOT EXISTS user_group (
   creator_id INTEGER REFERENCES user(id)
 ) STRICT;
 
+-- A group's direct members (@*group* mentions, GET /user_groups, POST /user_groups/{id}/members).
 CREATE TABLE IF NOT EXISTS user_group_member (
   group_id INTEGER NOT NULL REFERENCES user_group(id),
   user_id INTEGER NOT NULL REFERENCES user(id),
@@ -159,6 +160,7 @@ CREATE TABLE IF NOT EXISTS direct_group (
   member_key TEXT NOT NULL UNIQUE
 ) STRICT;
 
+-- The users of a direct-message conversation, one row each (recipients of a direct message).
 CREATE TABLE IF NOT EXISTS direct_group_member (
   direct_group_id INTEGER NOT NULL REFERENCES direct_group(id),
   user_id INTEGER NOT NULL REFERENCES user(id),
