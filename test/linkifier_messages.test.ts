@@ -43,6 +43,20 @@ t.test('a message sent after a linkifier is added has the link in its content an
   api.remove(owner, { filterId: id });
 });
 
+t.test('alternative_url_templates do not change forward linkification: only url_template is used', async (t) => {
+  s.db.exec('DELETE FROM linkifier');
+  const { id } = api.add(owner, {
+    pattern: '#(?P<id>[0-9]+)',
+    urlTemplate: 'https://trac.example.com/ticket/{id}',
+    alternativeUrlTemplates: ['https://other.example.com/t/{id}', 'https://trac.example.com/ticket?id={id}'],
+  }) as { id: number };
+  const message = await send('#5', '#5');
+  await renders(t, message, '<p><a href="https://trac.example.com/ticket/5">#5</a></p>', [
+    { text: '#5', url: 'https://trac.example.com/ticket/5' },
+  ]);
+  api.remove(owner, { filterId: id });
+});
+
 t.test('changing, reordering or deleting linkifiers affects messages sent afterwards', async (t) => {
   s.db.exec('DELETE FROM linkifier');
   const ticket = (api.add(owner, { pattern: 'ABC-(?P<id>[0-9]+)', urlTemplate: 'https://a/{id}' }) as { id: number }).id;

@@ -110,6 +110,10 @@ t.test('writes are for administrators only, checked before the parameters (UNAUT
     isError(t, await s.request('PATCH', '/realm/linkifiers', { as: user }), NOT_ADMIN);
     throwsApiError(t, () => s.chat.api.linkifiers.add(user.user_id, TICKET as never), NOT_ADMIN);
     throwsApiError(t, () => s.chat.api.linkifiers.remove(user.user_id, { filterId: id }), NOT_ADMIN);
+    throwsApiError(t, () => s.chat.api.linkifiers.update(user.user_id, { filterId: id, ...camel(TICKET) } as never), NOT_ADMIN);
+    throwsApiError(t, () => s.chat.api.linkifiers.update(user.user_id, { filterId: id } as never), NOT_ADMIN);
+    throwsApiError(t, () => s.chat.api.linkifiers.reorder(user.user_id, { orderedLinkifierIds: [id] }), NOT_ADMIN);
+    throwsApiError(t, () => s.chat.api.linkifiers.reorder(user.user_id, {} as never), NOT_ADMIN);
   }
   t.equal((await s.request('PATCH', `/realm/filters/${id}`, { as: admin, params: TICKET })).status, 200, 'an administrator may');
   t.equal((await s.request('POST', '/realm/filters', { as: adminBot, params: { ...TICKET, pattern: 'B(?P<id>x)' } })).status, 200, 'a bot with the administrator role may');

@@ -30,9 +30,17 @@ const flagsApi = (user: TestUser, params: Record<string, unknown>) => s.chat.api
 const fails = (user: TestUser, params: Record<string, unknown>, expected: ReturnType<typeof bad>) =>
   bothFail(t, () => flagsHttp(user, params), () => flagsApi(user, params), expected);
 
-async function both(user: TestUser, params: Record<string, unknown>, check: (body: Record<string, any>, how: string) => void): Promise<void> {
-  check(ok(t, await flagsHttp(user, params), 'HTTP succeeds'), 'HTTP');
-  check({ result: 'success', msg: '', ...flagsApi(user, params) }, 'in-process');
+type Way = 'HTTP' | 'in-process';
+
+/** The request over HTTP, then in-process (params may differ by way, e.g. a fresh message each), both succeeding. */
+async function both(
+  user: TestUser,
+  params: Record<string, unknown> | ((how: Way) => Record<string, unknown>),
+  check: (body: Record<string, any>, how: Way) => void,
+): Promise<void> {
+  const paramsFor = (how: Way) => (typeof params === 'function' ? params(how) : params);
+  check(ok(t, await flagsHttp(user, paramsFor('HTTP')), 'HTTP succeeds'), 'HTTP');
+  check({ result: 'success', msg: '', ...flagsApi(user, paramsFor('in-process')) }, 'in-process');
 }
 
 /** The API flag list GET /messages/{id} reports. */
@@ -175,14 +183,19 @@ t.test('state table: starred and collapsed are added and removed', async (t) => 
 t.test('starring or collapsing an accessible channel message without a row creates a historical row (read, historical)', async (t) => {
   const { alice, channel } = await world();
   const carol = await s.user('member');
-  const id = await sendToStream(s, alice, channel, 't', 'x');
-  t.equal(flagBits(s, carol.user_id, id), undefined, 'not subscribed: no row');
-  ok(t, await flagsHttp(carol, { messages: [id, id], op: 'add', flag: 'starred' }));
-  t.equal(flagBits(s, carol.user_id, id), FLAG.read | FLAG.starred | FLAG.historical);
-  t.same(await apiFlags(carol, id), ['read', 'starred', 'historical']);
-  const other = await sendToStream(s, alice, channel, 't', 'y');
-  flagsApi(carol, { messages: [other], op: 'add', flag: 'collapsed' });
-  t.equal(flagBits(s, carol.user_id, other), FLAG.read | FLAG.collapsed | FLAG.historical);
+  for (const flag of ['starred', 'collapsed'] as const) {
+    // A fresh message for each way, so each creates its own row.
+    const ids: Record<Way, number> = {
+      HTTP: await sendToStream(s, alice, channel, 't', `${flag} over HTTP`),
+      'in-process': await sendToStream(s, alice, channel, 't', `${flag} in-process`),
+    };
+    for (const id of Object.values(ids)) t.equal(flagBits(s, carol.user_id, id), undefined, 'not subscribed: no row');
+    await both(carol, (how) => ({ messages: [ids[how], ids[how]], op: 'add', flag }), (body, how) => {
+      t.same(body.messages, [ids[how], ids[how]], `${how}: add ${flag} answers the ids sent`);
+      t.equal(flagBits(s, carol.user_id, ids[how]), FLAG.read | FLAG[flag] | FLAG.historical, `${how}: add ${flag} creates a read, historical row`);
+    });
+    for (const id of Object.values(ids)) t.same(await apiFlags(carol, id), ['read', flag, 'historical']);
+  }
 });
 
 t.test('a message without a row counts as read: add read, remove starred and remove collapsed create nothing', async (t) => {
