@@ -91,6 +91,25 @@ t.test('@**topic** sets topic_wildcard_mentioned for the topic\'s participants o
   expectFlags(t, s, [fresh[0]], { [dave.user_id]: topicFlag, [alice.user_id]: 0 }, 'a new topic: the sender alone');
 });
 
+t.test('PATCH /messages/{id} recomputes topic_wildcard_mentioned (@**topic**) and a group mention\'s mentioned (@*group*)', async (t) => {
+  const { s, alice, bob, carol, dave } = await world(t);
+  s.chat.api.userGroups.create(alice.user_id, { name: 'reviewers', description: '', members: [carol.user_id, dave.user_id] });
+  await sendToStream(s, bob, 'general', 'release', 'I am in this topic');
+  const ids = await sendBoth(s, alice, 'plain', 'release');
+  const topicFlag = FLAG.topic_wildcard_mentioned;
+  const edits: [string, Record<number, number>, string][] = [
+    ['@**topic** ship it', { [alice.user_id]: topicFlag, [bob.user_id]: topicFlag, [carol.user_id]: 0, [dave.user_id]: 0 }, '@**topic**: the participants'],
+    ['ping @*reviewers*', { [alice.user_id]: 0, [bob.user_id]: 0, [carol.user_id]: FLAG.mentioned, [dave.user_id]: FLAG.mentioned }, '@*group*: its members'],
+    ['nothing special', { [alice.user_id]: 0, [bob.user_id]: 0, [carol.user_id]: 0, [dave.user_id]: 0 }, 'no mention any more'],
+  ];
+  for (const [content, expected, label] of edits) {
+    ok(t, await s.request('PATCH', `/messages/${ids[0]}`, { as: alice, params: { content } }));
+    s.chat.api.messages.edit(alice.user_id, { messageId: ids[1], content });
+    expectFlags(t, s, ids, expected, label);
+  }
+  t.same(await apiFlags(s, carol, ids[0]), [], 'the flags GET /messages/{id} reports follow the edit');
+});
+
 t.test('mentions in code spans and blocks are not mentions; a mention must follow a space or punctuation', async (t) => {
   const { s, alice, bob } = await world(t);
   expectFlags(t, s, await sendBoth(s, alice, '`@**Bob Brown**`'), { [bob.user_id]: 0 }, 'code span');

@@ -161,6 +161,11 @@ t.test('markdown: Zulip-style HTML for paragraphs, emphasis, code, quotes, lists
   t.equal(html('[site](https://example.com) https://zulip.com'), '<p><a href="https://example.com">site</a> <a href="https://zulip.com">https://zulip.com</a></p>');
   t.equal(html('```py\nprint(1)\n```'), '<div class="codehilite" data-code-language="py"><pre><span></span><code>print(1)\n</code></pre></div>');
   t.equal(html('<script>alert(1)</script>'), '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+  const overHttp = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 'md', content: '*em* **strong** `code`\n\n> quoted' })).id;
+  const fetched = ok(t, await s.request('GET', `/messages/${overHttp}`, { as: alice })).message;
+  t.equal(fetched.content, '<p><em>em</em> <strong>strong</strong> <code>code</code></p>\n<blockquote>\n<p>quoted</p>\n</blockquote>', 'sent and fetched over HTTP');
+  const [listed] = ok(t, await s.request('GET', '/messages', { as: alice, params: { anchor: overHttp, num_before: 0, num_after: 0 } })).messages;
+  t.equal(listed.content, fetched.content, 'GET /messages returns the same HTML');
   const me = s.chat.api.messages.send(alice.user_id, { type: 'stream', to: 'general', topic: 'md', content: '/me waves' }).id;
   t.equal(s.chat.api.messages.get(alice.user_id, { messageId: me }).message.is_me_message, true);
 });

@@ -168,7 +168,10 @@ t.test('unsubscribing marks the channel\'s unread messages read (API document 2.
   const events = (await s.request('GET', '/events', { as: other, params: { queue_id: reg.queue_id, last_event_id: reg.last_event_id, dont_block: true } })).body.events;
   t.match(events, [{ type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: [first, second], all: false }]);
   ok(t, await subscribe(s, other, ['news']));
+  const third = await sendToStream(s, member, 'news', 't', 'three');
+  t.equal(flagBits(s, other.user_id, third)! & 1, 0, 'a new message is unread');
   t.same(s.chat.api.streams.unsubscribe(other.user_id, { subscriptions: ['news'] }), { removed: ['news'], not_removed: [] }, 'in-process too');
+  t.equal(flagBits(s, other.user_id, third)! & 1, 1, 'in-process: the channel\'s messages became read');
 });
 
 t.test('GET /users/me/subscriptions lists the caller\'s channels by name, with subscribers on request', async (t) => {
