@@ -12,7 +12,6 @@ import {
   eventSchema,
   fetchDrafts,
   isError,
-  removeEvent,
   streamDraft,
   throwsApiError,
   type Draft,
@@ -79,19 +78,34 @@ t.test('DELETE: a missing draft, or another user\'s, is "Draft does not exist" (
   t.equal((await fetchDrafts(s, other)).length, 1);
 });
 
-t.test('deleting a draft reaches every one of the user\'s registered clients and none of another user\'s', async (t) => {
+t.test("adding, editing and deleting a draft reach every one of the user's registered clients and none of another user's", async (t) => {
   const { s, member, other, general } = await setup(t);
-  const [id] = await createOk(t, s, member, [streamDraft([general])]);
   const phone = (await s.request('POST', '/register', { as: member, params: { event_types: ['drafts'] } })).body;
   const laptop = (await s.request('POST', '/register', { as: member })).body;
   const stranger = (await s.request('POST', '/register', { as: other, params: { event_types: ['drafts'] } })).body;
+  const withoutIds = (events: Record<string, unknown>[]) => events.map(({ id: _id, ...e }) => e);
   const waiting = s.request('GET', '/events', { as: member, params: { queue_id: phone.queue_id, last_event_id: phone.last_event_id } });
-  await s.request('DELETE', `/drafts/${id}`, { as: member });
+  const [id] = await createOk(t, s, member, [streamDraft([general], { content: 'new' })]);
+  const [added] = await fetchDrafts(s, member);
   const pushed = await waiting;
-  t.same(pushed.body.events.map(({ id: _id, ...e }: Record<string, unknown>) => e), [{ type: 'drafts', op: 'remove', draft_id: id }], 'a waiting long-poll is woken');
+  t.same(withoutIds(pushed.body.events), [{ type: 'drafts', op: 'add', drafts: [added] }], 'a waiting long-poll is woken by the add');
+  const patched = await s.request('PATCH', `/drafts/${id}`, { as: member, params: { draft: streamDraft([general], { content: 'edited' }) } });
+  t.equal(patched.status, 200, 'edited');
+  const [updated] = await fetchDrafts(s, member);
+  t.equal((await s.request('DELETE', `/drafts/${id}`, { as: member })).status, 200, 'deleted');
+  const expected = [
+    { type: 'drafts', op: 'add', drafts: [added] },
+    { type: 'drafts', op: 'update', draft: updated },
+    { type: 'drafts', op: 'remove', draft_id: id },
+  ];
+  const lastPushed = pushed.body.events.at(-1).id;
+  const phoneRest = await s.request('GET', '/events', { as: member, params: { queue_id: phone.queue_id, last_event_id: lastPushed, dont_block: true } });
+  t.same(withoutIds(phoneRest.body.events), expected.slice(1), 'the phone then gets the update and the remove');
   const polled = await s.request('GET', '/events', { as: member, params: { queue_id: laptop.queue_id, last_event_id: laptop.last_event_id, dont_block: true } });
-  t.same(polled.body.events.map(({ id: _id, ...e }: Record<string, unknown>) => e), [{ type: 'drafts', op: 'remove', draft_id: id }], 'the second queue');
-  for (const event of [...pushed.body.events, ...polled.body.events]) t.ok(removeEvent.safeParse(event).success, 'remove event schema');
+  t.same(withoutIds(polled.body.events), expected, 'the second queue gets all three');
+  for (const event of [...pushed.body.events, ...phoneRest.body.events, ...polled.body.events]) {
+    t.ok(eventSchema.safeParse(event).success, `${event.op} event schema`);
+  }
   const none = await s.request('GET', '/events', { as: other, params: { queue_id: stranger.queue_id, last_event_id: stranger.last_event_id, dont_block: true } });
   t.same(none.body.events, [], "another user's queue gets nothing");
 });
