@@ -2,6 +2,7 @@
 // /fetch_api_key (Zulip's validate_api_key), POST /fetch_api_key, and resolveActor in-process.
 import t, { type Test } from 'tap';
 import { ApiError } from '../lib/index.js';
+import { throwsApiError } from './assertions.js';
 import { basic, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
 
 const WWW = 'Basic realm="zulip"';
@@ -79,13 +80,16 @@ t.test('bots authenticate like users', async (t) => {
   t.match(reply.body, { result: 'success', user_id: bot.user_id, is_bot: true, bot_type: 1 });
 });
 
-t.test('incoming-webhook bots are refused on the normal API', async (t) => {
+t.test('incoming-webhook bots are refused on the normal API, over HTTP and in-process', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
   const created = await s.request('POST', '/bots', { as: s.owner, params: { full_name: 'Hook', short_name: 'hook', bot_type: 2 } });
   t.equal(created.status, 200);
   const hook = withAuth(created.body as { email: string; api_key: string; user_id: number });
   isUnauthorized(t, await me(s, hook.auth), 'This API is not available to incoming webhook bots.');
+  const refused = { status: 401, code: 'UNAUTHORIZED', msg: 'This API is not available to incoming webhook bots.' };
+  await throwsApiError(t, () => s.chat.api.users.me(hook.user_id), refused);
+  await throwsApiError(t, () => s.chat.api.users.me({ id: hook.user_id }), refused);
 });
 
 t.test('the email is matched case-insensitively', async (t) => {

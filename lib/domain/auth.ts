@@ -2,7 +2,7 @@
 // does, in constant time; and POST /fetch_api_key (email + password).
 import type { Ctx } from '../context.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { selectUserByEmail, selectUserById } from '../store/users.js';
+import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import { API_KEY_PATTERN, safeEqual, verifyPassword } from './credentials.js';
 import type { Actor } from './roles.js';
 import { toActor } from './users.js';
@@ -10,25 +10,32 @@ import { toActor } from './users.js';
 // Compared against when no account has the email, so a miss costs the same as a wrong key.
 const NO_KEY = 'x'.repeat(32);
 
+// Zulip's bot_type of an incoming webhook bot: it may only post through webhook integrations.
+const INCOMING_WEBHOOK_BOT = 2;
+
 export function authenticate(ctx: Ctx, email: string, apiKey: string): Actor {
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('Malformed API key');
   const user = selectUserByEmail(ctx.store, email);
   const matches = safeEqual(apiKey, user?.api_key ?? NO_KEY);
   if (!user || !matches) throw unauthorized('Invalid API key');
+  return mayCall(user);
+}
+
+/** The account rules after identification, the same over HTTP and in-process. */
+function mayCall(user: UserRow): Actor {
   if (user.is_active !== 1) throw unauthorized('Account is deactivated');
-  if (user.bot_type === 2) throw unauthorized('This API is not available to incoming webhook bots.');
+  if (user.bot_type === INCOMING_WEBHOOK_BOT) throw unauthorized('This API is not available to incoming webhook bots.');
   return toActor(user);
 }
 
-/** The in-process API's caller: a user id or an object with one; must be an active account. */
+/** The in-process API's caller: a user id or an object with one; must be an active account, not an incoming webhook bot. */
 export type ActorRef = number | { id: number };
 
 export function resolveActor(ctx: Ctx, ref: ActorRef): Actor {
   const id = typeof ref === 'number' ? ref : ref.id;
   const user = selectUserById(ctx.store, id);
   if (!user) throw unauthorized('Invalid API key');
-  if (user.is_active !== 1) throw unauthorized('Account is deactivated');
-  return toActor(user);
+  return mayCall(user);
 }
 
 /** POST /fetch_api_key. */
