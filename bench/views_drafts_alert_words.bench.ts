@@ -104,17 +104,27 @@ function call(url: string, method: string, auth: string, form: Record<string, st
   });
 }
 
-/** DELETE of a different id per request: autocannon's setupRequest (not in bench/autocannon.d.ts). */
-async function loadEach(url: string, auth: string, paths: string[]): Promise<number> {
+/**
+ * A different path (and body) per request: autocannon's setupRequest (not in
+ * bench/autocannon.d.ts). `amount` requests, or BENCH_SECONDS of load without it.
+ */
+async function loadEach(
+  url: string,
+  auth: string,
+  method: 'POST' | 'DELETE',
+  each: (i: number) => { path: string; body?: string },
+  amount?: number,
+): Promise<number> {
   let next = 0;
+  const headers = { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' };
   const options = {
     url,
     connections: 50,
-    amount: paths.length,
-    requests: [{ method: 'DELETE', headers: { authorization: auth }, setupRequest: (req: object) => ({ ...req, path: paths[next++ % paths.length] }) }],
+    ...(amount === undefined ? { duration: Number(process.env.BENCH_SECONDS ?? 5) } : { amount }),
+    requests: [{ method, headers, setupRequest: (req: object) => ({ ...req, ...each(next++) }) }],
   };
   const result = await autocannon(options as Parameters<typeof autocannon>[0]);
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`DELETE load: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
+  if (result.errors > 0 || result.non2xx > 0) throw new Error(`${method} load: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   return result.requests.average;
 }
 
@@ -135,6 +145,12 @@ async function overHttp(): Promise<void> {
   for (let i = 0; i < 10; i++) await call(`${api}/navigation_views`, 'POST', auth, { fragment: `narrow/view/${i}`, is_pinned: 'true', name: `View ${i}` });
   await figure('GET /navigation_views (10 views)', load({ url: `${api}/navigation_views`, headers }));
   await figure('PATCH /navigation_views/narrow/view/0', load({ url: `${api}/navigation_views/narrow/view/0`, method: 'PATCH', headers: form, body: 'is_pinned=true' }));
+  // A new custom view per request; the DELETE load then removes the views it made, one per request.
+  const created = (i: number) => ({ path: '/api/v1/navigation_views', body: `fragment=narrow%2Fpost%2F${i}&is_pinned=false&name=Post%20${i}` });
+  await figure('POST /navigation_views (a new view each)', loadEach(server.url, auth, 'POST', created));
+  const views = (await call(`${api}/navigation_views`, 'GET', auth, {})).navigation_views as { fragment: string }[];
+  const made = views.map((v) => v.fragment).filter((f) => f.startsWith('narrow/post/'));
+  await figure('DELETE /navigation_views/{fragment}', loadEach(server.url, auth, 'DELETE', (i) => ({ path: `/api/v1/navigation_views/${made[i % made.length]}` }), made.length));
 
   const draft = JSON.stringify({ type: 'private', to: [server.info.owner.user_id], topic: '', content: 'A draft of a message' });
   await call(`${api}/drafts`, 'POST', auth, { drafts: `[${Array(10).fill(draft).join(',')}]` });
@@ -144,7 +160,7 @@ async function overHttp(): Promise<void> {
   await figure('POST /drafts (1 draft)', load({ url: `${api}/drafts`, method: 'POST', headers: form, body: `drafts=${encodeURIComponent(`[${draft}]`)}` }));
   const pool: number[] = [];
   for (let i = 0; i < 20; i++) pool.push(...(await call(`${api}/drafts`, 'POST', auth, { drafts: `[${Array(1000).fill(draft).join(',')}]` })).ids);
-  await figure('DELETE /drafts/{id}', loadEach(server.url, auth, pool.map((id) => `/api/v1/drafts/${id}`)));
+  await figure('DELETE /drafts/{id}', loadEach(server.url, auth, 'DELETE', (i) => ({ path: `/api/v1/drafts/${pool[i % pool.length]}` }), pool.length));
 
   await call(`${api}/users/me/alert_words`, 'POST', auth, { alert_words: JSON.stringify(Array.from({ length: 10 }, (_, i) => `word${i}`)) });
   await figure('GET /users/me/alert_words (10 words)', load({ url: `${api}/users/me/alert_words`, headers }));
