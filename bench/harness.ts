@@ -22,6 +22,14 @@ export function record(figure: Figure): void {
   console.log(`  ${figure.group} / ${figure.name}: ${fmt(figure.value)} ${figure.unit}${ratio}${figure.target ? ` [target ${figure.target}]` : ''}`);
 }
 
+/** Stated bounds the run went over: bench/run.ts repeats them after the table and exits 1. */
+export const exceededBounds: string[] = [];
+
+export function boundExceeded(message: string): void {
+  exceededBounds.push(message);
+  console.log(`  BOUND EXCEEDED: ${message}`);
+}
+
 export function fmt(value: number): string {
   if (value >= 100) return Math.round(value).toLocaleString('en-US');
   if (value >= 1) return value.toFixed(2);

@@ -6,7 +6,7 @@
 // same clients, p50/p99 latency per operation, and the server's resident memory over the run.
 import http from 'node:http';
 import { keyParams, newPhone, startBouncer, tokenParams } from '../test/bouncer.js';
-import { fmt, record } from './harness.js';
+import { boundExceeded, fmt, record } from './harness.js';
 import { basicAuth, startBenchServer, type BenchServer } from './load.js';
 import { type Account } from './chat.js';
 
@@ -183,8 +183,12 @@ export async function run(): Promise<void> {
     record({ group: GROUP, name: 'server heap used after GC: growth warm-up -> end', value: mb(after.heapUsed - before.heapUsed), unit: 'MB', target: `<= ${HEAP_GROWTH_BOUND_MB} MB` });
     console.log(`    server RSS during the run (MB): ${series.map((v) => fmt(v)).join(', ')}`);
     console.log(`    memory warm-up -> end (MB): ${(['rss', 'heapTotal', 'heapUsed', 'external', 'arrayBuffers'] as const).map((k) => `${k} ${fmt(mb(before[k]))} -> ${fmt(mb(after[k]))}`).join(', ')}`);
-    if (mb(after.rss - before.rss) > RSS_GROWTH_BOUND_MB) console.log(`  !! resident memory grew by ${fmt(mb(after.rss - before.rss))} MB, over the bound`);
-    if (mb(after.heapUsed - before.heapUsed) > HEAP_GROWTH_BOUND_MB) console.log(`  !! heap in use grew by ${fmt(mb(after.heapUsed - before.heapUsed))} MB, over the bound`);
+    if (mb(after.rss - before.rss) > RSS_GROWTH_BOUND_MB) {
+      boundExceeded(`mixed load: server resident memory grew by ${fmt(mb(after.rss - before.rss))} MB, over the bound of ${RSS_GROWTH_BOUND_MB} MB`);
+    }
+    if (mb(after.heapUsed - before.heapUsed) > HEAP_GROWTH_BOUND_MB) {
+      boundExceeded(`mixed load: server heap in use after GC grew by ${fmt(mb(after.heapUsed - before.heapUsed))} MB, over the bound of ${HEAP_GROWTH_BOUND_MB} MB`);
+    }
     if (bouncer.problems.length > 0) throw new Error(`bouncer stand-in saw protocol problems: ${bouncer.problems.slice(0, 3).join('; ')}`);
   } finally {
     server.stop();

@@ -1,6 +1,7 @@
 // npm run bench [-- name ...]: runs every benchmark module (or the named ones) in one process and
-// prints each figure next to the baseline measured in the same run.
-import { figures, fmt } from './harness.js';
+// prints each figure next to the baseline measured in the same run. Exits 1 when a run went over a
+// stated bound (the mixed load's memory growth), after the table.
+import { exceededBounds, figures, fmt } from './harness.js';
 
 const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation.bench.js'),
@@ -27,5 +28,10 @@ for (const f of figures) {
   const ratio = f.baseline ? `${((f.value / f.baseline.value) * 100).toFixed(1)}%` : '';
   const baseline = f.baseline ? `${f.baseline.name}: ${fmt(f.baseline.value)}` : '';
   console.log(`| ${f.group} | ${f.name} | ${fmt(f.value)} ${f.unit} | ${baseline} | ${ratio} | ${f.target ?? ''} |`);
+}
+if (exceededBounds.length > 0) {
+  console.log('');
+  for (const message of exceededBounds) console.log(`BOUND EXCEEDED: ${message}`);
+  process.exit(1);
 }
 process.exit(0);
