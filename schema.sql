@@ -51,28 +51,20 @@ CREATE TABLE IF NOT EXISTS user (
 -- queue's last_event_id stays meaningful (cheaper than AUTOINCREMENT's sqlite_sequence write).
 CREATE TABLE IF NOT EXISTS event (
   id INTEGER PRIMARY KEY,
-  -- The one user the event is for; NULL for an event every user receives (realm-wide).
+  -- The one user the event is for; NULL for an event every user receives (realm-wide) or for
+  -- the users listed in recipients.
   user_id INTEGER REFERENCES user(id),
+  -- An event for many users (a message to a big channel, with one row per distinct flags): their
+  -- ids as text ',3,17,42,', matched with instr(). One row instead of one per user keeps a send
+  -- to 1,000 subscribers from writing 1,000 rows into event_by_user. NULL otherwise.
+  recipients TEXT,
   type TEXT NOT NULL,
-  -- The event as JSON, without its id (added on delivery); '' when payload_id holds it.
+  -- The event as JSON, without its id (added on delivery).
   payload TEXT NOT NULL,
-  -- A large event sent to many users (a message to a big channel) is stored once in
-  -- event_payload. No REFERENCES: pruning deletes payloads by their last_event_id, and a foreign
-  -- key would make each of those deletes scan this table.
-  payload_id INTEGER,
   created_at INTEGER NOT NULL
 ) STRICT;
 -- GET /events and in-process subscribers: "this user's events (and broadcasts) after id N".
 CREATE INDEX IF NOT EXISTS event_by_user ON event (user_id, id);
-
--- The payload of an event that many users receive, written once for all of them.
-CREATE TABLE IF NOT EXISTS event_payload (
-  id INTEGER PRIMARY KEY,
-  payload TEXT NOT NULL,
-  -- The newest event row using it: pruned with the events, when that one is gone.
-  last_event_id INTEGER NOT NULL DEFAULT 0,
-  created_at INTEGER NOT NULL
-) STRICT;
 
 -- One row per event queue (POST /register). Survives restarts; expired by lib/events/queues.ts.
 CREATE TABLE IF NOT EXISTS event_queue (

@@ -158,3 +158,36 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   prepareDatabase(bare);
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
+
+t.test('schema 2: events stored the version-1 way (shared payload, one row per user) are still delivered after migrating', async (t) => {
+  const file = tempFile(t);
+  const first = new Database(file);
+  let chat = createChatServer(first, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  const queue = chat.api.events.register(owner.user_id, { eventTypes: ['drafts'] }) as { queue_id: string; last_event_id: number };
+  await chat.close();
+  // Back to version 1's layout: event.payload_id into event_payload, no recipients column.
+  first.exec(`ALTER TABLE event DROP COLUMN recipients;
+    ALTER TABLE event ADD COLUMN payload_id INTEGER;
+    CREATE TABLE event_payload (id INTEGER PRIMARY KEY, payload TEXT NOT NULL, last_event_id INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL) STRICT;
+    INSERT INTO event_payload (id, payload, last_event_id, created_at) VALUES (7, '{"type":"drafts","op":"remove","draft_id":1}', 0, 0);
+    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${owner.user_id}, 'drafts', '', 7, 0);
+    INSERT INTO event (user_id, type, payload, created_at) VALUES (${owner.user_id}, 'drafts', '{"type":"drafts","op":"remove","draft_id":2}', 0);
+    PRAGMA user_version = 1;`);
+  first.close();
+
+  const db = open(t, file);
+  chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(() => chat.close());
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'event_payload'").pluck().get(), 0, 'event_payload is gone');
+  const polled = await chat.api.events.get(owner.user_id, { queueId: queue.queue_id, lastEventId: queue.last_event_id, dontBlock: true });
+  t.same(
+    polled.events.map((e) => [e.type, e['draft_id']]),
+    [
+      ['drafts', 1],
+      ['drafts', 2],
+    ],
+    'both events, the shared payload folded into its row',
+  );
+});

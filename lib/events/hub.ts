@@ -8,9 +8,8 @@ import {
   deleteEventsUpTo,
   deleteExpiredQueues,
   insertEvent,
-  insertEventPayload,
-  insertSharedEvent,
-  updateEventPayloadLastEvent,
+  insertEventForRecipients,
+  recipientList,
   selectDataVersion,
   selectEventsAfter,
   selectEventsForUser,
@@ -33,9 +32,8 @@ export interface DeliveredEvent extends ChatEvent {
 
 const BATCH = 1000;
 const WAKE_BATCH = 5000;
-/** Payloads at least this large, sent to at least this many users, are stored once (event_payload). */
-const SHARE_MIN_USERS = 4;
-const SHARE_MIN_BYTES = 256;
+/** An event for at least this many users is one row listing them (schema.sql, event.recipients). */
+const LIST_MIN_USERS = 4;
 /** Events younger than this are never pruned, so a subscriber in another process can still read them. */
 const PRUNE_GRACE_SECONDS = 60;
 
@@ -83,15 +81,12 @@ export class EventHub {
       return;
     }
     const users = new Set(userIds);
-    if (users.size < SHARE_MIN_USERS || payload.length < SHARE_MIN_BYTES) {
+    if (users.size === 0) return;
+    if (users.size < LIST_MIN_USERS) {
       for (const userId of users) insertEvent(store, userId, type, payload, now);
       return;
     }
-    // A message to a big channel: one copy of the payload, one small row per recipient.
-    const payloadId = insertEventPayload(store, payload, now);
-    let lastEventId = 0;
-    for (const userId of users) lastEventId = insertSharedEvent(store, userId, type, payloadId, now);
-    updateEventPayloadLastEvent(store, payloadId, lastEventId);
+    insertEventForRecipients(store, recipientList(users), type, payload, now);
   }
 
   maxEventId(): number {
@@ -134,17 +129,11 @@ export class EventHub {
     if (rows.length === 0) return;
     this.#wokenUpTo = rows[rows.length - 1]!.id;
     const complete = rows.length < WAKE_BATCH;
-    const shared = new Map<number, ChatEvent>();
-    const parse = (row: (typeof rows)[number]): ChatEvent => {
-      if (row.payload_id === null || row.shared === null) return JSON.parse(row.payload) as ChatEvent;
-      let event = shared.get(row.payload_id);
-      if (event === undefined) {
-        event = JSON.parse(row.shared) as ChatEvent;
-        shared.set(row.payload_id, event);
-      }
-      return event;
-    };
-    const fresh = rows.map((row) => ({ row, event: { ...parse(row), id: row.id } as DeliveredEvent }));
+    const fresh = rows.map((row) => ({
+      row,
+      event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent,
+      recipients: row.recipients === null ? null : new Set(row.recipients.slice(1, -1).split(',').map(Number)),
+    }));
     for (const waiter of [...this.#waiters]) {
       if (!this.#waiters.has(waiter)) continue;
       if (!complete || waiter.cursor < since) {
@@ -152,8 +141,9 @@ export class EventHub {
         continue;
       }
       const events: DeliveredEvent[] = [];
-      for (const { row, event } of fresh) {
-        if (row.id > waiter.cursor && (row.user_id === null || row.user_id === waiter.userId) && waiter.accepts(row.type)) {
+      for (const { row, event, recipients } of fresh) {
+        const forWaiter = row.user_id === null ? recipients === null || recipients.has(waiter.userId) : row.user_id === waiter.userId;
+        if (row.id > waiter.cursor && forWaiter && waiter.accepts(row.type)) {
           events.push(event);
         }
       }

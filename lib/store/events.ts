@@ -24,21 +24,21 @@ export function insertEvent(s: Store, userId: number | null, type: string, paylo
   s.run('INSERT INTO event (user_id, type, payload, created_at) VALUES (?, ?, ?, ?)', userId, type, payload, now);
 }
 
-/** Stores a payload shared by many event rows; returns its id. */
-export function insertEventPayload(s: Store, payload: string, now: number): number {
-  return Number(s.run('INSERT INTO event_payload (payload, created_at) VALUES (?, ?)', payload, now).lastInsertRowid);
+/**
+ * One event row for many users (a message to a big channel): user_id NULL and `recipients` the
+ * list as text ',3,17,42,', matched by instr() on ',<id>,' (recipientNeedle).
+ */
+export function insertEventForRecipients(s: Store, recipients: string, type: string, payload: string, now: number): void {
+  s.run('INSERT INTO event (user_id, recipients, type, payload, created_at) VALUES (NULL, ?, ?, ?, ?)', recipients, type, payload, now);
 }
 
-/** An event row whose payload lives in event_payload; returns the event id. */
-export function insertSharedEvent(s: Store, userId: number, type: string, payloadId: number, now: number): number {
-  return Number(
-    s.run("INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (?, ?, '', ?, ?)", userId, type, payloadId, now)
-      .lastInsertRowid,
-  );
+/** The text recipients lists are stored as: every id between commas. */
+export function recipientList(userIds: Iterable<number>): string {
+  return `,${[...userIds].join(',')},`;
 }
 
-export function updateEventPayloadLastEvent(s: Store, payloadId: number, lastEventId: number): void {
-  s.run('UPDATE event_payload SET last_event_id = ? WHERE id = ?', lastEventId, payloadId);
+export function recipientNeedle(userId: number): string {
+  return `,${userId},`;
 }
 
 export function selectMaxEventId(s: Store): number {
@@ -46,29 +46,29 @@ export function selectMaxEventId(s: Store): number {
   return (s.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number) ?? 0;
 }
 
+/** A user's events after an id: their own rows, broadcasts, and lists that name them (event_by_user, both ranges). */
 export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
   return s.all<EventRow>(
-    `SELECT e.id, e.type, coalesce(p.payload, e.payload) AS payload FROM event e
-     LEFT JOIN event_payload p ON p.id = e.payload_id
-     WHERE e.id > ? AND (e.user_id = ? OR e.user_id IS NULL) ORDER BY e.id LIMIT ?`,
+    `SELECT id, type, payload FROM event
+     WHERE id > ? AND (user_id = ? OR (user_id IS NULL AND (recipients IS NULL OR instr(recipients, ?) > 0)))
+     ORDER BY id LIMIT ?`,
     afterId,
     userId,
+    recipientNeedle(userId),
     limit,
   );
 }
 
 export interface RoutedEventRow extends EventRow {
   user_id: number | null;
-  payload_id: number | null;
-  /** The shared payload when payload_id is set (payload is then ''). */
-  shared: string | null;
+  /** The recipients list (recipientList) of a row for many users; null for one user or everyone. */
+  recipients: string | null;
 }
 
 /** Every user's events after an id: one read shared by all waiters when a commit wakes them. */
 export function selectEventsAfter(s: Store, afterId: number, limit: number): RoutedEventRow[] {
   return s.all<RoutedEventRow>(
-    `SELECT e.id, e.user_id, e.type, e.payload, e.payload_id, p.payload AS shared FROM event e
-     LEFT JOIN event_payload p ON p.id = e.payload_id WHERE e.id > ? ORDER BY e.id LIMIT ?`,
+    'SELECT id, user_id, recipients, type, payload FROM event WHERE id > ? ORDER BY id LIMIT ?',
     afterId,
     limit,
   );
@@ -128,13 +128,11 @@ export function selectPruneFloor(s: Store): number | null {
 
 export function deleteEventsUpTo(s: Store, maxId: number, createdBefore: number): number {
   // The newest row always stays: ids must never be handed out twice (see schema.sql).
-  const events = s.run(
+  return s.run(
     'DELETE FROM event WHERE id <= ? AND id < (SELECT max(id) FROM event) AND created_at < ?',
     maxId,
     createdBefore,
   ).changes;
-  s.run('DELETE FROM event_payload WHERE last_event_id <= ? AND created_at < ?', maxId, createdBefore);
-  return events;
 }
 
 export function selectDataVersion(s: Store): number {

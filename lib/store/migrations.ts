@@ -8,7 +8,26 @@ export interface Migration {
   up(db: Database): void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [];
+function hasColumn(db: Database, table: string, column: string): boolean {
+  return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    // An event for many users is one row with a recipients list; event_payload (one shared payload
+    // behind one row per user) is folded back into the rows that used it.
+    version: 2,
+    up(db) {
+      db.exec('ALTER TABLE event ADD COLUMN recipients TEXT');
+      if (hasColumn(db, 'event', 'payload_id')) {
+        db.exec(`UPDATE event SET payload = (SELECT p.payload FROM event_payload p WHERE p.id = event.payload_id)
+                 WHERE payload_id IS NOT NULL AND EXISTS (SELECT 1 FROM event_payload p WHERE p.id = event.payload_id)`);
+        db.exec('ALTER TABLE event DROP COLUMN payload_id');
+      }
+      db.exec('DROP TABLE IF EXISTS event_payload');
+    },
+  },
+];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
