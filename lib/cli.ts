@@ -6,7 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ChatOptions } from './index.js';
 import { jsonLogger } from './context.js';
-import { pushOptionsFromEnv } from './push/options.js';
+import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
+
+/** What `parley serve` uses when neither a flag nor the environment says otherwise. */
+export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;
 
 const HELP = `parley: an embeddable, Zulip-compatible team-chat server
 
@@ -19,15 +22,16 @@ Usage:
                   [--role owner|admin|moderator|member|guest] [--bot]
   parley --help
 
-serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ./parley.db, 9991,
-           127.0.0.1). A database without an organization gets one, and its owner's
+serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
+           ${SERVE_DEFAULTS.host}). A database without an organization gets one, and its owner's
            credentials are printed once. SIGINT/SIGTERM stop it cleanly.
 init       Creates the organization and its owner; the last line of output is JSON
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
 
-Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default 200 for serve),
+Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
 PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY, PARLEY_OWNER_EMAIL.
+A flag wins over its variable; a blank variable counts as unset.
 `;
 
 export class UsageError extends Error {}
@@ -62,8 +66,40 @@ function required(values: Record<string, unknown>, name: string): string {
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer, not '${value}'`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a non-negative integer, not '${value}'`);
   return Number(value);
+}
+
+/** An environment variable, blank counting as unset. */
+function fromEnv(io: Io, name: string): string | undefined {
+  const value = io.env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+const PUSH_FLAGS: Record<Exclude<PushSetting, 'timeoutMs'>, string> = {
+  bouncerUrl: 'push-bouncer-url',
+  serverId: 'push-server-id',
+  serverKey: 'push-server-key',
+};
+
+/**
+ * The push settings of `parley serve`: each --push-* flag wins over its PARLEY_PUSH_* variable.
+ * An error names the flag when the value came from one (or is missing next to a flag's URL).
+ */
+function servePush(v: Record<string, string | boolean | undefined>, io: Io) {
+  const env: Record<string, string | undefined> = { ...io.env };
+  const names: Partial<Record<PushSetting, string>> = {};
+  const urlFromFlag = v[PUSH_FLAGS.bouncerUrl] !== undefined;
+  for (const [setting, flag] of Object.entries(PUSH_FLAGS) as [keyof typeof PUSH_FLAGS, string][]) {
+    const value = v[flag] as string | undefined;
+    if (value !== undefined) env[PUSH_ENV[setting]] = value;
+    if (value !== undefined || (urlFromFlag && fromEnv(io, PUSH_ENV[setting]) === undefined)) names[setting] = `--${flag}`;
+  }
+  try {
+    return pushOptionsFromEnv(env, names);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 // Loaded on first use: `--help` and argument errors answer without loading the whole server.
@@ -153,24 +189,17 @@ async function serve(args: string[], io: Io): Promise<number> {
     'push-server-key': { type: 'string' },
     synchronous: { type: 'string' },
   });
-  const file = (v.db as string | undefined) ?? './parley.db';
-  const port = integer(v.port as string | undefined, 'port', 9991);
+  const file = (v.db as string | undefined) ?? SERVE_DEFAULTS.db;
+  const port = integer(v.port as string | undefined, '--port', SERVE_DEFAULTS.port);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
-  const host = (v.host as string | undefined) ?? '127.0.0.1';
-  const rateLimit = integer((v['rate-limit'] as string | undefined) ?? io.env.PARLEY_RATE_LIMIT, 'rate-limit', 200);
+  const host = (v.host as string | undefined) ?? SERVE_DEFAULTS.host;
+  const rateLimitFlag = v['rate-limit'] as string | undefined;
+  const rateLimit = rateLimitFlag !== undefined
+    ? integer(rateLimitFlag, '--rate-limit', SERVE_DEFAULTS.rateLimit)
+    : integer(fromEnv(io, 'PARLEY_RATE_LIMIT'), 'PARLEY_RATE_LIMIT', SERVE_DEFAULTS.rateLimit);
   const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
-  let push;
-  try {
-    push = pushOptionsFromEnv({
-      ...io.env,
-      PARLEY_PUSH_BOUNCER_URL: (v['push-bouncer-url'] as string | undefined) ?? io.env.PARLEY_PUSH_BOUNCER_URL,
-      PARLEY_PUSH_SERVER_ID: (v['push-server-id'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_ID,
-      PARLEY_PUSH_SERVER_KEY: (v['push-server-key'] as string | undefined) ?? io.env.PARLEY_PUSH_SERVER_KEY,
-    });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const push = servePush(v, io);
 
   const { db, chat } = await openChat(file, {
     synchronous,

@@ -1,7 +1,8 @@
-// The `parley` command as a child process: init, user add, serve on a real socket (SIGTERM, a
-// restart that keeps the data), --help, and exit code 2 for bad arguments.
+// The `parley` command as a child process: init, user add, serve on a real socket (SIGTERM and
+// SIGINT, a restart that keeps the data, its defaults, rate limit and push settings from flags and
+// the environment), --help, and exit code 2 for bad arguments (in-process through main()).
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
+import { main, SERVE_DEFAULTS, type Io } from '../lib/cli.js';
 import { basic, sendRequest } from './helpers.js';
 import { runParley, spawnParley, type CliRun } from './cli_process.js';
 
@@ -18,9 +20,6 @@ import { runParley, spawnParley, type CliRun } from './cli_process.js';
 t.jobs = 4;
 t.setTimeout(300_000);
 
-function start(args: string[]): ChildProcess {
-  return spawnParley(args, { env: { PARLEY_RATE_LIMIT: '0' } });
-}
 
 function run(args: string[]): Promise<CliRun> {
   return runParley(args, { PARLEY_RATE_LIMIT: '0' });
@@ -34,10 +33,22 @@ function tempDb(t: Test): string {
   return join(dir, 'chat.db');
 }
 
-/** Starts `parley serve` and resolves once it printed its listening line. */
-function serve(file: string): Promise<{ child: ChildProcess; url: string; stdout: string; exit: Promise<number | null> }> {
+interface Served {
+  child: ChildProcess;
+  url: string;
+  stdout: string;
+  exit: Promise<number | null>;
+}
+
+/**
+ * Starts `parley serve --port 0 <args>` (environment: `env` over PARLEY_RATE_LIMIT=0, undefined
+ * unsets) and resolves once it printed its listening line; killed at the end of the test.
+ */
+function serveWith(t: Test, args: string[], options: { env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<Served> {
+  const env = { PARLEY_RATE_LIMIT: '0', PARLEY_PUSH_BOUNCER_URL: undefined, ...options.env };
+  const child = spawnParley(['serve', '--port', '0', ...args], { env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+  t.teardown(() => void child.kill('SIGKILL'));
   return new Promise((resolve, reject) => {
-    const child = start(['serve', '--port', '0', '--db', file]);
     let stdout = '';
     let stderr = '';
     const exit = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
@@ -50,6 +61,8 @@ function serve(file: string): Promise<{ child: ChildProcess; url: string; stdout
     exit.then((code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
   });
 }
+
+const serve = (t: Test, file: string): Promise<Served> => serveWith(t, ['--db', file]);
 
 async function credentialsWork(url: string, email: string, apiKey: string): Promise<number | undefined> {
   const reply = await sendRequest(url, 'GET', '/users/me', { as: { email, api_key: apiKey, user_id: 0, auth: basic(email, apiKey) } });
@@ -147,8 +160,7 @@ t.test('--help prints the usage and exits 0', async (t) => {
 
 t.test('serve on a new database prints credentials and its URL, serves them, stops on SIGTERM, and a restart keeps the data', async (t) => {
   const file = tempDb(t);
-  const first = await serve(file);
-  t.teardown(() => void first.child.kill('SIGKILL'));
+  const first = await serve(t, file);
   const email = /^ {2}email: {3}(\S+)$/m.exec(first.stdout)?.[1];
   const apiKey = /^ {2}API key: (\S+)$/m.exec(first.stdout)?.[1];
   t.match(first.stdout, /^Created a new organization in .*chat\.db\. Its owner's credentials \(shown only this once\):$/m);
@@ -160,10 +172,98 @@ t.test('serve on a new database prints credentials and its URL, serves them, sto
   first.child.kill('SIGTERM');
   t.equal(await first.exit, 0, 'SIGTERM stops it with exit code 0');
 
-  const second = await serve(file);
-  t.teardown(() => void second.child.kill('SIGKILL'));
+  const second = await serve(t, file);
   t.notMatch(second.stdout, /Created a new organization|API key/, 'no new owner on restart');
   t.equal(await credentialsWork(second.url, email!, apiKey!), 1, 'the same credentials work after a restart');
   second.child.kill('SIGTERM');
   t.equal(await second.exit, 0);
+});
+
+const rateLimitHeaders = async (url: string): Promise<(string | null)[]> => {
+  const reply = await sendRequest(url, 'GET', '/server_settings');
+  return ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => reply.headers.get(name));
+};
+
+t.test('serve without --db, --host or a rate limit: ./parley.db in the working directory, 127.0.0.1, 200 requests a minute; SIGINT stops it with exit 0', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'parley-cwd-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  // A blank PARLEY_RATE_LIMIT counts as unset.
+  const served = await serveWith(t, [], { cwd: dir, env: { PARLEY_RATE_LIMIT: ' ' } });
+  t.match(served.url, /^http:\/\/127\.0\.0\.1:\d+$/, 'listens on 127.0.0.1');
+  t.match(served.stdout, /^Created a new organization in \.\/parley\.db\./m);
+  t.ok(existsSync(join(dir, 'parley.db')), './parley.db is created in the working directory');
+  t.equal((await rateLimitHeaders(served.url))[0], '200', 'X-RateLimit-Limit: 200');
+  served.child.kill('SIGINT');
+  t.equal(await served.exit, 0, 'SIGINT stops it with exit code 0');
+});
+
+t.test('the defaults of serve are ./parley.db, port 9991, 127.0.0.1 and 200 requests a minute, as --help says', async (t) => {
+  t.same(SERVE_DEFAULTS, { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 });
+  const io = captureIo();
+  t.equal(await main(['--help'], io), 0);
+  t.match(io.stdout(), '(defaults: ./parley.db, 9991,\n           127.0.0.1)');
+  t.match(io.stdout(), 'PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default 200 for serve)');
+});
+
+t.test('--rate-limit 7 answers X-RateLimit-Limit: 7', async (t) => {
+  const served = await serveWith(t, ['--db', tempDb(t), '--rate-limit', '7'], { env: { PARLEY_RATE_LIMIT: undefined } });
+  const [limit, remaining] = await rateLimitHeaders(served.url);
+  t.equal(limit, '7');
+  t.equal(remaining, '6');
+});
+
+t.test('the --rate-limit flag wins over PARLEY_RATE_LIMIT (5 and 9: 9)', async (t) => {
+  const served = await serveWith(t, ['--db', tempDb(t), '--rate-limit', '9'], { env: { PARLEY_RATE_LIMIT: '5' } });
+  t.equal((await rateLimitHeaders(served.url))[0], '9');
+});
+
+t.test('serve reads its environment: PARLEY_RATE_LIMIT=0 turns rate limiting off, PARLEY_PUSH_* enable push notifications', async (t) => {
+  const env = {
+    PARLEY_RATE_LIMIT: '0',
+    // Never called: nothing is registered; /server_settings only reports that push is configured.
+    PARLEY_PUSH_BOUNCER_URL: 'http://127.0.0.1:9/',
+    PARLEY_PUSH_SERVER_ID: 'server-1',
+    PARLEY_PUSH_SERVER_KEY: 'server-key',
+  };
+  const served = await serveWith(t, ['--db', tempDb(t)], { env });
+  const settings = await sendRequest(served.url, 'GET', '/server_settings');
+  t.same(await rateLimitHeaders(served.url), [null, null, null], 'no X-RateLimit-* headers');
+  t.equal(settings.body.push_notifications_enabled, true);
+});
+
+/** An Io for main() in this process. */
+function captureIo(env: Record<string, string | undefined> = {}): Io & { stdout(): string; stderr(): string } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out: (line) => out.push(line), err: (line) => err.push(line), env, stdout: () => out.join('\n'), stderr: () => err.join('\n') };
+}
+
+/** The first line of what serve prints for bad settings (exit code 2), run in this process. */
+async function serveRefuses(t: Test, args: string[], env: Record<string, string | undefined> = {}): Promise<string> {
+  const io = captureIo(env);
+  t.equal(await main(['serve', '--db', tempDb(t), ...args], io), 2, [...args, JSON.stringify(env)].join(' '));
+  t.match(io.stderr(), /\nRun `parley --help` for usage\.$/);
+  return io.stderr().split('\n')[0]!;
+}
+
+t.test('a bad rate limit is named by where it came from: --rate-limit or PARLEY_RATE_LIMIT', async (t) => {
+  t.equal(await serveRefuses(t, ['--rate-limit', 'lots']), "parley: --rate-limit must be a non-negative integer, not 'lots'");
+  t.equal(await serveRefuses(t, [], { PARLEY_RATE_LIMIT: 'lots' }), "parley: PARLEY_RATE_LIMIT must be a non-negative integer, not 'lots'");
+  t.equal(await serveRefuses(t, ['--rate-limit', '1.5'], { PARLEY_RATE_LIMIT: '5' }), "parley: --rate-limit must be a non-negative integer, not '1.5'");
+});
+
+t.test('a bad push setting is named by the flag it came from, else by its PARLEY_PUSH_* variable', async (t) => {
+  const url = 'https://push.example.com';
+  t.equal(await serveRefuses(t, ['--push-bouncer-url', 'ftp://x', '--push-server-id', 'a', '--push-server-key', 'b']), 'parley: --push-bouncer-url must be an http or https URL');
+  t.equal(await serveRefuses(t, ['--push-bouncer-url', 'not a url']), 'parley: --push-bouncer-url is not a valid URL');
+  t.equal(await serveRefuses(t, ['--push-bouncer-url', url]), 'parley: --push-server-id is required with --push-bouncer-url');
+  t.equal(await serveRefuses(t, ['--push-bouncer-url', url, '--push-server-id', 'a']), 'parley: --push-server-key is required with --push-bouncer-url');
+  t.equal(
+    await serveRefuses(t, ['--push-bouncer-url', url], { PARLEY_PUSH_SERVER_ID: 'a' }),
+    'parley: --push-server-key is required with --push-bouncer-url',
+    'a setting missing from both is named by its flag next to a flag URL',
+  );
+  t.equal(await serveRefuses(t, [], { PARLEY_PUSH_BOUNCER_URL: 'ftp://x', PARLEY_PUSH_SERVER_ID: 'a', PARLEY_PUSH_SERVER_KEY: 'b' }), 'parley: PARLEY_PUSH_BOUNCER_URL must be an http or https URL');
+  t.equal(await serveRefuses(t, ['--push-server-id', 'a'], { PARLEY_PUSH_BOUNCER_URL: url }), 'parley: PARLEY_PUSH_SERVER_KEY is required with PARLEY_PUSH_BOUNCER_URL');
+  t.equal(await serveRefuses(t, ['--push-server-key', 'b'], { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_SERVER_ID: ' ' }), 'parley: PARLEY_PUSH_SERVER_ID is required with PARLEY_PUSH_BOUNCER_URL');
 });

@@ -16,7 +16,8 @@ const CHILD_ENV = Object.fromEntries(
 /** The node arguments that run `parley <args>`. */
 export function parleyArgv(args: readonly string[]): string[] {
   const compiled = process.env.PARLEY_CLI_JS;
-  return compiled ? [join(ROOT, compiled), ...args] : ['--import', '@tapjs/typescript/import', join(ROOT, 'lib/cli.ts'), ...args];
+  // The loader by its resolved URL: a child may run in another working directory.
+  return compiled ? [join(ROOT, compiled), ...args] : ['--import', import.meta.resolve('@tapjs/typescript/import'), join(ROOT, 'lib/cli.ts'), ...args];
 }
 
 export function spawnParley(args: readonly string[], options: SpawnOptions & { env?: Record<string, string | undefined> } = {}): ChildProcess {
