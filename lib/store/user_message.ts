@@ -5,10 +5,19 @@ import type { Store } from './db.js';
 
 export const READ_BIT = 1;
 
-/** Inserts one row per recipient; prepared once, run in a loop inside the caller's transaction. */
+/**
+ * Inserts one row per recipient: one statement per distinct flags value over a JSON list of the
+ * users (a send to 1,000 subscribers mostly has one or two), cheaper than 1,000 single runs.
+ */
 export function insertUserMessages(s: Store, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
-  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
-  for (let i = 0; i < userIds.length; i++) insert.run(userIds[i], messageId, flags[i]);
+  const byFlags = new Map<number, number[]>();
+  for (let i = 0; i < userIds.length; i++) {
+    const users = byFlags.get(flags[i]!);
+    if (users) users.push(userIds[i]!);
+    else byFlags.set(flags[i]!, [userIds[i]!]);
+  }
+  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?)');
+  for (const [value, users] of byFlags) insert.run(messageId, value, JSON.stringify(users));
 }
 
 export function insertUserMessage(s: Store, userId: number, messageId: number, flags: number): void {
