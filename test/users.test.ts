@@ -2,6 +2,7 @@
 // /users/{id}; POST /bots; realm_user events. Over HTTP and in-process (chat.api.users.*).
 import t, { type Test } from 'tap';
 import { z } from 'zod';
+import { bad, throwsApiError } from './assertions.js';
 import { startServer, withAuth, type Reply, type TestServer, type TestUser } from './helpers.js';
 
 const userDict = z
@@ -201,7 +202,23 @@ t.test('PATCH /users/{user_id}: the last owner cannot be demoted', async (t) => 
   t.equal(bot.user_id > 0, true, 'an owner bot does not count as an owner');
   const reply = await s.request('PATCH', `/users/${s.owner.user_id}`, { as: s.owner, params: { role: 200 } });
   expectError(t, reply, 400, 'The owner permission cannot be removed from the only organization owner.');
+  await throwsApiError(
+    t,
+    () => s.chat.api.users.update(s.owner.user_id, { userId: s.owner.user_id, role: 200 }),
+    bad('The owner permission cannot be removed from the only organization owner.'),
+  );
   t.equal(s.chat.api.users.me(s.owner.user_id).role, 100);
+});
+
+t.test('API keys come from the injected random source (ChatOptions.random), bytes of 248 and above skipped', async (t) => {
+  // Every call: 248..255 (rejected, they would bias the 62 characters), then 0, 1, 2, ...
+  const random = (size: number): Buffer => Buffer.from(Array.from({ length: size }, (_, i) => (248 + i) % 256));
+  const s = await startServer({ random });
+  t.teardown(() => s.close());
+  t.equal(s.owner.api_key, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef');
+  const me = await s.request('GET', '/users/me', { as: s.owner });
+  t.equal(me.status, 200, 'the key authenticates');
+  t.equal(me.body.user_id, s.owner.user_id);
 });
 
 t.test('PATCH /users/{user_id}: a role that does not exist is "Invalid role"', async (t) => {
