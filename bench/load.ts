@@ -13,6 +13,8 @@ export interface BenchServer<I = Record<string, any>> {
   child: ChildProcess;
   memory(): Promise<NodeJS.MemoryUsage>;
   waiters(): Promise<number>;
+  /** Server side: ms from the last PATCH request's arrival to the last GET /events response written. */
+  fanout(): Promise<number>;
   stop(): void;
 }
 
@@ -41,6 +43,11 @@ export async function startBenchServer<I = Record<string, any>>(kind: string, en
       new Promise((resolve) => {
         child.once('message', (m: { waiters: number }) => resolve(m.waiters));
         child.send({ cmd: 'waiters' });
+      }),
+    fanout: () =>
+      new Promise((resolve) => {
+        child.once('message', (m: { fanout: number }) => resolve(m.fanout));
+        child.send({ cmd: 'fanout' });
       }),
     stop: () => child.kill('SIGTERM'),
   };

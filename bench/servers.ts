@@ -1,8 +1,9 @@
 // Servers the HTTP benchmarks load, each in its own child process so the load generator does not
 // share its event loop: bare node:http ceilings (PERFORMANCE.md) and parley itself.
 // Run as: node bench/servers.ts <kind> <dir>; prints one JSON line {port, ...} when listening.
-// Answers IPC messages {cmd: 'memory'} (process.memoryUsage() after a GC) and {cmd: 'waiters'}
-// (long-polls waiting in parley's event hub).
+// Answers IPC messages {cmd: 'memory'} (process.memoryUsage() after a GC), {cmd: 'waiters'}
+// (long-polls waiting in parley's event hub) and {cmd: 'fanout'} (ms from the arrival of the last
+// PATCH request until the last GET /events response after it was handed to the socket).
 import http from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +12,8 @@ import { silentLogger } from '../lib/context.js';
 
 const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;
+let changeAt = 0n;
+let lastEventsAt = 0n;
 const FIXED = JSON.stringify({ result: 'success', msg: '', user_id: 1, full_name: 'Ceiling' });
 
 function reply(res: http.ServerResponse, body: string): void {
@@ -64,7 +67,12 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   const members = [];
   for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}`, role }));
   waiterCount = () => chat.ctx.events.waiterCount;
-  return { server: http.createServer((req, res) => chat.handler(req, res)), info: { owner, members } };
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+    if (req.method === 'PATCH') changeAt = process.hrtime.bigint();
+    else if (req.url?.includes('/events')) res.once('finish', () => (lastEventsAt = process.hrtime.bigint()));
+    chat.handler(req, res);
+  };
+  return { server: http.createServer(handler), info: { owner, members } };
 }
 
 const { server, info } = await start();
@@ -80,5 +88,6 @@ process.on('message', (message: { cmd?: string }) => {
     process.send?.({ memory: process.memoryUsage() });
   }
   if (message.cmd === 'waiters') process.send?.({ waiters: waiterCount() });
+  if (message.cmd === 'fanout') process.send?.({ fanout: Number(lastEventsAt - changeAt) / 1e6 });
 });
 process.on('SIGTERM', () => process.exit(0));
