@@ -1,5 +1,5 @@
-// Authentication: HTTP Basic `email:api_key` on every endpoint but /server_settings and
-// /fetch_api_key (Zulip's validate_api_key), POST /fetch_api_key, and resolveActor in-process.
+// Authentication: HTTP Basic `email:api_key` on every endpoint but the public ones
+// (Zulip's validate_api_key), POST /fetch_api_key, and the same account rules in-process.
 import t, { type Test } from 'tap';
 import { ApiError } from '../lib/index.js';
 import { throwsApiError } from './assertions.js';
