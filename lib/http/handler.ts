@@ -52,10 +52,15 @@ function clientName(userAgent: string): string {
 
 function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: RequestInfo['files'], client?: string): RequestInfo {
   let controller: AbortController | undefined;
+  let name: string | undefined;
   const userAgent = req.headers['user-agent'] ?? '';
   return {
-    // Zulip's Client.name holds at most 30 characters; the name is stored with each message.
-    client: [...(client ?? clientName(userAgent))].slice(0, 30).join(''),
+    // Zulip's Client.name holds at most 30 characters; the name is stored with each message. Only
+    // a few routes read it: worked out on first use.
+    get client() {
+      name ??= [...(client ?? clientName(userAgent))].slice(0, 30).join('');
+      return name;
+    },
     userAgent,
     ip: req.socket.remoteAddress ?? '',
     files,
