@@ -2,7 +2,7 @@
 // mounting as middleware, unexpected exceptions, rate limiting.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import type { Logger } from '../lib/context.js';
@@ -209,10 +209,13 @@ t.test('a malformed multipart body is 400', async (t) => {
   t.equal(s.chat.api.users.me(s.owner.user_id).full_name, 'Olivia Owner');
 });
 
-t.test('mounted as middleware under a prefix: zulip requests work, other paths reach next()', async (t) => {
+/**
+ * An app that mounts parley under /chat (as app.use('/chat', chat.handler) does): parley's own
+ * paths are served, the others reach next() and answer "app fallthrough <url>"; / is the app's.
+ */
+async function mountedUnderChat(t: Test) {
   const db = new Database(':memory:');
   const chat = createChatServer(db, { logger: memoryLogger().logger });
-  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' }));
   const app = await listen((req, res) => {
     const url = req.url ?? '/';
     if (url === '/chat' || url.startsWith('/chat/') || url.startsWith('/chat?')) {
@@ -231,6 +234,12 @@ t.test('mounted as middleware under a prefix: zulip requests work, other paths r
     await chat.close();
     db.close();
   });
+  return { chat, app };
+}
+
+t.test('mounted as middleware under a prefix: zulip requests work, other paths reach next()', async (t) => {
+  const { chat, app } = await mountedUnderChat(t);
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' }));
   const me = await raw(app.url, 'GET', '/chat/api/v1/users/me', { headers: { authorization: owner.auth } });
   t.equal(me.status, 200);
   t.equal(me.body.user_id, owner.user_id);
@@ -254,26 +263,7 @@ t.test('mounted as middleware under a prefix: zulip requests work, other paths r
 });
 
 t.test("mounted under a prefix: a custom emoji's source_url is under the organization URL's path and serves the image", async (t) => {
-  const db = new Database(':memory:');
-  const chat = createChatServer(db, { logger: memoryLogger().logger });
-  const app = await listen((req, res) => {
-    const url = req.url ?? '/';
-    if (!url.startsWith('/chat/')) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('app fallthrough');
-      return;
-    }
-    req.url = url.slice('/chat'.length);
-    chat.handler(req, res, () => {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('app fallthrough');
-    });
-  });
-  t.teardown(async () => {
-    await app.close();
-    await chat.close();
-    db.close();
-  });
+  const { chat, app } = await mountedUnderChat(t);
   const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', url: `${app.url}/chat/` }));
   const form = new FormData();
   form.append('file', new Blob([IMAGES.png], { type: 'image/png' }), 'parrot.png');

@@ -1,16 +1,9 @@
 // Zulip's LinkifierDict and the realm_linkifiers event, strict, as the linkifier tests check them.
 import { z } from 'zod';
+import { linkifierSchema as routeLinkifierSchema } from '../lib/routes/linkifiers.js';
 
-export const linkifierSchema = z
-  .object({
-    pattern: z.string(),
-    url_template: z.string(),
-    id: z.int(),
-    example_input: z.string().nullable(),
-    reverse_template: z.string().nullable(),
-    alternative_url_templates: z.array(z.string()),
-  })
-  .strict();
+// The route table's schema, strict: an answer with a field Zulip does not send fails.
+export const linkifierSchema = routeLinkifierSchema.strict();
 export type Linkifier = z.infer<typeof linkifierSchema>;
 
 export const linkifiersEventSchema = z

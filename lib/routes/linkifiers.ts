@@ -24,7 +24,8 @@ const linkifierParams = {
     .describe('More RFC 6570 templates, for reverse linkification in clients only.'),
 };
 
-const linkifierSchema = z.object({
+/** Zulip's LinkifierDict. */
+export const linkifierSchema = z.object({
   pattern: z.string(),
   url_template: z.string(),
   id: z.int(),
