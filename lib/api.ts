@@ -45,7 +45,7 @@ export function buildApi<G extends RouteGroups>(
     const functions: Record<string, unknown> = {};
     for (const [name, route] of Object.entries(group)) {
       functions[name] = (actorRef: ActorRef | null, input: Record<string, unknown> = {}) => {
-        const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0);
+        const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0, route);
         if (actor) {
           checkAccess(route, actor);
           route.before?.(ctx, actor);

@@ -86,9 +86,9 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const handler = createHandler({
     routes: allRoutes,
-    authenticate: (header) => {
+    authenticate: (header, _ip, route) => {
       const { email, apiKey } = parseBasicAuth(header);
-      return authenticate(ctx, email, apiKey);
+      return authenticate(ctx, email, apiKey, route);
     },
     invoke,
     before: (route, actor) => route.before?.(ctx, actor),

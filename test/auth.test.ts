@@ -92,6 +92,22 @@ t.test('incoming-webhook bots are refused on the normal API, over HTTP and in-pr
   await throwsApiError(t, () => s.chat.api.users.me({ id: hook.user_id }), refused);
 });
 
+t.test('incoming-webhook bots may send messages (Zulip: allow_incoming_webhooks on POST /messages), over HTTP and in-process', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const created = await s.request('POST', '/bots', { as: s.owner, params: { full_name: 'Alerts', short_name: 'alerts', bot_type: 2 } });
+  const hook = withAuth(created.body as { email: string; api_key: string; user_id: number });
+  const subscribed = await s.request('POST', '/users/me/subscriptions', { as: s.owner, params: { subscriptions: [{ name: 'ops' }] } });
+  t.equal(subscribed.status, 200);
+  const sent = await s.request('POST', '/messages', { as: hook, params: { type: 'stream', to: 'ops', topic: 'alerts', content: 'disk full' } });
+  t.equal(sent.status, 200, 'HTTP');
+  t.type(sent.body.id, 'number');
+  const inProcess = s.chat.api.messages.send(hook.user_id, { type: 'stream', to: 'ops', topic: 'alerts', content: 'disk ok' });
+  t.type(inProcess.id, 'number', 'in-process');
+  const read = await s.request('GET', '/messages', { as: hook, params: { anchor: 'newest', num_before: 1, num_after: 0 } });
+  isUnauthorized(t, read, 'This API is not available to incoming webhook bots.');
+});
+
 t.test('the email is matched case-insensitively', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());

@@ -390,3 +390,33 @@ t.test('POST /fetch_api_key attempts are limited per address', async (t) => {
   now += 30_000;
   t.equal((await s.request('POST', '/fetch_api_key', { params })).status, 200, 'recovers');
 });
+
+t.test('file parts reach only routes that take uploads; elsewhere they are read and dropped', async (t) => {
+  const seen: Record<string, unknown> = {};
+  // The file is not a parameter, so it is not listed as an ignored one; the unknown field is.
+  const routes = [
+    route({ method: 'POST', path: '/plain', access: 'public', summary: 'no uploads', params: {}, handler: (_c, _a, _p, request) => ({ files: request.files.length }) }),
+    route({ method: 'POST', path: '/upload', access: 'public', summary: 'uploads', uploads: 'a file', params: {}, handler: (_c, _a, _p, request) => ({ files: request.files.map((f) => f.data.length) }) }),
+  ];
+  const handler = createHandler({
+    routes,
+    authenticate: () => {
+      throw new Error('no auth in this test');
+    },
+    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
+    limits: DEFAULT_LIMITS,
+    logger: memoryLogger().logger,
+  });
+  const app = await listen((req, res) => handler(req, res));
+  t.teardown(() => app.close());
+  for (const path of ['/plain', '/upload']) {
+    const form = new FormData();
+    form.append('note', 'x');
+    form.append('file', new Blob([Buffer.alloc(100_000, 1)]), 'big.bin');
+    const reply = await fetch(`${app.url}/api/v1${path}`, { method: 'POST', body: form });
+    seen[path] = await reply.json();
+  }
+  const ignored = ['note'];
+  t.same(seen['/plain'], { result: 'success', msg: '', files: 0, ignored_parameters_unsupported: ignored }, 'a route without uploads never gets (or holds) the file');
+  t.same(seen['/upload'], { result: 'success', msg: '', files: [100_000], ignored_parameters_unsupported: ignored }, 'an upload route gets it whole');
+});

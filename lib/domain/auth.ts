@@ -13,29 +13,37 @@ const NO_KEY = 'x'.repeat(32);
 // Zulip's bot_type of an incoming webhook bot: it may only post through webhook integrations.
 const INCOMING_WEBHOOK_BOT = 2;
 
-export function authenticate(ctx: Ctx, email: string, apiKey: string): Actor {
+/** What the endpoint being called allows beyond active humans and bots. */
+export interface CallerRules {
+  /** Incoming webhook bots may call it (Zulip: sending messages). */
+  allowIncomingWebhooks?: boolean | undefined;
+}
+
+export function authenticate(ctx: Ctx, email: string, apiKey: string, rules: CallerRules = {}): Actor {
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('Malformed API key');
   const user = selectUserByEmail(ctx.store, email);
   const matches = safeEqual(apiKey, user?.api_key ?? NO_KEY);
   if (!user || !matches) throw unauthorized('Invalid API key');
-  return mayCall(user);
+  return mayCall(user, rules);
 }
 
 /** The account rules after identification, the same over HTTP and in-process. */
-function mayCall(user: UserRow): Actor {
+function mayCall(user: UserRow, rules: CallerRules): Actor {
   if (user.is_active !== 1) throw unauthorized('Account is deactivated');
-  if (user.bot_type === INCOMING_WEBHOOK_BOT) throw unauthorized('This API is not available to incoming webhook bots.');
+  if (user.bot_type === INCOMING_WEBHOOK_BOT && !rules.allowIncomingWebhooks) {
+    throw unauthorized('This API is not available to incoming webhook bots.');
+  }
   return toActor(user);
 }
 
 /** The in-process API's caller: a user id or an object with one; must be an active account, not an incoming webhook bot. */
 export type ActorRef = number | { id: number };
 
-export function resolveActor(ctx: Ctx, ref: ActorRef): Actor {
+export function resolveActor(ctx: Ctx, ref: ActorRef, rules: CallerRules = {}): Actor {
   const id = typeof ref === 'number' ? ref : ref.id;
   const user = selectUserById(ctx.store, id);
   if (!user) throw unauthorized('Invalid API key');
-  return mayCall(user);
+  return mayCall(user, rules);
 }
 
 /** POST /fetch_api_key. */

@@ -43,9 +43,14 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-export async function readBody(req: IncomingMessage, limits: BodyLimits): Promise<ParsedBody> {
+/**
+ * Reads the body. `keepFiles`: the route takes uploads; elsewhere file parts are read and dropped
+ * as they arrive (Zulip ignores them too), so no request can make the server hold a file in
+ * memory unless the route wants one.
+ */
+export async function readBody(req: IncomingMessage, limits: BodyLimits, keepFiles = false): Promise<ParsedBody> {
   if (!hasBody(req)) return EMPTY;
-  const parsing = parseBody(req, limits);
+  const parsing = parseBody(req, limits, keepFiles);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -62,9 +67,9 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits): Promis
   }
 }
 
-async function parseBody(req: IncomingMessage, limits: BodyLimits): Promise<ParsedBody> {
+async function parseBody(req: IncomingMessage, limits: BodyLimits, keepFiles: boolean): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits);
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, keepFiles);
   const raw = await readRaw(req, limits.bodyBytes);
   if (raw.length === 0) return EMPTY;
   if (type === '' || type.startsWith('application/x-www-form-urlencoded')) {
@@ -97,7 +102,7 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-async function readMultipart(req: IncomingMessage, limits: BodyLimits): Promise<ParsedBody> {
+async function readMultipart(req: IncomingMessage, limits: BodyLimits, keepFiles: boolean): Promise<ParsedBody> {
   const declared = Number(req.headers['content-length'] ?? 0);
   const total = limits.bodyBytes + limits.uploadBytes;
   if (declared > total) throw tooLarge(total);
@@ -111,10 +116,10 @@ async function readMultipart(req: IncomingMessage, limits: BodyLimits): Promise<
     minFileSize: 0,
     fileWriteStreamHandler: (file) => {
       const chunks: Buffer[] = [];
-      buffers.set((file as unknown as { newFilename: string }).newFilename, chunks);
+      if (keepFiles) buffers.set((file as unknown as { newFilename: string }).newFilename, chunks);
       return new Writable({
         write(chunk: Buffer, _encoding, done) {
-          chunks.push(chunk);
+          if (keepFiles) chunks.push(chunk);
           done();
         },
       });
@@ -134,6 +139,7 @@ async function readMultipart(req: IncomingMessage, limits: BodyLimits): Promise<
   for (const [name, values] of Object.entries(fields)) {
     if (values && values.length > 0) result.fields.set(name, values[values.length - 1]!);
   }
+  if (!keepFiles) return result;
   for (const [field, list] of Object.entries(files)) {
     for (const file of list ?? []) {
       result.files.push({

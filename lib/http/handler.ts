@@ -18,8 +18,8 @@ const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 export interface HandlerDeps {
   routes: readonly RouteDef[];
-  /** Checks the Authorization header; throws the ApiError to answer with. */
-  authenticate(header: string | undefined, ip: string): Actor;
+  /** Checks the Authorization header for this route; throws the ApiError to answer with. */
+  authenticate(header: string | undefined, ip: string, route: RouteDef): Actor;
   invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
   /** Runs the route's `before` check (it needs the domain context, which this layer does not have). */
   before?(route: RouteDef, actor: Actor): void;
@@ -121,7 +121,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       } else {
         if (limiter) extraHeaders = limiter.checkAuthAllowed(ip);
         try {
-          actor = deps.authenticate(req.headers.authorization, ip);
+          actor = deps.authenticate(req.headers.authorization, ip, route);
         } catch (error) {
           if (limiter) extraHeaders = limiter.noteAuthFailure(ip);
           throw error;
@@ -130,7 +130,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       }
       checkAccess(route, actor);
       if (route.before && route.access !== 'public') deps.before?.(route, actor);
-      const body = await readBody(req, deps.limits);
+      const body = await readBody(req, deps.limits, route.uploads !== undefined);
       const raw = new Map(new URLSearchParams(query));
       for (const [key, value] of body.fields) raw.set(key, value);
       const { values, ignored } = decodeParams(route.params, raw, pathValues);

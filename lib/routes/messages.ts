@@ -40,6 +40,7 @@ export const messageRoutes = {
     method: 'POST',
     path: '/messages',
     access: 'user',
+    allowIncomingWebhooks: true,
     summary: 'Send a channel or direct message',
     params: {
       type: str(z.enum(['direct', 'private', 'stream', 'channel'])),

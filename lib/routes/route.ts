@@ -56,8 +56,10 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   errors?: readonly (ErrorCode | ErrorVariant)[];
   /** The success body is not the JSON envelope but this media type (an image, the OpenAPI document). */
   rawResponse?: string;
-  /** Takes files in a multipart body (request.files): what they are. */
+  /** Takes files in a multipart body (request.files): what they are. Other routes ignore file parts. */
   uploads?: string;
+  /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
+  allowIncomingWebhooks?: boolean;
   handler: Handler<P, R>;
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
