@@ -173,6 +173,7 @@ t.test('schema 2: events stored the version-1 way (shared payload, one row per u
     INSERT INTO event_payload (id, payload, last_event_id, created_at) VALUES (7, '{"type":"drafts","op":"remove","draft_id":1}', 0, 0);
     INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${owner.user_id}, 'drafts', '', 7, 0);
     INSERT INTO event (user_id, type, payload, created_at) VALUES (${owner.user_id}, 'drafts', '{"type":"drafts","op":"remove","draft_id":2}', 0);
+    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${owner.user_id}, 'drafts', '', 99, 0);
     PRAGMA user_version = 1;`);
   first.close();
 
@@ -188,6 +189,11 @@ t.test('schema 2: events stored the version-1 way (shared payload, one row per u
       ['drafts', 1],
       ['drafts', 2],
     ],
-    'both events, the shared payload folded into its row',
+    'both events, the shared payload folded into its row; the row whose payload version 1 had pruned goes to no one',
   );
+  const seen: unknown[] = [];
+  const unsubscribe = chat.events.subscribe(owner.user_id, (event) => seen.push(event.type), { afterEventId: 0, eventTypes: ['drafts'] });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  unsubscribe();
+  t.same(seen, ['drafts', 'drafts'], 'an in-process subscriber reading from the start gets the same two, no error');
 });

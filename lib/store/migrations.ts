@@ -20,6 +20,10 @@ export const MIGRATIONS: readonly Migration[] = [
     up(db) {
       db.exec('ALTER TABLE event ADD COLUMN recipients TEXT');
       if (hasColumn(db, 'event', 'payload_id')) {
+        // Version 1 pruned a shared payload while keeping the newest event row (ids are never
+        // reused): such a row goes to no one (an empty recipients list) and reads as valid JSON.
+        db.exec(`UPDATE event SET user_id = NULL, recipients = ',', payload = json_object('type', type)
+                 WHERE payload_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM event_payload p WHERE p.id = event.payload_id)`);
         db.exec(`UPDATE event SET payload = (SELECT p.payload FROM event_payload p WHERE p.id = event.payload_id)
                  WHERE payload_id IS NOT NULL AND EXISTS (SELECT 1 FROM event_payload p WHERE p.id = event.payload_id)`);
         db.exec('ALTER TABLE event DROP COLUMN payload_id');
