@@ -102,6 +102,17 @@ function servePush(v: Record<string, string | boolean | undefined>, io: Io) {
   }
 }
 
+/** --url: an absolute http(s) URL (lib/domain/realm.ts organizationUrl), or a usage error. */
+async function urlFlag(value: unknown): Promise<string | undefined> {
+  if (value === undefined) return undefined;
+  const { organizationUrl } = await import('./domain/realm.js');
+  try {
+    return organizationUrl(value as string);
+  } catch (error) {
+    throw new UsageError(`--url: ${(error as Error).message}`);
+  }
+}
+
 // Loaded on first use: `--help` and argument errors answer without loading the whole server.
 async function openChat(file: string, options: ChatOptions = {}) {
   const [{ default: Database }, { createChatServer }] = await Promise.all([import('better-sqlite3'), import('./index.js')]);
@@ -121,6 +132,7 @@ async function init(args: string[], io: Io): Promise<number> {
   const file = required(v, 'db');
   const email = required(v, 'email');
   const password = required(v, 'password');
+  const url = await urlFlag(v.url);
   const { db, chat } = await openChat(file);
   try {
     if (chat.admin.hasUsers()) {
@@ -132,7 +144,7 @@ async function init(args: string[], io: Io): Promise<number> {
       password,
       fullName: v['full-name'] as string | undefined,
       orgName: v['org-name'] as string | undefined,
-      url: v.url as string | undefined,
+      url,
     });
     io.out(`Created the organization in ${file} with owner ${credentials.email}.`);
     io.out(JSON.stringify(credentials));
@@ -200,10 +212,11 @@ async function serve(args: string[], io: Io): Promise<number> {
   const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
   const push = servePush(v, io);
+  const urlOption = await urlFlag(v.url);
 
   const { db, chat } = await openChat(file, {
     synchronous,
-    realm: { url: (v.url as string | undefined) ?? `http://${host}:${port}` },
+    realm: { url: urlOption ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}` },
     rateLimit: { requestsPerMinute: rateLimit },
     push,
   });
@@ -220,7 +233,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   if (!chat.admin.hasUsers()) {
     const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
     // Several processes started on a new file race to create the organization: one does.
-    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: (v.url as string | undefined) ?? url }).catch((error: unknown) => {
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption ?? url }).catch((error: unknown) => {
       if (chat.admin.hasUsers()) return undefined;
       throw error;
     });

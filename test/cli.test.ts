@@ -267,3 +267,16 @@ t.test('a bad push setting is named by the flag it came from, else by its PARLEY
   t.equal(await serveRefuses(t, ['--push-server-id', 'a'], { PARLEY_PUSH_BOUNCER_URL: url }), 'parley: PARLEY_PUSH_SERVER_KEY is required with PARLEY_PUSH_BOUNCER_URL');
   t.equal(await serveRefuses(t, ['--push-server-key', 'b'], { PARLEY_PUSH_BOUNCER_URL: url, PARLEY_PUSH_SERVER_ID: ' ' }), 'parley: PARLEY_PUSH_SERVER_ID is required with PARLEY_PUSH_BOUNCER_URL');
 });
+
+t.test('--url must be an absolute http(s) URL (init and serve), and so must the realm.url option', async (t) => {
+  const message = "parley: --url: The organization URL must be an absolute http:// or https:// URL, not 'chat.example.com'";
+  t.equal(await serveRefuses(t, ['--url', 'chat.example.com']), message);
+  const io = captureIo();
+  t.equal(await main(['init', '--db', tempDb(t), '--email', 'a@example.com', '--password', 'secret-pass', '--url', 'chat.example.com'], io), 2);
+  t.equal(io.stderr().split('\n')[0], message);
+  const db = new Database(':memory:');
+  t.teardown(() => db.close());
+  t.throws(() => createChatServer(db, { logger: silentLogger, realm: { url: 'ftp://chat.example.com' } }), {
+    message: "The organization URL must be an absolute http:// or https:// URL, not 'ftp://chat.example.com'",
+  });
+});

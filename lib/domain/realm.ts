@@ -31,6 +31,23 @@ function toRealm(row: RealmRow): Realm {
   };
 }
 
+/**
+ * The organization URL as stored: an absolute http(s) URL without trailing slashes. Anything else
+ * is a configuration mistake (bot emails and custom emoji URLs are derived from it): thrown at once.
+ */
+export function organizationUrl(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new Error(`The organization URL must be an absolute http:// or https:// URL, not '${url}'`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
 /** Creates the organization row on a new database (name, URL and UUID); a no-op afterwards. */
 export function ensureRealm(ctx: Ctx): Realm {
   const existing = selectRealm(ctx.store);
@@ -40,7 +57,7 @@ export function ensureRealm(ctx: Ctx): Realm {
     if (again) return toRealm(again);
     insertRealm(ctx.store, {
       name: ctx.options.realm?.name ?? DEFAULT_REALM_NAME,
-      url: (ctx.options.realm?.url ?? DEFAULT_REALM_URL).replace(/\/+$/, ''),
+      url: organizationUrl(ctx.options.realm?.url ?? DEFAULT_REALM_URL),
       uuid: randomUUID(),
       description: '',
       date_created: ctx.now(),
@@ -53,7 +70,7 @@ export function ensureRealm(ctx: Ctx): Realm {
 export function configureRealm(ctx: Ctx, input: { name?: string | undefined; url?: string | undefined }): void {
   ctx.tx(() => {
     if (input.name !== undefined) updateRealmName(ctx.store, input.name);
-    if (input.url !== undefined) updateRealmUrl(ctx.store, input.url.replace(/\/+$/, ''));
+    if (input.url !== undefined) updateRealmUrl(ctx.store, organizationUrl(input.url));
   });
 }
 
