@@ -68,14 +68,18 @@ t.test('status_text is stripped, then limited to 60 code points (astral characte
   t.same(await statusOf(member.user_id), { status_text: `${'x'.repeat(59)}😀` }, 'a refused update changes nothing');
 });
 
-t.test("status_text is stripped as Python's str.strip() does: U+001C-U+001F and U+0085 go, U+FEFF stays", async (t) => {
+t.test("status_text: the length check strips Unicode White_Space (pydantic), the stored text is Python's str.strip()", async (t) => {
   const member = await s.user('member');
   const sixty = 'a'.repeat(60);
-  await setStatus(t, admin, member.user_id, { status_text: `\u001c\u001d${sixty}\u001e\u001f\u0085` }, OK, 'separators and NEL around 60 letters');
-  t.same(await statusOf(member.user_id), { status_text: sixty }, 'stored without them');
+  const fiftySix = 'a'.repeat(56);
+  const tooLong = badRequest('status_text is too long (limit: 60 characters)');
+  await setStatus(t, admin, member.user_id, { status_text: `\u0085 ${sixty}\u2003\u0085` }, OK, 'NEL and spaces around 60 letters do not count');
+  t.same(await statusOf(member.user_id), { status_text: sixty });
+  await setStatus(t, admin, member.user_id, { status_text: `${sixty}\u001f` }, tooLong, 'U+001C-U+001F are no White_Space: they count toward the limit');
+  await setStatus(t, admin, member.user_id, { status_text: `\u001c\u001d${fiftySix}\u001e\u001f\u0085` }, OK, 'separators within the limit');
+  t.same(await statusOf(member.user_id), { status_text: fiftySix }, 'then stored without them (str.strip())');
   await setStatus(t, admin, member.user_id, { status_text: '\ufeffBOM\ufeff' }, OK, 'zero-width no-break spaces');
   t.same(await statusOf(member.user_id), { status_text: '\ufeffBOM\ufeff' }, 'U+FEFF is not whitespace to Python');
-  const tooLong = badRequest('status_text is too long (limit: 60 characters)');
   await setStatus(t, admin, member.user_id, { status_text: `\ufeff${sixty}` }, tooLong, 'U+FEFF counts toward the limit');
   await setOwnStatus(t, member, { status_text: '\u0085own\u001c' }, OK, 'POST /users/me/status strips the same');
   t.same(await statusOf(member.user_id), { status_text: 'own' });

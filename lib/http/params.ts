@@ -4,7 +4,7 @@
 // The in-process API runs the same schemas on already-typed values.
 import { z } from 'zod';
 import { ApiError, badRequest } from '../errors.js';
-import { stripPython } from '../text.js';
+import { stripWhiteSpace } from '../text.js';
 
 /** How a parameter's raw text becomes a value before its schema runs. */
 export type Wire = 'string' | 'json' | 'json-or-string';
@@ -309,12 +309,12 @@ export function maxCodePoints(limit: number) {
   });
 }
 
-/** A string stripped of surrounding whitespace as Python strips it, then at most `limit` code points. */
+/** A string stripped of surrounding whitespace as pydantic strips it, then at most `limit` code points. */
 export function strippedMax(limit: number) {
-  return z.string().overwrite(stripPython).pipe(maxCodePoints(limit));
+  return z.string().overwrite(stripWhiteSpace).pipe(maxCodePoints(limit));
 }
 
 /** A stripped string that must not be blank (Zulip's RequiredStringConstraint). */
 export function requiredString() {
-  return z.string().trim().min(1);
+  return z.string().overwrite(stripWhiteSpace).min(1);
 }
