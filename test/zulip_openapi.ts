@@ -1,4 +1,4 @@
-// Zulip's OpenAPI document (FL 420, ../shared/reference/zulip-openapi-fl420.yaml) as a response
+// Zulip's OpenAPI document (feature level 420, Apache-2.0, kept in test/fixtures/) as a response
 // validator: its OpenAPI 3.0 schemas turned into JSON Schema (nullable, $refs to components,
 // oneOf read as anyOf) and compiled with ajv. Used by test/zulip_openapi.test.ts.
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ type Schema = Record<string, any>;
 // ajv-formats is CommonJS: its module.exports is the plugin.
 const addFormats = ajvFormats as unknown as (ajv: Ajv) => Ajv;
 
-const DOCUMENT = new URL('../../shared/reference/zulip-openapi-fl420.yaml', import.meta.url);
+const DOCUMENT = new URL('./fixtures/zulip-openapi-fl420.yaml', import.meta.url);
 const ROOT_ID = 'zulip-openapi';
 
 /**
