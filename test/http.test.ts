@@ -8,7 +8,7 @@ import { createChatServer } from '../lib/index.js';
 import type { Logger } from '../lib/context.js';
 import { createHandler } from '../lib/http/handler.js';
 import { DEFAULT_LIMITS } from '../lib/http/body.js';
-import { route } from '../lib/routes/route.js';
+import { route, type RouteDef } from '../lib/routes/route.js';
 import { ApiError } from '../lib/errors.js';
 import { basic, startServer, withAuth } from './helpers.js';
 import { IMAGES } from './user_status_helpers.js';
@@ -58,6 +58,19 @@ function listen(listener: http.RequestListener): Promise<{ url: string; close: (
       });
       server.unref();
     });
+  });
+}
+
+/** The HTTP core alone over public test routes: no chat domain, no authentication. */
+function publicOnlyHandler(routes: RouteDef[], logger: Logger) {
+  return createHandler({
+    routes,
+    authenticate: () => {
+      throw new Error('no auth in this test');
+    },
+    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
+    limits: DEFAULT_LIMITS,
+    logger,
   });
 }
 
@@ -288,15 +301,7 @@ t.test('an unexpected exception is a JSON 500 without details, logged, and the p
     route({ method: 'GET', path: '/fine', access: 'public', summary: 'works', params: {}, handler: () => ({ fine: true }) }),
     route({ method: 'GET', path: '/rule', access: 'public', summary: 'an ApiError', params: {}, handler: () => { throw new ApiError('BAD_REQUEST', 'A rule'); } }),
   ];
-  const handler = createHandler({
-    routes,
-    authenticate: () => {
-      throw new Error('no auth in this test');
-    },
-    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
-    limits: DEFAULT_LIMITS,
-    logger,
-  });
+  const handler = publicOnlyHandler(routes, logger);
   const app = await listen((req, res) => handler(req, res));
   t.teardown(() => app.close());
   for (const path of ['/boom', '/async_boom', '/not_an_error']) {
@@ -398,15 +403,7 @@ t.test('file parts reach only routes that take uploads; elsewhere they are read 
     route({ method: 'POST', path: '/plain', access: 'public', summary: 'no uploads', params: {}, handler: (_c, _a, _p, request) => ({ files: request.files.length }) }),
     route({ method: 'POST', path: '/upload', access: 'public', summary: 'uploads', uploads: 'a file', params: {}, handler: (_c, _a, _p, request) => ({ files: request.files.map((f) => f.data.length) }) }),
   ];
-  const handler = createHandler({
-    routes,
-    authenticate: () => {
-      throw new Error('no auth in this test');
-    },
-    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
-    limits: DEFAULT_LIMITS,
-    logger: memoryLogger().logger,
-  });
+  const handler = publicOnlyHandler(routes, memoryLogger().logger);
   const app = await listen((req, res) => handler(req, res));
   t.teardown(() => app.close());
   for (const path of ['/plain', '/upload']) {

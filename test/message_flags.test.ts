@@ -5,21 +5,13 @@ import t from 'tap';
 import { FLAG } from '../lib/domain/flags.js';
 import { MAX_FLAG_MESSAGES } from '../lib/domain/message_flags.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, flagBits, ok, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
+import { bad, bothFail, flagBits, memberPair, ok, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
 
 const s: TestServer = await startServer();
 t.teardown(() => s.close());
 
-let counter = 0;
 /** Fresh users and a fresh public channel they are both subscribed to. */
-async function world() {
-  counter += 1;
-  const alice = await s.user('member', { fullName: `Alice ${counter}` });
-  const bob = await s.user('member', { fullName: `Bob ${counter}` });
-  const channel = `flags-${counter}`;
-  ok(t, await subscribe(s, alice, [channel], { principals: [alice.user_id, bob.user_id] }));
-  return { alice, bob, channel };
-}
+const world = () => memberPair(t, s, 'flags');
 
 const streamId = (name: string): number => s.db.prepare('SELECT id FROM stream WHERE name = ?').pluck().get(name) as number;
 

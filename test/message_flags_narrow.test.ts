@@ -6,18 +6,13 @@ import t from 'tap';
 import { FLAG } from '../lib/domain/flags.js';
 import { MARK_ALL_BATCH_SIZE, MAX_MESSAGES_PER_UPDATE } from '../lib/domain/message_flags_bulk.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, camelize, flagBits, ok, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
+import { bad, bothFail, camelize, flagBits, memberPair, ok, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
 
 const s: TestServer = await startServer();
 t.teardown(() => s.close());
 
-let counter = 0;
 async function world() {
-  counter += 1;
-  const alice = await s.user('member', { fullName: `Alice ${counter}` });
-  const bob = await s.user('member', { fullName: `Bob ${counter}` });
-  const channel = `bulk-${counter}`;
-  ok(t, await subscribe(s, alice, [channel], { principals: [alice.user_id, bob.user_id] }));
+  const { alice, bob, channel } = await memberPair(t, s, 'bulk');
   const ids: number[] = [];
   for (let i = 0; i < 5; i++) ids.push(await sendToStream(s, alice, channel, 't', `m${i}`));
   return { alice, bob, channel, ids };

@@ -55,3 +55,14 @@ export async function poll(s: TestServer, user: TestUser, queue: Record<string, 
 export function camelize(params: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(params).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));
 }
+
+let pairs = 0;
+/** Two fresh members subscribed to a fresh public channel named `${prefix}-N`. */
+export async function memberPair(t: Test, s: TestServer, prefix: string): Promise<{ alice: TestUser; bob: TestUser; channel: string }> {
+  pairs += 1;
+  const alice = await s.user('member', { fullName: `Alice ${prefix} ${pairs}` });
+  const bob = await s.user('member', { fullName: `Bob ${prefix} ${pairs}` });
+  const channel = `${prefix}-${pairs}`;
+  ok(t, await subscribe(s, alice, [channel], { principals: [alice.user_id, bob.user_id] }));
+  return { alice, bob, channel };
+}
