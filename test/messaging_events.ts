@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { z } from 'zod';
 import type { TestServer, TestUser } from './helpers.js';
 import { poll, register } from './messaging_helpers.js';
+import { messageSchema as routeMessageSchema } from '../lib/routes/responses.js';
 
 export const STATE_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'realm_user_groups', 'max_message_id'] as const;
 
@@ -70,26 +71,11 @@ export const groupSchema = z
   .strict();
 
 const id = z.int();
-export const messageSchema = z
-  .object({
-    id,
-    sender_id: id,
-    content: z.string(),
-    content_type: z.enum(['text/html', 'text/x-markdown']),
-    recipient_id: id,
+// The route table's message dictionary, strict, as the events carry it.
+export const messageSchema = routeMessageSchema
+  .extend({
     timestamp: id,
-    client: z.string(),
-    subject: z.string(),
-    topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
-    is_me_message: z.boolean(),
-    reactions: z.array(z.unknown()),
-    submessages: z.array(z.unknown()),
-    sender_full_name: z.string(),
-    sender_email: z.string(),
-    sender_realm_str: z.string(),
     avatar_url: z.null(),
-    type: z.enum(['stream', 'private']),
-    stream_id: id.optional(),
     display_recipient: z.union([z.string(), z.array(z.object({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() }).strict())]),
     last_edit_timestamp: id.optional(),
     flags: z.array(z.string()).optional(),

@@ -4,28 +4,10 @@ import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { bad, throwsApiError } from './assertions.js';
 import { startServer, withAuth, type Reply, type TestServer, type TestUser } from './helpers.js';
+import { userSchema } from '../lib/routes/responses.js';
 
-const userDict = z
-  .object({
-    email: z.string(),
-    user_id: z.int(),
-    avatar_version: z.int(),
-    avatar_url: z.string().nullable(),
-    is_admin: z.boolean(),
-    is_owner: z.boolean(),
-    is_guest: z.boolean(),
-    role: z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]),
-    is_bot: z.boolean(),
-    full_name: z.string(),
-    timezone: z.string(),
-    is_active: z.boolean(),
-    date_joined: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/),
-    delivery_email: z.string().nullable(),
-    profile_data: z.record(z.string(), z.unknown()).optional(),
-    bot_type: z.int().nullable().optional(),
-    bot_owner_id: z.int().nullable().optional(),
-  })
-  .strict();
+// The route table's user dictionary, strict, with Zulip's date format.
+const userDict = userSchema.extend({ date_joined: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/) }).strict();
 
 const realmUserAdd = z.object({ type: z.literal('realm_user'), op: z.literal('add'), id: z.int(), person: userDict }).strict();
 const realmUserUpdate = z
