@@ -89,14 +89,17 @@ export async function sendRequest(base: string, method: string, path: string, op
     }
   }
   const response = await fetch(url, { method, headers, body, signal: options.signal });
+  return { status: response.status, body: await jsonBody(response), headers: response.headers };
+}
+
+/** A response's JSON body; a body that is not JSON comes back as `{ _raw: text }`. */
+export async function jsonBody(response: Response): Promise<Record<string, any>> {
   const text = await response.text();
-  let parsed: Record<string, any>;
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text) as Record<string, any>;
   } catch {
-    parsed = { _raw: text };
+    return { _raw: text };
   }
-  return { status: response.status, body: parsed, headers: response.headers };
 }
 
 export async function startServer(options: ChatOptions & { file?: boolean } = {}): Promise<TestServer> {

@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { spawnParley } from './cli_process.js';
-import { withAuth, type TestUser } from './helpers.js';
+import { jsonBody, withAuth, type TestUser } from './helpers.js';
 
 // The children get the defaults of `parley serve` unless a test sets them.
 const UNSET = { PARLEY_RATE_LIMIT: undefined, PARLEY_OWNER_EMAIL: undefined, PARLEY_PUSH_BOUNCER_URL: undefined };
@@ -78,14 +78,7 @@ export async function attempt(
       body: method === 'GET' ? undefined : new URLSearchParams(params).toString(),
       signal,
     });
-    const text = await response.text();
-    let body: Record<string, any>;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = { _raw: text };
-    }
-    return { status: response.status, body };
+    return { status: response.status, body: await jsonBody(response) };
   } catch (error) {
     return { status: 'failed', body: undefined, error: String(error) };
   }
