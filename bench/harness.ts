@@ -36,7 +36,7 @@ export function fmt(value: number): string {
   return value.toPrecision(3);
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -417,3 +417,39 @@ t.test('file parts reach only routes that take uploads; elsewhere they are read 
   t.same(seen['/plain'], { result: 'success', msg: '', files: 0, ignored_parameters_unsupported: ignored }, 'a route without uploads never gets (or holds) the file');
   t.same(seen['/upload'], { result: 'success', msg: '', files: [100_000], ignored_parameters_unsupported: ignored }, 'an upload route gets it whole');
 });
+
+t.test("a request's signal aborts when the client leaves before the answer, not after it", async (t) => {
+  const signals: AbortSignal[] = [];
+  let release: (() => void) | undefined;
+  const routes = [
+    route({ method: 'GET', path: '/quick', access: 'public', summary: 'answers at once', params: {}, handler: (_c, _a, _p, request) => (signals.push(request.signal), {}) }),
+    route({
+      method: 'GET',
+      path: '/slow',
+      access: 'public',
+      summary: 'answers when released',
+      params: {},
+      handler: (_c, _a, _p, request) => {
+        signals.push(request.signal);
+        return new Promise<object>((resolve) => (release = () => resolve({})));
+      },
+    }),
+  ];
+  const handler = publicOnlyHandler(routes, memoryLogger().logger);
+  const app = await listen((req, res) => handler(req, res));
+  t.teardown(() => app.close());
+
+  t.equal((await raw(app.url, 'GET', '/api/v1/quick')).status, 200);
+  // raw() uses no agent: the connection closes after the answer.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(signals[0]!.aborted, false, 'a finished request is not aborted when its connection closes');
+
+  const controller = new AbortController();
+  const gone = fetch(`${app.url}/api/v1/slow`, { signal: controller.signal }).catch(() => 'gone');
+  for (let i = 0; i < 100 && signals.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  controller.abort();
+  t.equal(await gone, 'gone');
+  for (let i = 0; i < 100 && !signals[1]!.aborted; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.equal(signals[1]!.aborted, true, 'a client that leaves while the handler works aborts its signal');
+  release?.();
+});

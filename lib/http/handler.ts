@@ -69,7 +69,9 @@ function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: Reque
         const ctl = new AbortController();
         controller = ctl;
         if (res.destroyed || res.writableEnded) ctl.abort();
-        else res.once('close', () => ctl.abort());
+        // Once the answer is written nothing waits any more: aborting then would only cost a
+        // DOMException per long-poll at fan-out time.
+        else res.once('close', () => res.writableEnded || ctl.abort());
       }
       return controller.signal;
     },
