@@ -42,6 +42,22 @@ CREATE TABLE IF NOT EXISTS user (
   enable_drafts_synchronization INTEGER NOT NULL DEFAULT 1 CHECK (enable_drafts_synchronization IN (0, 1))
 ) STRICT;
 
+-- Bumped by the triggers below on every change to a user row, by any process: the version of
+-- the rows lib/domain/auth.ts keeps in memory to authenticate requests without reading them.
+CREATE TABLE IF NOT EXISTS user_table_version (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  version INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER IF NOT EXISTS user_inserted AFTER INSERT ON user BEGIN
+  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS user_updated AFTER UPDATE ON user BEGIN
+  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS user_deleted AFTER DELETE ON user BEGIN
+  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
+
 ------------------------------------------------------------------------------------------------
 -- Events (lib/events/): the transactional outbox and the durable event queues
 ------------------------------------------------------------------------------------------------

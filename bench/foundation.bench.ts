@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { msPerCall, perSecond, record } from './harness.js';
-import { basicAuth, load, startBenchServer } from './load.js';
+import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
 
 function startup(): void {
   const times: number[] = [];
@@ -40,23 +40,24 @@ async function inProcess(): Promise<void> {
 }
 
 async function overHttp(): Promise<void> {
-  const bare = await startBenchServer('bare-json');
-  const bareRps = await load({ url: bare.url + '/api/v1/users/me' });
-  bare.stop();
-  const auth = await startBenchServer('bare-auth');
-  const authRps = await load({ url: auth.url + '/api/v1/users/me', headers: { authorization: basicAuth('bench@example.com', 'k'.repeat(32)) } });
-  auth.stop();
-  const parley = await startBenchServer<{ owner: { email: string; api_key: string } }>('parley');
-  const headers = { authorization: basicAuth(parley.info.owner.email, parley.info.owner.api_key) };
-  const parleyRps = await load({ url: parley.url + '/api/v1/users/me', headers });
-  parley.stop();
-  record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
+  const [bare, auth, parley] = await Promise.all([
+    startBenchServer('bare-json'),
+    startBenchServer('bare-auth'),
+    startBenchServer<{ owner: { email: string; api_key: string } }>('parley'),
+  ]);
+  const [bareRps, authRps, parleyRps] = await interleavedLoads([
+    { url: bare.url + '/api/v1/users/me' },
+    { url: auth.url + '/api/v1/users/me', headers: { authorization: basicAuth('bench@example.com', 'k'.repeat(32)) } },
+    { url: parley.url + '/api/v1/users/me', headers: { authorization: basicAuth(parley.info.owner.email, parley.info.owner.api_key) } },
+  ]);
+  for (const server of [bare, auth, parley]) server.stop();
+  record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps!, unit: 'req/s' });
   record({
     group: 'foundation',
     name: 'GET /api/v1/users/me',
-    value: parleyRps,
+    value: parleyRps!,
     unit: 'req/s',
-    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps },
+    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps! },
     target: '>= 60%',
   });
 }

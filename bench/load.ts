@@ -78,6 +78,22 @@ export async function load(options: LoadOptions): Promise<number> {
   return result.requests.average;
 }
 
+/**
+ * Loads several servers in alternating rounds (seconds each) and returns each one's median req/s:
+ * on a shared VM the machine's speed drifts within a run, and alternating makes the drift hit
+ * every side alike (PERFORMANCE.md: compare only within one run). One warm-up round first.
+ */
+export async function interleavedLoads(targets: readonly LoadOptions[], rounds = Number(process.env.BENCH_ROUNDS ?? 5), seconds = 2): Promise<number[]> {
+  const results: number[][] = targets.map(() => []);
+  for (let round = -1; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) {
+      const rps = await load({ ...target, seconds: round < 0 ? 1 : seconds });
+      if (round >= 0) results[i]!.push(rps);
+    }
+  }
+  return results.map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+}
+
 export function basicAuth(email: string, apiKey: string): string {
   return 'Basic ' + Buffer.from(`${email}:${apiKey}`).toString('base64');
 }

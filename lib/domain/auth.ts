@@ -2,7 +2,7 @@
 // does, in constant time; and POST /fetch_api_key (email + password).
 import type { Ctx } from '../context.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
+import { selectUserByEmail, selectUserById, selectUserTableVersion, type UserRow } from '../store/users.js';
 import { API_KEY_PATTERN, safeEqual, verifyPassword } from './credentials.js';
 import type { Actor } from './roles.js';
 import { toActor } from './users.js';
@@ -19,21 +19,88 @@ export interface CallerRules {
   allowIncomingWebhooks?: boolean | undefined;
 }
 
+// Every request starts by reading its caller's user row. The rows read are kept in memory for as
+// long as user_table_version (bumped by triggers on every change to the user table, by any
+// process) stays where it was: checking that counter costs a fraction of reading a row again.
+// Misses are not kept, so unknown emails cannot fill the memory.
+interface CachedUser {
+  row: UserRow;
+  /** The caller built from the row; shared by every request of that user, so frozen. */
+  actor: Actor;
+}
+
+interface UserCache {
+  version: number;
+  byEmail: Map<string, CachedUser>;
+  byId: Map<number, CachedUser>;
+}
+
+const MAX_CACHED_USERS = 10_000;
+const caches = new WeakMap<Ctx, UserCache>();
+// The row each caller was authenticated from: Zulip's request.user (GET /users/me answers with it).
+const rowsOfActors = new WeakMap<Actor, UserRow>();
+
+/** The cache of the current user_table_version; none inside a transaction, which may roll back what it reads. */
+function userCache(ctx: Ctx): UserCache | undefined {
+  if (ctx.db.inTransaction) return undefined;
+  const version = selectUserTableVersion(ctx.store);
+  let cache = caches.get(ctx);
+  if (cache === undefined || cache.version !== version || cache.byId.size >= MAX_CACHED_USERS) {
+    cache = { version, byEmail: new Map(), byId: new Map() };
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
+
+function cachedUser(row: UserRow): CachedUser {
+  const actor = Object.freeze(toActor(row));
+  rowsOfActors.set(actor, row);
+  return { row, actor };
+}
+
+function userByEmail(ctx: Ctx, email: string): CachedUser | undefined {
+  const cache = userCache(ctx);
+  const hit = cache?.byEmail.get(email);
+  if (hit !== undefined) return hit;
+  const row = selectUserByEmail(ctx.store, email);
+  if (row === undefined) return undefined;
+  const user = cache?.byId.get(row.id) ?? cachedUser(row);
+  cache?.byEmail.set(email, user);
+  cache?.byId.set(row.id, user);
+  return user;
+}
+
+function userById(ctx: Ctx, id: number): CachedUser | undefined {
+  const cache = userCache(ctx);
+  const hit = cache?.byId.get(id);
+  if (hit !== undefined) return hit;
+  const row = selectUserById(ctx.store, id);
+  if (row === undefined) return undefined;
+  const user = cachedUser(row);
+  cache?.byId.set(id, user);
+  return user;
+}
+
+/** The user row the caller was authenticated from, when it came through authenticate or resolveActor. */
+export function authenticatedRow(actor: Actor): UserRow | undefined {
+  return rowsOfActors.get(actor);
+}
+
 export function authenticate(ctx: Ctx, email: string, apiKey: string, rules: CallerRules = {}): Actor {
   if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('Malformed API key');
-  const user = selectUserByEmail(ctx.store, email);
-  const matches = safeEqual(apiKey, user?.api_key ?? NO_KEY);
+  const user = userByEmail(ctx, email);
+  const matches = safeEqual(apiKey, user?.row.api_key ?? NO_KEY);
   if (!user || !matches) throw unauthorized('Invalid API key');
   return mayCall(user, rules);
 }
 
 /** The account rules after identification, the same over HTTP and in-process. */
-function mayCall(user: UserRow, rules: CallerRules): Actor {
-  if (user.is_active !== 1) throw unauthorized('Account is deactivated');
-  if (user.bot_type === INCOMING_WEBHOOK_BOT && !rules.allowIncomingWebhooks) {
+function mayCall({ row, actor }: CachedUser, rules: CallerRules): Actor {
+  if (row.is_active !== 1) throw unauthorized('Account is deactivated');
+  if (row.bot_type === INCOMING_WEBHOOK_BOT && !rules.allowIncomingWebhooks) {
     throw unauthorized('This API is not available to incoming webhook bots.');
   }
-  return toActor(user);
+  return actor;
 }
 
 /** The in-process API's caller: a user id or an object with one; must be an active account, not an incoming webhook bot. */
@@ -41,7 +108,7 @@ export type ActorRef = number | { id: number };
 
 export function resolveActor(ctx: Ctx, ref: ActorRef, rules: CallerRules = {}): Actor {
   const id = typeof ref === 'number' ? ref : ref.id;
-  const user = selectUserById(ctx.store, id);
+  const user = userById(ctx, id);
   if (!user) throw unauthorized('Invalid API key');
   return mayCall(user, rules);
 }

@@ -7,7 +7,6 @@ import {
   countActiveOwners,
   insertUser,
   selectUserByEmail,
-  selectUserWithMaxMessageId,
   selectUserById,
   selectUsers,
   updateUserActive,
@@ -16,6 +15,9 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { deleteQueuesOfUser } from '../store/events.js';
+import { selectUserMaxMessageId } from '../store/user_message.js';
+import { authenticatedRow } from './auth.js';
+import { boundedMemo } from '../memo.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
 import { ROLE, ROLE_VALUES, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
@@ -35,9 +37,8 @@ export function toActor(row: UserRow): Actor {
   };
 }
 
-export function isoDate(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
-}
+/** Zulip's ISO 8601 dates (`+00:00`); memoized: formatting a Date is measurable on GET /users/me. */
+export const isoDate = boundedMemo(10_000, (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00'));
 
 /** Zulip's user dictionary (GET /users, realm_user state and events). */
 export function formatUser(row: UserRow): Record<string, unknown> {
@@ -110,29 +111,24 @@ export function accessUserById(
   return target;
 }
 
+/** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
-  const row = selectUserWithMaxMessageId(ctx.store, actor.id)!;
-  return { ...formatUser(row), avatar_url: gravatarUrl(row.email), max_message_id: row.max_message_id };
+  const row = authenticatedRow(actor) ?? selectUserById(ctx.store, actor.id)!;
+  const user = formatUser(row);
+  user.avatar_url = gravatarUrl(row.email);
+  user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
+  return user;
 }
-
-// Gravatar URLs by email: an MD5 per request is measurable on GET /users/me; bounded so a server
-// with many users cannot grow it without limit.
-const gravatarUrls = new Map<string, string>();
-const MAX_GRAVATAR_URLS = 10_000;
 
 /**
  * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
  * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
+ * Memoized by email: an MD5 per request is measurable on GET /users/me.
  */
-export function gravatarUrl(email: string): string {
-  let url = gravatarUrls.get(email);
-  if (url === undefined) {
-    url = `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
-    if (gravatarUrls.size >= MAX_GRAVATAR_URLS) gravatarUrls.clear();
-    gravatarUrls.set(email, url);
-  }
-  return url;
-}
+export const gravatarUrl = boundedMemo(
+  10_000,
+  (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
+);
 
 export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {
   return { members: selectUsers(ctx.store).map(formatUser) };

@@ -29,7 +29,9 @@ export interface BodyLimits {
 // oversized emoji gets the domain's 400, not a 413.
 export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 25 * 1024 * 1024, bodyTimeoutMs: 30_000 };
 
-const EMPTY: ParsedBody = { fields: new Map(), files: [] };
+/** The body of a request without one. */
+export const EMPTY_BODY: ParsedBody = Object.freeze({ fields: new Map<string, string>(), files: [] });
+const EMPTY = EMPTY_BODY;
 
 function tooLarge(limit: number): ApiError {
   return new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (limit: ${limit} bytes)`, {
@@ -37,7 +39,8 @@ function tooLarge(limit: number): ApiError {
   });
 }
 
-function hasBody(req: IncomingMessage): boolean {
+/** Whether the request announces a body (Content-Length above 0, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   if (length !== undefined) return Number(length) > 0;
   return req.headers['transfer-encoding'] !== undefined;

@@ -8,7 +8,7 @@ import type { Actor } from '../domain/roles.js';
 import { ApiError } from '../errors.js';
 import type { Logger } from '../context.js';
 import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
-import { readBody, type BodyLimits } from './body.js';
+import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
 import { strictest, type RateLimiter } from './rate_limit.js';
 import { decodeParams } from './params.js';
 import { RawResponse, sendError, sendJson, sendSuccess } from './respond.js';
@@ -31,6 +31,8 @@ export interface HandlerDeps {
 export type NextFunction = (error?: unknown) => void;
 export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 const ANONYMOUS: Actor = Object.freeze({
   id: 0,
   email: '',
@@ -50,32 +52,43 @@ function clientName(userAgent: string): string {
   return name === '' ? 'Unspecified' : name;
 }
 
-function makeRequestInfo(req: IncomingMessage, res: ServerResponse, files: RequestInfo['files'], client?: string): RequestInfo {
-  let controller: AbortController | undefined;
-  let name: string | undefined;
-  const userAgent = req.headers['user-agent'] ?? '';
-  return {
-    // Zulip's Client.name holds at most 30 characters; the name is stored with each message. Only
-    // a few routes read it: worked out on first use.
-    get client() {
-      name ??= [...(client ?? clientName(userAgent))].slice(0, 30).join('');
-      return name;
-    },
-    userAgent,
-    ip: req.socket.remoteAddress ?? '',
-    files,
-    get signal() {
-      if (controller === undefined) {
-        const ctl = new AbortController();
-        controller = ctl;
-        if (res.destroyed || res.writableEnded) ctl.abort();
-        // Once the answer is written nothing waits any more: aborting then would only cost a
-        // DOMException per long-poll at fan-out time.
-        else res.once('close', () => res.writableEnded || ctl.abort());
-      }
-      return controller.signal;
-    },
-  };
+/** What a route learns of its HTTP request; the client name and the signal are made on first use. */
+class HttpRequestInfo implements RequestInfo {
+  readonly userAgent: string;
+  readonly ip: string;
+  #name: string | undefined;
+  #controller: AbortController | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly files: RequestInfo['files'],
+    userAgent: string | undefined,
+    ip: string,
+    private readonly clientParam: string | undefined,
+  ) {
+    this.userAgent = userAgent ?? '';
+    this.ip = ip;
+  }
+
+  // Zulip's Client.name holds at most 30 characters; the name is stored with each message. Only
+  // a few routes read it: worked out on first use.
+  get client(): string {
+    this.#name ??= [...(this.clientParam ?? clientName(this.userAgent))].slice(0, 30).join('');
+    return this.#name;
+  }
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      const ctl = new AbortController();
+      const res = this.res;
+      this.#controller = ctl;
+      if (res.destroyed || res.writableEnded) ctl.abort();
+      // Once the answer is written nothing waits any more: aborting then would only cost a
+      // DOMException per long-poll at fan-out time.
+      else res.once('close', () => res.writableEnded || ctl.abort());
+    }
+    return this.#controller.signal;
+  }
 }
 
 type Router = ReturnType<typeof FindMyWay>;
@@ -109,12 +122,53 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     return METHODS.filter((method) => router.find(method, path) !== null);
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse, route: RouteDef, pathValues: Record<string, string | undefined>, query: string): Promise<void> {
-    let extraHeaders: Record<string, string> = {};
+  // Synchronous from the router to the answer unless the request has a body or the route is
+  // asynchronous: most requests never wait for a promise.
+  function serve(req: IncomingMessage, res: ServerResponse, route: RouteDef, pathValues: Record<string, string | undefined>, query: string): void {
+    let extraHeaders = NO_HEADERS;
+    let actor = ANONYMOUS;
+    const ip = req.socket.remoteAddress ?? '';
+
+    const fail = (error: unknown): void => {
+      if (error instanceof ApiError) {
+        sendError(res, error, extraHeaders);
+        return;
+      }
+      deps.logger.error('unexpected error', {
+        method: route.method,
+        route: route.path,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+      sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }, extraHeaders);
+    };
+
+    const answer = (result: unknown, ignored: readonly string[]): void => {
+      if (result instanceof RawResponse) {
+        if (!res.headersSent && !res.destroyed) {
+          res.writeHead(result.status, { ...extraHeaders, ...result.headers });
+          res.end(result.body);
+        }
+        return;
+      }
+      sendSuccess(res, result as object | undefined, ignored, extraHeaders);
+    };
+
+    const run = (body: ParsedBody): void => {
+      try {
+        const raw = new Map<string, string>(query === '' ? undefined : new URLSearchParams(query));
+        for (const [key, value] of body.fields) raw.set(key, value);
+        const { values, ignored } = decodeParams(route.params, raw, pathValues);
+        const request = new HttpRequestInfo(res, body.files, req.headers['user-agent'], ip, raw.get('client'));
+        const result = deps.invoke(route, actor, values, request);
+        if (result instanceof Promise) result.then((value) => answer(value, ignored)).catch(fail);
+        else answer(result, ignored);
+      } catch (error) {
+        fail(error);
+      }
+    };
+
     try {
-      const ip = req.socket.remoteAddress ?? '';
       const limiter = deps.rateLimiter;
-      let actor = ANONYMOUS;
       if (route.access === 'public') {
         if (limiter && !route.outsideApi) {
           extraHeaders = limiter.address(ip);
@@ -132,32 +186,10 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       }
       checkAccess(route, actor);
       if (route.before && route.access !== 'public') deps.before?.(route, actor);
-      const body = await readBody(req, deps.limits, route.uploads !== undefined);
-      const raw = new Map(new URLSearchParams(query));
-      for (const [key, value] of body.fields) raw.set(key, value);
-      const { values, ignored } = decodeParams(route.params, raw, pathValues);
-      const request = makeRequestInfo(req, res, body.files, raw.get('client'));
-      let result = deps.invoke(route, actor, values, request);
-      if (result instanceof Promise) result = await result;
-      if (result instanceof RawResponse) {
-        if (!res.headersSent && !res.destroyed) {
-          res.writeHead(result.status, { ...extraHeaders, ...result.headers });
-          res.end(result.body);
-        }
-        return;
-      }
-      sendSuccess(res, result as object | undefined, ignored, extraHeaders);
+      if (hasBody(req)) readBody(req, deps.limits, route.uploads !== undefined).then(run, fail);
+      else run(EMPTY_BODY);
     } catch (error) {
-      if (error instanceof ApiError) {
-        sendError(res, error, extraHeaders);
-        return;
-      }
-      deps.logger.error('unexpected error', {
-        method: route.method,
-        route: route.path,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }, extraHeaders);
+      fail(error);
     }
   }
 
@@ -185,6 +217,6 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       return;
     }
     const { route } = found.store as { route: RouteDef };
-    void serve(req, res, route, found.params, query);
+    serve(req, res, route, found.params, query);
   };
 }

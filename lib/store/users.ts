@@ -113,12 +113,9 @@ export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean
 
 /** The newest message the user received (Zulip's max_message_id_for_user); -1 when none. Uses user_message's primary key. */
 /** A user's row and the newest message id they have (-1 for none), in one statement (GET /users/me). */
-export function selectUserWithMaxMessageId(s: Store, id: number): (UserRow & { max_message_id: number }) | undefined {
-  return s.get<UserRow & { max_message_id: number }>(
-    `SELECT user.*, coalesce((SELECT max(message_id) FROM user_message WHERE user_id = user.id), -1) AS max_message_id
-     FROM user WHERE id = ?`,
-    id,
-  );
+/** The user_table_version counter (0 before any user row was ever written). */
+export function selectUserTableVersion(s: Store): number {
+  return (s.prepare('SELECT version FROM user_table_version WHERE id = 1').pluck().get() as number | undefined) ?? 0;
 }
 
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
