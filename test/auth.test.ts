@@ -3,7 +3,8 @@
 import t, { type Test } from 'tap';
 import { ApiError } from '../lib/index.js';
 import { throwsApiError } from './assertions.js';
-import { basic, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
+import { join } from 'node:path';
+import { basic, openTestDatabase, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
 
 const WWW = 'Basic realm="zulip"';
 
@@ -228,4 +229,55 @@ t.test('in-process: resolveActor refuses unknown and deactivated users with the 
   t.throws(() => s.chat.api.users.me(null), { code: 'UNAUTHORIZED', message: 'Invalid API key' });
   const key = await s.chat.api.server.fetchApiKey(null, { username: s.owner.email, password: 'owner-password' });
   t.equal(key.api_key, s.owner.api_key, 'public endpoints take a null actor');
+});
+
+t.test('callers are remembered between requests, and every change to a user row is seen at once, whoever makes it', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  t.equal((await me(s, member.auth)).status, 200, 'the first request reads the row; later ones remember it');
+
+  // Through the API of this process.
+  const renamed = await s.request('PATCH', `/users/${member.user_id}`, { as: s.owner, params: { full_name: 'Renamed Here' } });
+  t.equal(renamed.status, 200);
+  t.equal((await me(s, member.auth)).body.full_name, 'Renamed Here');
+  t.equal(s.chat.api.users.me(member.user_id).full_name, 'Renamed Here', 'in-process too');
+
+  // Through another connection to the same file (another process, as far as SQLite is concerned).
+  const other = openTestDatabase(join(s.dir, 'chat.db'));
+  t.teardown(() => other.close());
+  other.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Renamed Elsewhere', member.user_id);
+  t.equal((await me(s, member.auth)).body.full_name, 'Renamed Elsewhere');
+  t.equal(s.chat.api.users.me(member.user_id).full_name, 'Renamed Elsewhere', 'in-process too');
+
+  const newKey = 'N'.repeat(32);
+  other.prepare('UPDATE user SET api_key = ? WHERE id = ?').run(newKey, member.user_id);
+  isUnauthorized(t, await me(s, member.auth), 'Invalid API key');
+  t.equal((await me(s, basic(member.email, newKey))).status, 200, 'the new key works at once');
+
+  other.prepare('UPDATE user SET is_active = 0 WHERE id = ?').run(member.user_id);
+  isUnauthorized(t, await me(s, basic(member.email, newKey)), 'Account is deactivated');
+  t.throws(() => s.chat.api.users.me(member.user_id), { code: 'UNAUTHORIZED', message: 'Account is deactivated' });
+
+  other.prepare('UPDATE user SET is_active = 1, role = 200 WHERE id = ?').run(member.user_id);
+  const promoted = await me(s, basic(member.email, newKey));
+  t.same([promoted.status, promoted.body.role, promoted.body.is_admin], [200, 200, true], 'a new role applies to the next request');
+});
+
+t.test('a user row read inside a transaction that rolls back is not remembered', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  const before = s.chat.api.users.me(member.user_id).full_name;
+  t.throws(() =>
+    s.chat.ctx.tx(() => {
+      s.chat.ctx.db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Never Committed', member.user_id);
+      t.equal(s.chat.api.users.me(member.user_id).full_name, 'Never Committed', 'the transaction sees its own change');
+      throw new Error('roll back');
+    }),
+  );
+  // Another committed change brings the counter back to the value it had inside the transaction.
+  s.chat.ctx.db.prepare('UPDATE user SET timezone = ? WHERE id = ?').run('Europe/Paris', member.user_id);
+  const after = s.chat.api.users.me(member.user_id);
+  t.same([after.full_name, after.timezone], [before, 'Europe/Paris']);
 });
