@@ -45,19 +45,19 @@ async function overHttp(): Promise<void> {
     startBenchServer('bare-auth'),
     startBenchServer<{ owner: { email: string; api_key: string } }>('parley'),
   ]);
-  const [bareRps, authRps, parleyRps] = await interleavedLoads([
+  const [bareRps, authRps, parleyRps] = (await interleavedLoads([
     { url: bare.url + '/api/v1/users/me' },
     { url: auth.url + '/api/v1/users/me', headers: { authorization: basicAuth('bench@example.com', 'k'.repeat(32)) } },
     { url: parley.url + '/api/v1/users/me', headers: { authorization: basicAuth(parley.info.owner.email, parley.info.owner.api_key) } },
-  ]);
+  ])) as [number, number, number];
   for (const server of [bare, auth, parley]) server.stop();
-  record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps!, unit: 'req/s' });
+  record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
   record({
     group: 'foundation',
     name: 'GET /api/v1/users/me',
-    value: parleyRps!,
+    value: parleyRps,
     unit: 'req/s',
-    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps! },
+    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps },
     target: '>= 60%',
   });
 }

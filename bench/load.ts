@@ -83,12 +83,13 @@ export async function load(options: LoadOptions): Promise<number> {
  * on a shared VM the machine's speed drifts within a run, and alternating makes the drift hit
  * every side alike (PERFORMANCE.md: compare only within one run). One warm-up round first.
  */
-export async function interleavedLoads(targets: readonly LoadOptions[], rounds = Number(process.env.BENCH_ROUNDS ?? 5), seconds = 2): Promise<number[]> {
+export async function interleavedLoads(targets: readonly LoadOptions[], rounds = Number(process.env.BENCH_ROUNDS ?? 9), seconds = 1): Promise<number[]> {
   const results: number[][] = targets.map(() => []);
   for (let round = -1; round < rounds; round++) {
     for (const [i, target] of targets.entries()) {
       const rps = await load({ ...target, seconds: round < 0 ? 1 : seconds });
       if (round >= 0) results[i]!.push(rps);
+      if (process.env.BENCH_VERBOSE) console.log(`    round ${round} ${target.url}: ${Math.round(rps)} req/s`);
     }
   }
   return results.map((values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);

@@ -3,7 +3,7 @@
 // fixed JSON, with and without one UPDATE transaction per request), plus the emoji name lookup.
 import { unicodeEmojiCode } from '../lib/render/emoji.js';
 import { msPerCall, record } from './harness.js';
-import { basicAuth, load, startBenchServer } from './load.js';
+import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
 import { openBenchChat, type Account } from './chat.js';
 
 const GROUP = 'user status';
@@ -38,17 +38,19 @@ async function inProcess(): Promise<void> {
 async function overHttp(): Promise<void> {
   const body = new URLSearchParams({ status_text: 'In a meeting', emoji_name: 'car' }).toString();
   const form = { method: 'POST' as const, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body };
-  const bare = await startBenchServer('bare-json');
-  const bareRps = await load({ url: `${bare.url}/api/v1/users/2/status`, ...form });
-  bare.stop();
-  const update = await startBenchServer('bare-update');
-  const updateRps = await load({ url: `${update.url}/api/v1/users/2/status`, ...form, body: 'v=In+a+meeting' });
-  update.stop();
-  const parley = await startBenchServer<{ owner: Account; members: Account[] }>('parley', { BENCH_USERS: '1' });
+  const [bare, update, parley] = await Promise.all([
+    startBenchServer('bare-json'),
+    startBenchServer('bare-update'),
+    startBenchServer<{ owner: Account; members: Account[] }>('parley', { BENCH_USERS: '1' }),
+  ]);
   const { owner, members } = parley.info;
   const headers = { ...form.headers, authorization: basicAuth(owner.email, owner.api_key) };
-  const parleyRps = await load({ url: `${parley.url}/api/v1/users/${members[0]!.user_id}/status`, ...form, headers });
-  parley.stop();
+  const [bareRps, updateRps, parleyRps] = (await interleavedLoads([
+    { url: `${bare.url}/api/v1/users/2/status`, ...form },
+    { url: `${update.url}/api/v1/users/2/status`, ...form, body: 'v=In+a+meeting' },
+    { url: `${parley.url}/api/v1/users/${members[0]!.user_id}/status`, ...form, headers },
+  ])) as [number, number, number];
+  for (const server of [bare, update, parley]) server.stop();
   record({ group: GROUP, name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
   record({ group: GROUP, name: 'bare node:http + one UPDATE transaction', value: updateRps, unit: 'req/s' });
   const name = 'POST /api/v1/users/{id}/status (text + emoji)';

@@ -1,13 +1,23 @@
 // Parsing the HTTP Basic Authorization header into email and API key (Zulip's
 // get_basic_credentials). Who may pass is decided by lib/domain/auth.ts.
 import { ApiError, unauthorized } from '../errors.js';
+import { boundedMemo } from '../memo.js';
 
 export interface BasicCredentials {
   email: string;
   apiKey: string;
 }
 
+// Clients send the same header with every request: its decoding is remembered. Bounded in count
+// and in length (an email is at most 254 characters), so no stream of headers can grow it much.
+const MAX_REMEMBERED_HEADER = 512;
+const decodeRemembered = boundedMemo(10_000, (header: string) => decodeBasicAuth(header));
+
 export function parseBasicAuth(header: string | undefined): BasicCredentials {
+  return header !== undefined && header.length <= MAX_REMEMBERED_HEADER ? decodeRemembered(header) : decodeBasicAuth(header);
+}
+
+function decodeBasicAuth(header: string | undefined): BasicCredentials {
   if (header === undefined || header.trim() === '') {
     throw unauthorized('Missing authorization header for basic auth');
   }
@@ -17,8 +27,8 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials {
     throw new ApiError('BAD_REQUEST', 'This endpoint requires HTTP basic authentication.');
   }
   const encoded = header.slice(space + 1).trim();
-  const decoded = /^[A-Za-z0-9+/]*={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
-  const colon = decoded.indexOf(':');
+  const text = /^[A-Za-z0-9+/]*={0,2}$/.test(encoded) ? Buffer.from(encoded, 'base64').toString('utf8') : '';
+  const colon = text.indexOf(':');
   if (colon < 0) throw unauthorized('Invalid authorization header for basic auth');
-  return { email: decoded.slice(0, colon).trim(), apiKey: decoded.slice(colon + 1).trim() };
+  return Object.freeze({ email: text.slice(0, colon).trim(), apiKey: text.slice(colon + 1).trim() });
 }
