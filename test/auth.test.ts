@@ -281,3 +281,13 @@ t.test('a user row read inside a transaction that rolls back is not remembered',
   const after = s.chat.api.users.me(member.user_id);
   t.same([after.full_name, after.timezone], [before, 'Europe/Paris']);
 });
+
+t.test('a long Authorization header is decoded every time, with the same answers', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const padded = basic(s.owner.email, s.owner.api_key + ' '.repeat(600));
+  t.ok(padded.length > 512, 'longer than the headers whose decoding is remembered');
+  for (let i = 0; i < 2; i++) t.equal((await me(s, padded)).status, 200);
+  isUnauthorized(t, await me(s, basic(s.owner.email, 'x'.repeat(32) + ' '.repeat(600))), 'Invalid API key');
+  isUnauthorized(t, await me(s, 'Basic ' + 'A'.repeat(600)), 'Invalid authorization header for basic auth');
+});
