@@ -197,3 +197,28 @@ t.test('schema 2: events stored the version-1 way (shared payload, one row per u
   unsubscribe();
   t.same(seen, ['drafts', 'drafts'], 'an in-process subscriber reading from the start gets the same two, no error');
 });
+
+t.test('schema 3: a version-2 database gets user_table_version and its triggers, and remembered callers see changes', async (t) => {
+  const file = tempFile(t);
+  const first = new Database(file);
+  let chat = createChatServer(first, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  await chat.close();
+  // Back to version 2: no counter, no triggers.
+  first.exec(`DROP TRIGGER user_inserted; DROP TRIGGER user_updated; DROP TRIGGER user_deleted;
+    DROP TABLE user_table_version;
+    PRAGMA user_version = 2;`);
+  first.close();
+
+  const db = open(t, file);
+  chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(() => chat.close());
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  t.same(
+    db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'user' ORDER BY name").pluck().all(),
+    ['user_deleted', 'user_inserted', 'user_updated'],
+  );
+  t.equal(chat.api.users.me(owner.user_id).full_name, 'Owner');
+  db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Owner Renamed', owner.user_id);
+  t.equal(chat.api.users.me(owner.user_id).full_name, 'Owner Renamed', 'a change made after the upgrade is seen at once');
+});

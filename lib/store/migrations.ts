@@ -31,7 +31,13 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('DROP TABLE IF EXISTS event_payload');
     },
   },
+  {
+    // user_table_version and the triggers on user that bump it (the remembered callers of
+    // lib/domain/auth.ts): new objects only, created when schema.sql is applied after this step.
+    version: 3,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
