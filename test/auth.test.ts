@@ -2,6 +2,7 @@
 // (Zulip's validate_api_key), POST /fetch_api_key, and the same account rules in-process.
 import t, { type Test } from 'tap';
 import { ApiError } from '../lib/index.js';
+import { authenticate, rememberedEmails } from '../lib/domain/auth.js';
 import { throwsApiError } from './assertions.js';
 import { join } from 'node:path';
 import { basic, openTestDatabase, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
@@ -290,4 +291,27 @@ t.test('a long Authorization header is decoded every time, with the same answers
   for (let i = 0; i < 2; i++) t.equal((await me(s, padded)).status, 200);
   isUnauthorized(t, await me(s, basic(s.owner.email, 'x'.repeat(32) + ' '.repeat(600))), 'Invalid API key');
   isUnauthorized(t, await me(s, 'Basic ' + 'A'.repeat(600)), 'Invalid authorization header for basic auth');
+});
+
+t.test('remembered callers stay bounded, even for one email under thousands of spellings', async (t) => {
+  const s = await startServer({ file: false });
+  t.teardown(() => s.close());
+  const email = s.owner.email; // owner@example.com: 15 letters, 32,768 spellings
+  const letters = [...email].flatMap((c, i) => (/[a-z]/.test(c) ? [i] : []));
+  const spelling = (mask: number): string => {
+    const chars = [...email];
+    letters.forEach((at, bit) => {
+      if ((mask >> bit) & 1) chars[at] = chars[at]!.toUpperCase();
+    });
+    return chars.join('');
+  };
+  let wrong = 0;
+  let largest = 0;
+  for (let mask = 0; mask < 10_500; mask++) {
+    if (authenticate(s.chat.ctx, spelling(mask), s.owner.api_key).id !== s.owner.user_id) wrong += 1;
+    largest = Math.max(largest, rememberedEmails(s.chat.ctx));
+  }
+  t.equal(wrong, 0, 'every spelling authenticates (emails match case-insensitively)');
+  t.equal(largest, 10_000, 'never more than 10,000 remembered');
+  t.ok(rememberedEmails(s.chat.ctx) < 10_000, 'emptied once full');
 });

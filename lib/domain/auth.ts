@@ -45,7 +45,8 @@ function userCache(ctx: Ctx): UserCache | undefined {
   if (ctx.db.inTransaction) return undefined;
   const version = selectUserTableVersion(ctx.store);
   let cache = caches.get(ctx);
-  if (cache === undefined || cache.version !== version || cache.byId.size >= MAX_CACHED_USERS) {
+  // Full (one user under many spellings of its email counts once per spelling): start again.
+  if (cache === undefined || cache.version !== version || cache.byEmail.size >= MAX_CACHED_USERS || cache.byId.size >= MAX_CACHED_USERS) {
     cache = { version, byEmail: new Map(), byId: new Map() };
     caches.set(ctx, cache);
   }
@@ -79,6 +80,11 @@ function userById(ctx: Ctx, id: number): CachedUser | undefined {
   const user = cachedUser(row);
   cache?.byId.set(id, user);
   return user;
+}
+
+/** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */
+export function rememberedEmails(ctx: Ctx): number {
+  return caches.get(ctx)?.byEmail.size ?? 0;
 }
 
 /** The user row the caller was authenticated from, when it came through authenticate or resolveActor. */
