@@ -159,27 +159,44 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-t.test('schema 2: events stored the version-1 way (shared payload, one row per user) are still delivered after migrating', async (t) => {
+/**
+ * A parley database written by today's code, then taken back to an older layout by `downgrade`
+ * (SQL, given the owner's id and what `before` returned), then opened again: the migrated server.
+ */
+async function migratedFrom<T>(
+  t: Test,
+  before: (chat: ReturnType<typeof createChatServer>, ownerId: number) => T,
+  downgrade: (ownerId: number) => string,
+): Promise<{ db: Database.Database; chat: ReturnType<typeof createChatServer>; ownerId: number; kept: T }> {
   const file = tempFile(t);
   const first = new Database(file);
-  let chat = createChatServer(first, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
-  const queue = chat.api.events.register(owner.user_id, { eventTypes: ['drafts'] }) as { queue_id: string; last_event_id: number };
-  await chat.close();
-  // Back to version 1's layout: event.payload_id into event_payload, no recipients column.
-  first.exec(`ALTER TABLE event DROP COLUMN recipients;
+  const old = createChatServer(first, { logger: silentLogger });
+  const owner = await old.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
+  const kept = before(old, owner.user_id);
+  await old.close();
+  first.exec(downgrade(owner.user_id));
+  first.close();
+  const db = open(t, file);
+  const chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(() => chat.close());
+  return { db, chat, ownerId: owner.user_id, kept };
+}
+
+t.test('schema 2: events stored the version-1 way (shared payload, one row per user) are still delivered after migrating', async (t) => {
+  const { db, chat, ownerId, kept: queue } = await migratedFrom(
+    t,
+    (old, ownerId) => old.api.events.register(ownerId, { eventTypes: ['drafts'] }) as { queue_id: string; last_event_id: number },
+    // Back to version 1's layout: event.payload_id into event_payload, no recipients column.
+    (ownerId) => `ALTER TABLE event DROP COLUMN recipients;
     ALTER TABLE event ADD COLUMN payload_id INTEGER;
     CREATE TABLE event_payload (id INTEGER PRIMARY KEY, payload TEXT NOT NULL, last_event_id INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL) STRICT;
     INSERT INTO event_payload (id, payload, last_event_id, created_at) VALUES (7, '{"type":"drafts","op":"remove","draft_id":1}', 0, 0);
-    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${owner.user_id}, 'drafts', '', 7, 0);
-    INSERT INTO event (user_id, type, payload, created_at) VALUES (${owner.user_id}, 'drafts', '{"type":"drafts","op":"remove","draft_id":2}', 0);
-    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${owner.user_id}, 'drafts', '', 99, 0);
-    PRAGMA user_version = 1;`);
-  first.close();
-
-  const db = open(t, file);
-  chat = createChatServer(db, { logger: silentLogger });
-  t.teardown(() => chat.close());
+    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${ownerId}, 'drafts', '', 7, 0);
+    INSERT INTO event (user_id, type, payload, created_at) VALUES (${ownerId}, 'drafts', '{"type":"drafts","op":"remove","draft_id":2}', 0);
+    INSERT INTO event (user_id, type, payload, payload_id, created_at) VALUES (${ownerId}, 'drafts', '', 99, 0);
+    PRAGMA user_version = 1;`,
+  );
+  const owner = { user_id: ownerId };
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
   t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'event_payload'").pluck().get(), 0, 'event_payload is gone');
   const polled = await chat.api.events.get(owner.user_id, { queueId: queue.queue_id, lastEventId: queue.last_event_id, dontBlock: true });
@@ -199,20 +216,15 @@ t.test('schema 2: events stored the version-1 way (shared payload, one row per u
 });
 
 t.test('schema 3: a version-2 database gets user_table_version and its triggers, and remembered callers see changes', async (t) => {
-  const file = tempFile(t);
-  const first = new Database(file);
-  let chat = createChatServer(first, { logger: silentLogger });
-  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
-  await chat.close();
-  // Back to version 2: no counter, no triggers.
-  first.exec(`DROP TRIGGER user_inserted; DROP TRIGGER user_updated; DROP TRIGGER user_deleted;
+  const { db, chat, ownerId } = await migratedFrom(
+    t,
+    () => undefined,
+    // Back to version 2: no counter, no triggers.
+    () => `DROP TRIGGER user_inserted; DROP TRIGGER user_updated; DROP TRIGGER user_deleted;
     DROP TABLE user_table_version;
-    PRAGMA user_version = 2;`);
-  first.close();
-
-  const db = open(t, file);
-  chat = createChatServer(db, { logger: silentLogger });
-  t.teardown(() => chat.close());
+    PRAGMA user_version = 2;`,
+  );
+  const owner = { user_id: ownerId };
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
   t.same(
     db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'user' ORDER BY name").pluck().all(),

@@ -59,28 +59,26 @@ function cachedUser(row: UserRow): CachedUser {
   return { row, actor };
 }
 
-function userByEmail(ctx: Ctx, email: string): CachedUser | undefined {
+/** A caller by email or by id: remembered, or read and remembered under that key and its id. */
+function rememberedUser<K>(ctx: Ctx, index: (cache: UserCache) => Map<K, CachedUser>, key: K, read: (key: K) => UserRow | undefined): CachedUser | undefined {
   const cache = userCache(ctx);
-  const hit = cache?.byEmail.get(email);
+  const hit = cache && index(cache).get(key);
   if (hit !== undefined) return hit;
-  const row = selectUserByEmail(ctx.store, email);
+  const row = read(key);
   if (row === undefined) return undefined;
   const user = cache?.byId.get(row.id) ?? cachedUser(row);
-  cache?.byEmail.set(email, user);
-  cache?.byId.set(row.id, user);
+  if (cache) {
+    index(cache).set(key, user);
+    cache.byId.set(row.id, user);
+  }
   return user;
 }
 
-function userById(ctx: Ctx, id: number): CachedUser | undefined {
-  const cache = userCache(ctx);
-  const hit = cache?.byId.get(id);
-  if (hit !== undefined) return hit;
-  const row = selectUserById(ctx.store, id);
-  if (row === undefined) return undefined;
-  const user = cachedUser(row);
-  cache?.byId.set(id, user);
-  return user;
-}
+const userByEmail = (ctx: Ctx, email: string): CachedUser | undefined =>
+  rememberedUser(ctx, (cache) => cache.byEmail, email, (key) => selectUserByEmail(ctx.store, key));
+
+const userById = (ctx: Ctx, id: number): CachedUser | undefined =>
+  rememberedUser(ctx, (cache) => cache.byId, id, (key) => selectUserById(ctx.store, key));
 
 /** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */
 export function rememberedEmails(ctx: Ctx): number {
