@@ -130,3 +130,14 @@ t.test('success: the envelope and the route\'s fields in one schema; raw answers
 t.test('the conformance tests cover every route group', async (t) => {
   t.same([...CORE_GROUPS, ...FEATURE_GROUPS].sort(), Object.keys(routeGroups).sort());
 });
+
+t.test("no route's answer has a field named result or msg: the success envelope writes those (lib/http/respond.ts)", async (t) => {
+  let checked = 0;
+  for (const route of allRoutes) {
+    const shape = (route.response as { shape?: Record<string, unknown> } | undefined)?.shape;
+    if (shape === undefined) continue;
+    checked += 1;
+    t.notOk('result' in shape || 'msg' in shape, label(route));
+  }
+  t.ok(checked > 30, `the answers of ${checked} routes have a declared shape`);
+});

@@ -31,7 +31,6 @@ export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes:
 
 /** The body of a request without one. */
 export const EMPTY_BODY: ParsedBody = Object.freeze({ fields: new Map<string, string>(), files: [] });
-const EMPTY = EMPTY_BODY;
 
 function tooLarge(limit: number): ApiError {
   return new ApiError('PAYLOAD_TOO_LARGE', `Request body too large (limit: ${limit} bytes)`, {
@@ -52,7 +51,7 @@ export function hasBody(req: IncomingMessage): boolean {
  * memory unless the route wants one.
  */
 export async function readBody(req: IncomingMessage, limits: BodyLimits, keepFiles = false): Promise<ParsedBody> {
-  if (!hasBody(req)) return EMPTY;
+  if (!hasBody(req)) return EMPTY_BODY;
   const parsing = parseBody(req, limits, keepFiles);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -74,7 +73,7 @@ async function parseBody(req: IncomingMessage, limits: BodyLimits, keepFiles: bo
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, keepFiles);
   const raw = await readRaw(req, limits.bodyBytes);
-  if (raw.length === 0) return EMPTY;
+  if (raw.length === 0) return EMPTY_BODY;
   if (type === '' || type.startsWith('application/x-www-form-urlencoded')) {
     return { fields: new Map(new URLSearchParams(raw.toString('utf8'))), files: [] };
   }
