@@ -84,6 +84,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
     route.handler(ctx, actor, input as never, request);
 
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const handler = createHandler({
     routes: allRoutes,
     authenticate: (header, _ip, route) => {
@@ -92,7 +93,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
     invoke,
     before: (route, actor) => route.before?.(ctx, actor),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    fileBytes: (route) => route.uploadBytes?.(ctx) ?? limits.uploadBytes,
+    limits,
     logger: ctx.logger,
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
   });

@@ -172,7 +172,17 @@ export function requestsFor(route: RouteDef, world: World): fc.Arbitrary<FuzzReq
     caller: fc.constantFrom('owner' as const, 'owner' as const, 'member' as const, 'member' as const, 'nobody' as const),
     method: fc.oneof({ weight: 6, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PATCH', 'DELETE', 'PUT', 'OPTIONS') }),
     path,
-    encoding: fc.constantFrom<RawEncoding>('query', 'urlencoded', 'multipart'),
+    encoding: fc.constantFrom<RawEncoding>(
+      'query',
+      'urlencoded',
+      'multipart',
+      'query',
+      'urlencoded',
+      'multipart',
+      'multipart-chunked',
+      'multipart-files',
+      'multipart-truncated',
+    ),
     params: fc.tuple(declared, extra).map(([d, e]) => [...d.filter((x): x is [string, Buffer] => x !== undefined), ...e]),
   });
 }

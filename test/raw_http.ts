@@ -4,7 +4,12 @@
 import http from 'node:http';
 import type Database from 'better-sqlite3';
 
-export type RawEncoding = 'query' | 'urlencoded' | 'multipart';
+/**
+ * multipart-chunked: the multipart body in pieces, without a Content-Length; multipart-files:
+ * every parameter as a file part (a filename, no Content-Type, as python-requests sends);
+ * multipart-truncated: cut off two thirds in, chunked.
+ */
+export type RawEncoding = 'query' | 'urlencoded' | 'multipart' | 'multipart-chunked' | 'multipart-files' | 'multipart-truncated';
 
 export interface RawRequest {
   method: string;
@@ -37,10 +42,11 @@ function formBody(params: RawRequest['params']): Buffer {
   return Buffer.from(params.map(([name, value]) => `${percentEncode(Buffer.from(name))}=${percentEncode(value)}`).join('&'));
 }
 
-function multipartBody(params: RawRequest['params'], boundary: string): Buffer {
+function multipartBody(params: RawRequest['params'], boundary: string, asFiles = false): Buffer {
   const parts: Buffer[] = [];
   for (const [name, value] of params) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"\r\n\r\n`), value, Buffer.from('\r\n'));
+    const file = asFiles ? `; filename="${name.replace(/["\r\n]/g, '_')}.txt"` : '';
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name.replace(/["\r\n]/g, '_')}"${file}\r\n\r\n`), value, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(parts);
@@ -51,6 +57,7 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): Promise<RawReply> {
   let path = request.path;
   let body: Buffer | undefined;
+  let chunked = false;
   const headers: Record<string, string | number> = {};
   if (request.authorization !== undefined) headers.authorization = request.authorization;
   if (request.params.length > 0) {
@@ -61,11 +68,13 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
       headers['content-type'] = 'application/x-www-form-urlencoded';
     } else {
       const boundary = `fuzz${Math.random().toString(36).slice(2)}`;
-      body = multipartBody(request.params, boundary);
+      body = multipartBody(request.params, boundary, request.encoding === 'multipart-files');
       headers['content-type'] = `multipart/form-data; boundary=${boundary}`;
+      if (request.encoding === 'multipart-truncated') body = body.subarray(0, Math.floor((body.length * 2) / 3));
+      chunked = request.encoding === 'multipart-chunked' || request.encoding === 'multipart-truncated';
     }
   }
-  if (body) headers['content-length'] = body.length;
+  if (body && !chunked) headers['content-length'] = body.length;
   return new Promise((resolve, reject) => {
     const req = http.request(base + path, { method: request.method, headers, agent, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
@@ -85,7 +94,12 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
     });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs} ms: ${request.method} ${path.slice(0, 200)}`)));
     req.on('error', reject);
-    req.end(body);
+    if (body && chunked) {
+      const third = Math.ceil(body.length / 3);
+      req.write(body.subarray(0, third));
+      req.write(body.subarray(third, 2 * third));
+      req.end(body.subarray(2 * third));
+    } else req.end(body);
   });
 }
 

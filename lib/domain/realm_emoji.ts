@@ -99,6 +99,17 @@ export function listRealmEmoji(ctx: Ctx): { emoji: Record<string, RealmEmoji> } 
   return { emoji: allRealmEmoji(ctx) };
 }
 
+/** Who may add custom emoji: checked before an upload's body is read, and again by uploadRealmEmoji. */
+export function checkMayUploadEmoji(actor: Actor): void {
+  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
+  requireHuman(actor);
+}
+
+/** The largest custom emoji image, in bytes. */
+export function emojiBytes(ctx: Ctx): number {
+  return ctx.options.limits?.emojiBytes ?? DEFAULT_EMOJI_BYTES;
+}
+
 /**
  * POST /realm/emoji/{emoji_name}: members, moderators and administrators (not guests, not bots)
  * add an emoji; only administrators may shadow a Unicode emoji's name. The image type is
@@ -109,8 +120,7 @@ export async function uploadRealmEmoji(
   actor: Actor,
   input: { emojiName: string; files: readonly EmojiUpload[] },
 ): Promise<Record<string, never>> {
-  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
-  requireHuman(actor);
+  checkMayUploadEmoji(actor);
   // Zulip treats spaces as underscores.
   const name = input.emojiName.trim().replaceAll(' ', '_');
   checkValidEmojiName(name);
@@ -118,7 +128,7 @@ export async function uploadRealmEmoji(
   if (input.files.length !== 1) throw badRequest('You must upload exactly one file.');
   if (isUnicodeEmojiName(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
   const file = input.files[0]!;
-  const limit = ctx.options.limits?.emojiBytes ?? DEFAULT_EMOJI_BYTES;
+  const limit = emojiBytes(ctx);
   if (file.data.length > limit) throw badRequest(`Uploaded file is larger than the allowed limit of ${mebibytes(limit)} MiB`);
   const sniffed = await fileTypeFromBuffer(file.data);
   const format = sniffed ? IMAGE_FORMATS[sniffed.mime] : undefined;

@@ -1,9 +1,8 @@
 // Request bodies: application/x-www-form-urlencoded (URLSearchParams) and multipart/form-data
-// (formidable, files kept in memory), for every method. Over-large bodies are refused with 413
-// before they are buffered.
+// (@fastify/busboy, a streaming parser), for every method. Every received byte counts against the
+// route's limit, declared or chunked; over-large bodies are refused with 413 as soon as they pass it.
 import type { IncomingMessage } from 'node:http';
-import { Writable } from 'node:stream';
-import formidable from 'formidable';
+import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import { ApiError } from '../errors.js';
 
 export interface UploadedFile {
@@ -25,9 +24,18 @@ export interface BodyLimits {
   bodyTimeoutMs?: number;
 }
 
-// uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE: above the 5 MiB custom emoji limit, so an
-// oversized emoji gets the domain's 400, not a 413.
+// uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE.
 export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 25 * 1024 * 1024, bodyTimeoutMs: 30_000 };
+
+/** Fields per multipart body (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000 too). */
+export const MAX_FIELDS = 1000;
+
+/**
+ * A part's headers: at most 16 KiB and 2000 pairs (busboy's defaults), so no part header is held
+ * or parsed at length; the parameters of Content-Disposition are parsed in linear time.
+ */
+const PART_HEADER_BYTES = 16 * 1024;
+const PART_HEADER_PAIRS = 2000;
 
 /** The body of a request without one. */
 export const EMPTY_BODY: ParsedBody = Object.freeze({ fields: new Map<string, string>(), files: [] });
@@ -38,6 +46,10 @@ function tooLarge(limit: number): ApiError {
   });
 }
 
+function malformed(): ApiError {
+  return new ApiError('BAD_REQUEST', 'Malformed multipart/form-data body');
+}
+
 /** Whether the request announces a body (Content-Length above 0, or chunked). */
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
@@ -46,13 +58,15 @@ export function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Reads the body. `keepFiles`: the route takes uploads; elsewhere file parts are read and dropped
- * as they arrive (Zulip ignores them too), so no request can make the server hold a file in
- * memory unless the route wants one.
+ * Reads the body. `fileBytes`: the largest file the route takes (undefined: it takes none). A route that
+ * takes files accepts a body of `bodyBytes + fileBytes`; a file over `fileBytes` is kept cut to
+ * `fileBytes + 1` bytes, so the route can tell its own "too large" error without the server ever
+ * holding more. Elsewhere file parts are read and dropped as they arrive (Zulip ignores them too),
+ * counted against `bodyBytes`.
  */
-export async function readBody(req: IncomingMessage, limits: BodyLimits, keepFiles = false): Promise<ParsedBody> {
+export async function readBody(req: IncomingMessage, limits: BodyLimits, fileBytes?: number): Promise<ParsedBody> {
   if (!hasBody(req)) return EMPTY_BODY;
-  const parsing = parseBody(req, limits, keepFiles);
+  const parsing = parseBody(req, limits, fileBytes);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -69,9 +83,9 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits, keepFil
   }
 }
 
-async function parseBody(req: IncomingMessage, limits: BodyLimits, keepFiles: boolean): Promise<ParsedBody> {
+async function parseBody(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, keepFiles);
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, fileBytes);
   const raw = await readRaw(req, limits.bodyBytes);
   if (raw.length === 0) return EMPTY_BODY;
   if (type === '' || type.startsWith('application/x-www-form-urlencoded')) {
@@ -83,74 +97,112 @@ async function parseBody(req: IncomingMessage, limits: BodyLimits, keepFiles: bo
   );
 }
 
+/**
+ * Feeds the request's bytes to `sink`, counting each one: past `limit` the rest is dropped unread
+ * and `onLimit` runs once. Keeps the sink's backpressure.
+ */
+function countBytes(
+  req: IncomingMessage,
+  limit: number,
+  sink: { write(chunk: Buffer): boolean; end(): void; once(event: 'drain', fn: () => void): unknown },
+  onLimit: () => void,
+): void {
+  let size = 0;
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > limit) {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.resume();
+      onLimit();
+      return;
+    }
+    if (!sink.write(chunk)) {
+      req.pause();
+      sink.once('drain', () => req.resume());
+    }
+  };
+  const onEnd = (): void => sink.end();
+  req.on('data', onData);
+  req.on('end', onEnd);
+}
+
 function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > limit) return Promise.reject(tooLarge(limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    const sink = {
+      write: (chunk: Buffer) => chunks.push(chunk) > 0,
+      end: () => resolve(Buffer.concat(chunks)),
+      once: () => undefined,
+    };
+    countBytes(req, limit, sink, () => reject(tooLarge(limit)));
     req.on('error', reject);
   });
 }
 
-async function readMultipart(req: IncomingMessage, limits: BodyLimits, keepFiles: boolean): Promise<ParsedBody> {
+function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined): Promise<ParsedBody> {
+  const total = limits.bodyBytes + (fileBytes ?? 0);
   const declared = Number(req.headers['content-length'] ?? 0);
-  const total = limits.bodyBytes + limits.uploadBytes;
-  if (declared > total) throw tooLarge(total);
-  const buffers = new Map<string, Buffer[]>();
-  const form = formidable({
-    maxFields: 1000,
-    maxFieldsSize: limits.bodyBytes,
-    maxFileSize: limits.uploadBytes,
-    maxTotalFileSize: limits.uploadBytes,
-    allowEmptyFiles: true,
-    minFileSize: 0,
-    fileWriteStreamHandler: (file) => {
-      const chunks: Buffer[] = [];
-      if (keepFiles) buffers.set((file as unknown as { newFilename: string }).newFilename, chunks);
-      return new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          if (keepFiles) chunks.push(chunk);
-          done();
+  if (declared > total) return Promise.reject(tooLarge(total));
+  return new Promise((resolve, reject) => {
+    let parser: Busboy;
+    try {
+      parser = Busboy({
+        headers: req.headers as BusboyHeaders,
+        // A part is a file when it names one (RFC 7578, Django): python-requests sends files
+        // without a Content-Type of their own.
+        isPartAFile: (_field, _type, filename) => filename !== undefined,
+        limits: {
+          fieldNameSize: 1000,
+          fieldSize: limits.bodyBytes,
+          fields: MAX_FIELDS,
+          fileSize: (fileBytes ?? 0) + 1,
+          headerSize: PART_HEADER_BYTES,
+          headerPairs: PART_HEADER_PAIRS,
         },
       });
-    },
-  });
-  let parsed: [formidable.Fields, formidable.Files];
-  try {
-    parsed = await form.parse(req);
-  } catch (error) {
-    req.resume();
-    const httpCode = (error as { httpCode?: number }).httpCode;
-    if (httpCode === 413) throw tooLarge(total);
-    throw new ApiError('BAD_REQUEST', 'Malformed multipart/form-data body');
-  }
-  const [fields, files] = parsed;
-  const result: ParsedBody = { fields: new Map(), files: [] };
-  for (const [name, values] of Object.entries(fields)) {
-    if (values && values.length > 0) result.fields.set(name, values[values.length - 1]!);
-  }
-  if (!keepFiles) return result;
-  for (const [field, list] of Object.entries(files)) {
-    for (const file of list ?? []) {
-      result.files.push({
-        field,
-        filename: file.originalFilename ?? '',
-        mimetype: file.mimetype ?? 'application/octet-stream',
-        data: Buffer.concat(buffers.get(file.newFilename) ?? []),
-      });
+    } catch {
+      req.resume();
+      reject(malformed());
+      return;
     }
-  }
-  return result;
+    const result: ParsedBody = { fields: new Map(), files: [] };
+    let settled = false;
+    const fail = (error: ApiError): void => {
+      if (settled) return;
+      settled = true;
+      req.unpipe();
+      req.resume();
+      parser.removeAllListeners('finish');
+      // Late parser errors (the stream was cut off) have no one left to tell.
+      parser.on('error', () => {});
+      parser.destroy();
+      reject(error);
+    };
+    parser.on('field', (name, value) => result.fields.set(name, value));
+    parser.on('fieldsLimit', () =>
+      fail(new ApiError('BAD_REQUEST', `Too many fields in a multipart body (limit: ${MAX_FIELDS})`)),
+    );
+    parser.on('file', (field, stream, filename, _encoding, mimetype) => {
+      if (fileBytes === undefined) {
+        stream.resume();
+        return;
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () =>
+        result.files.push({ field, filename, mimetype: mimetype || 'application/octet-stream', data: Buffer.concat(chunks) }),
+      );
+    });
+    parser.on('error', () => fail(malformed()));
+    parser.on('finish', () => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    });
+    req.on('error', () => fail(malformed()));
+    countBytes(req, total, parser, () => fail(tooLarge(total)));
+  });
 }

@@ -23,6 +23,8 @@ export interface HandlerDeps {
   invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
   /** Runs the route's `before` check (it needs the domain context, which this layer does not have). */
   before?(route: RouteDef, actor: Actor): void;
+  /** The largest file a route that takes uploads accepts (its body may hold that much more). */
+  fileBytes?(route: RouteDef): number;
   limits: BodyLimits;
   logger: Logger;
   rateLimiter?: RateLimiter | undefined;
@@ -127,9 +129,12 @@ export function createHandler(deps: HandlerDeps): RequestListener {
   function serve(req: IncomingMessage, res: ServerResponse, route: RouteDef, pathValues: Record<string, string | undefined>, query: string): void {
     let extraHeaders = NO_HEADERS;
     let actor = ANONYMOUS;
+    let bodyUnread = hasBody(req);
     const ip = req.socket.remoteAddress ?? '';
 
     const fail = (error: unknown): void => {
+      // Refused before its body was read: the connection goes, and the body with it unread.
+      if (bodyUnread) extraHeaders = { ...extraHeaders, Connection: 'close' };
       if (error instanceof ApiError) {
         sendError(res, error, extraHeaders);
         return;
@@ -154,6 +159,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     };
 
     const run = (body: ParsedBody): void => {
+      bodyUnread = false;
       try {
         const raw = new Map<string, string>(query === '' ? undefined : new URLSearchParams(query));
         for (const [key, value] of body.fields) raw.set(key, value);
@@ -186,8 +192,13 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       }
       checkAccess(route, actor);
       if (route.before && route.access !== 'public') deps.before?.(route, actor);
-      if (hasBody(req)) readBody(req, deps.limits, route.uploads !== undefined).then(run, fail);
-      else run(EMPTY_BODY);
+      if (bodyUnread) {
+        const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
+        readBody(req, deps.limits, fileBytes).then(run, (error: unknown) => {
+          bodyUnread = false;
+          fail(error);
+        });
+      } else run(EMPTY_BODY);
     } catch (error) {
       fail(error);
     }

@@ -2,7 +2,9 @@
 // (/user_avatars/1/emoji/images/<file>, outside /api/v1, no credentials, like Zulip's uploads).
 import { z } from 'zod';
 import {
+  checkMayUploadEmoji,
   deactivateRealmEmoji,
+  emojiBytes,
   getRealmEmojiImage,
   listRealmEmoji,
   uploadRealmEmoji,
@@ -40,6 +42,9 @@ export const realmEmojiRoutes = {
     params: { emoji_name: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
     errors: ['BAD_REQUEST'],
     uploads: 'One image file, under any field name',
+    uploadBytes: emojiBytes,
+    // Guests and bots are refused before their upload is read.
+    before: (_ctx, actor) => checkMayUploadEmoji(actor),
     handler: (ctx, actor, p, request) =>
       uploadRealmEmoji(ctx, actor, { emojiName: p.emoji_name, files: request.files }),
   }),

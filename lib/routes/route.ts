@@ -58,6 +58,8 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   rawResponse?: string;
   /** Takes files in a multipart body (request.files): what they are. Other routes ignore file parts. */
   uploads?: string;
+  /** The largest file the route takes, in bytes (default: limits.uploadBytes); its body may be that much larger. */
+  uploadBytes?: (ctx: Ctx) => number;
   /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
   allowIncomingWebhooks?: boolean;
   handler: Handler<P, R>;
