@@ -218,6 +218,20 @@ CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message
 -- is:starred narrows.
 CREATE INDEX IF NOT EXISTS user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
 
+-- Emoji reactions: one row per (message, user, emoji). reaction_type is Zulip's
+-- (unicode_emoji, realm_emoji, zulip_extra_emoji); emoji_code is unique within its type.
+CREATE TABLE IF NOT EXISTS reaction (
+  id INTEGER PRIMARY KEY,
+  message_id INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  emoji_name TEXT NOT NULL,
+  emoji_code TEXT NOT NULL,
+  reaction_type TEXT NOT NULL,
+  UNIQUE (message_id, user_id, reaction_type, emoji_code)
+) STRICT;
+-- The unique key answers "has the user reacted with this emoji"; reactions of a message (message
+-- dicts, has:reaction narrows) read the same index by its message_id prefix.
+
 -- Alert words: one row per user and word (original casing kept; matched case-insensitively).
 -- id gives insertion order, which GET /users/me/alert_words reports.
 CREATE TABLE IF NOT EXISTS alert_word (

@@ -152,6 +152,18 @@ export const MATRIX: Record<string, MatrixEntry> = {
     request: (env, caller) => ({ path: '/messages/flags', params: { messages: [directMessage(env, caller)], op: 'add', flag: 'starred' } }),
     expect: everyone,
   },
+  'POST /messages/:message_id/reactions': {
+    request: (env, caller) => ({ path: `/messages/${directMessage(env, caller)}/reactions`, params: { emoji_name: 'smile' } }),
+    expect: everyone,
+  },
+  'DELETE /messages/:message_id/reactions': {
+    request: (env, caller) => {
+      const id = directMessage(env, caller);
+      env.s.chat.api.reactions.add(caller.user_id, { messageId: id, emojiName: 'smile' });
+      return { path: `/messages/${id}/reactions`, params: { emoji_name: 'smile' } };
+    },
+    expect: everyone,
+  },
   'POST /messages/flags/narrow': {
     request: () => ({ path: '/messages/flags/narrow', params: { anchor: 'newest', num_before: 5, num_after: 0, narrow: [], op: 'add', flag: 'read' } }),
     expect: everyone,

@@ -102,6 +102,17 @@ t.test('message flags', async (t) => {
   await api.call(t, 'POST', '/mark_all_as_read', {}, 401);
 });
 
+t.test('reactions', async (t) => {
+  const sent = await s.request('POST', '/messages', { as: admin, params: { type: 'stream', to: 'general', topic: 'reactions', content: 'react to me' } });
+  const path = `/messages/${sent.body.id as number}/reactions`;
+  await api.call(t, 'POST', path, { ...me, params: { emoji_name: 'octopus' } }, 200);
+  await api.call(t, 'POST', path, { ...me, params: { emoji_name: 'octopus' } }, 400);
+  const fetched = await api.call(t, 'GET', `/messages/${sent.body.id as number}`, me, 200);
+  t.match(fetched.body.message.reactions, [{ emoji_name: 'octopus', emoji_code: '1f419', reaction_type: 'unicode_emoji' }]);
+  await api.call(t, 'DELETE', path, { ...me, params: { emoji_name: 'octopus' } }, 200);
+  await api.call(t, 'DELETE', path, { ...me, params: { emoji_name: 'octopus' } }, 400);
+});
+
 t.test('register and events: the state of every type, then the events of all the changes above', async (t) => {
   const registered = await api.call(t, 'POST', '/register', { ...me, params: { apply_markdown: true } }, 200);
   await api.call(t, 'POST', '/register', { ...me, params: { event_types: 'message' } }, 400);

@@ -4,15 +4,29 @@ import type { Ctx } from '../context.js';
 import { isMeMessage } from '../render/markdown.js';
 import { selectDirectGroupMemberIds, selectSenderRow, type MessageRow, type SenderRow } from '../store/messages.js';
 import { selectStreamById, type StreamRow } from '../store/streams.js';
+import { messageReactions, reactionsByMessage, type Reaction } from './reaction_dicts.js';
 
 export interface DictCache {
   users: Map<number, SenderRow | undefined>;
   streams: Map<number, StreamRow | undefined>;
   directGroups: Map<number, Record<string, unknown>[]>;
+  /** The reactions of a page of messages, read at once; a message not in it is read alone. */
+  reactions: Map<number, Reaction[]> | undefined;
 }
 
 export function newDictCache(): DictCache {
-  return { users: new Map(), streams: new Map(), directGroups: new Map() };
+  return { users: new Map(), streams: new Map(), directGroups: new Map(), reactions: undefined };
+}
+
+/** A cache that holds the reactions of these messages (one statement for a page of messages). */
+export function dictCacheFor(ctx: Ctx, messageIds: readonly number[]): DictCache {
+  const cache = newDictCache();
+  cache.reactions = reactionsByMessage(ctx, messageIds);
+  return cache;
+}
+
+function reactionsOf(ctx: Ctx, cache: DictCache, messageId: number): Reaction[] {
+  return cache.reactions === undefined ? messageReactions(ctx, messageId) : (cache.reactions.get(messageId) ?? []);
 }
 
 function userOf(ctx: Ctx, cache: DictCache, id: number): SenderRow {
@@ -63,7 +77,7 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     subject: row.topic,
     topic_links: row.topic_links === '[]' ? [] : (JSON.parse(row.topic_links) as unknown),
     is_me_message: isMeMessage(row.content),
-    reactions: [],
+    reactions: reactionsOf(ctx, cache, row.id),
     submessages: [],
     sender_full_name: sender.full_name,
     sender_email: sender.email,

@@ -15,7 +15,7 @@ import { selectMessageById, type MessageRow } from '../store/messages.js';
 import { selectIsSubscribed } from '../store/streams.js';
 import { selectUserMessageFlags } from '../store/user_message.js';
 import { HISTORICAL_FLAGS, flagList } from './flags.js';
-import { messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
+import { dictCacheFor, messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import { parseNarrow, type NarrowTerm } from './narrow.js';
 import { canReadStreamMessage } from './stream_access.js';
 import type { Actor } from './roles.js';
@@ -77,7 +77,8 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
   return Math.min(Math.max(value, 0), LARGER_THAN_MAX_MESSAGE_ID);
 }
 
-function format(ctx: Ctx, cache: DictCache, rows: readonly FetchedRow[], applyMarkdown: boolean): Record<string, unknown>[] {
+function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean): Record<string, unknown>[] {
+  const cache = dictCacheFor(ctx, rows.map((row) => row.id));
   return rows.map((row) => {
     const dict = messageDict(ctx, cache, row, applyMarkdown);
     dict.flags = flagList(row.um_flags ?? HISTORICAL_FLAGS);
@@ -109,7 +110,7 @@ export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Me
   if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
   const range = selectAnchoredRange(ctx, actor, { anchorValue, includeAnchor, numBefore: input.numBefore, numAfter: input.numAfter, narrow: input.narrow });
   return {
-    messages: format(ctx, newDictCache(), range.rows, applyMarkdown),
+    messages: format(ctx, range.rows, applyMarkdown),
     found_anchor: range.foundAnchor,
     found_oldest: range.foundOldest,
     found_newest: range.foundNewest,
@@ -170,12 +171,12 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
   const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
   const cache = newDictCache();
   const query: MessageQuery = { userId: actor.id, history: true, conditions: narrow.conditions };
-  const messages: Record<string, unknown>[] = [];
+  const rows: FetchedRow[] = [];
   for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
     const row = selectMessageById(ctx.store, id);
     if (!row || messageAccess(ctx, actor, row, cache) === undefined) continue;
     const matched = narrow.conditions.length === 0 ? { ...row, um_flags: selectUserMessageFlags(ctx.store, actor.id, id) ?? null } : selectMessageAt(ctx.store, query, id);
-    if (matched) messages.push(...format(ctx, cache, [matched], applyMarkdown));
+    if (matched) rows.push(matched);
   }
-  return { messages, history_limited: false };
+  return { messages: format(ctx, rows, applyMarkdown), history_limited: false };
 }

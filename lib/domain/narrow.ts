@@ -82,6 +82,10 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
       if (!flag) throw badNarrow(`unknown 'is' operand ${describe(operand)}`);
       return { condition: { kind: 'flags', mask: flag.mask, set: flag.set, negated }, history: false };
     }
+    case 'has':
+      // Zulip's other operands (link, image, attachment) need data parley does not keep yet.
+      if (operand === 'reaction') return { condition: { kind: 'has_reaction', negated }, history: null };
+      throw badNarrow(`unknown 'has' operand ${describe(operand)}`);
     case 'id': {
       const id = typeof operand === 'number' ? operand : /^\d+$/.test(String(operand)) ? Number(operand) : NaN;
       if (!Number.isSafeInteger(id)) throw badNarrow(`Invalid message ID`);

@@ -1,7 +1,9 @@
 // Who may see a channel and read its history (Zulip's check_basic_stream_access,
 // can_access_stream_history, has_message_access for channel messages), and who is told about it.
 import type { Ctx } from '../context.js';
+import type { MessageRow } from '../store/messages.js';
 import { selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, type StreamRow } from '../store/streams.js';
+import { selectActiveUserIdsWithRow } from '../store/user_message.js';
 import { ROLE, isAdmin, isGuest } from './roles.js';
 
 interface Viewer {
@@ -47,4 +49,21 @@ export function streamViewerIds(ctx: Ctx, stream: StreamRow, subscriberIds?: rea
   const subscribers = subscriberIds ?? selectActiveSubscriberIds(ctx.store, stream.id);
   const everyoneElse = selectActiveUserIdsWithRoleAtMost(ctx.store, stream.invite_only === 0 ? ROLE.member : ROLE.admin);
   return new Set([...everyoneElse, ...subscribers]);
+}
+
+/**
+ * Who hears of an action on a message (a reaction, a deletion): Zulip's
+ * event_recipient_ids_for_action_on_messages. Direct messages: their recipients. Channels with
+ * protected history: subscribers who received it; private channels: their subscribers; public
+ * channels: subscribers and anyone else (not a guest) with a row for the message.
+ */
+export function messageActionAudience(ctx: Ctx, row: Pick<MessageRow, 'id' | 'stream_id'>, stream: StreamRow | undefined): number[] {
+  if (row.stream_id === null || stream === undefined) return selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest);
+  const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
+  if (stream.history_public_to_subscribers === 0) {
+    const received = new Set(selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest));
+    return subscribers.filter((id) => received.has(id));
+  }
+  if (stream.invite_only === 1) return subscribers;
+  return [...new Set([...subscribers, ...selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.member)])];
 }

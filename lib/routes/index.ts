@@ -14,6 +14,7 @@ import { streamRoutes } from './streams.js';
 import { userGroupRoutes } from './user_groups.js';
 import { messageRoutes } from './messages.js';
 import { messageFlagRoutes } from './message_flags.js';
+import { reactionRoutes } from './reactions.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -24,6 +25,7 @@ export const routeGroups = {
   userGroups: userGroupRoutes,
   messages: messageRoutes,
   messageFlags: messageFlagRoutes,
+  reactions: reactionRoutes,
   push: pushRoutes,
   navigationViews: navigationViewRoutes,
   drafts: draftRoutes,

@@ -2,6 +2,7 @@
 // schemas for the OpenAPI document. The conformance tests (test/conformance.ts) check real
 // answers against it.
 import { z } from 'zod';
+import { reactionSchema } from '../domain/reaction_dicts.js';
 
 const id = z.int();
 
@@ -94,7 +95,7 @@ export const messageSchema = z.looseObject({
   subject: z.string(),
   topic_links: z.array(z.object({ text: z.string(), url: z.string() })),
   is_me_message: z.boolean(),
-  reactions: z.array(z.unknown()),
+  reactions: z.array(reactionSchema),
   submessages: z.array(z.unknown()),
   sender_full_name: z.string(),
   sender_email: z.string(),

@@ -13,6 +13,7 @@ export type NarrowCondition =
   | { kind: 'sender'; userId: number; negated: boolean }
   | { kind: 'flags'; mask: number; set: boolean; negated: boolean }
   | { kind: 'is_direct'; negated: boolean }
+  | { kind: 'has_reaction'; negated: boolean }
   | { kind: 'id'; id: number; negated: boolean };
 
 export interface MessageQuery {
@@ -55,6 +56,10 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
     case 'flags':
       params.push(c.mask);
       sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
+      break;
+    case 'has_reaction':
+      // The reaction table's unique key starts with message_id.
+      sql = 'EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)';
       break;
     case 'is_direct':
       sql = 'm.direct_group_id IS NOT NULL';

@@ -24,6 +24,11 @@ export function insertUserMessage(s: Store, userId: number, messageId: number, f
   s.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
 }
 
+/** A row for the user unless they have one (a message entering their history). */
+export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: number, flags: number): void {
+  s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
+}
+
 /** The user's flags on a message, or undefined when the user has no row for it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
   return s
@@ -86,4 +91,12 @@ export function selectFirstUnreadMessageId(s: Store, userId: number): number | u
 /** The newest message the user has a row for, or -1. */
 export function selectUserMaxMessageId(s: Store, userId: number): number {
   return (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;
+}
+
+/** Active users of the given roles or better who have a row for the message (user_message_by_message index). */
+export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole: number): number[] {
+  return s
+    .prepare('SELECT um.user_id FROM user_message um JOIN user u ON u.id = um.user_id WHERE um.message_id = ? AND u.is_active = 1 AND u.role <= ?')
+    .pluck()
+    .all(messageId, maxRole) as number[];
 }

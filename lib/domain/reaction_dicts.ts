@@ -1,0 +1,31 @@
+// The `reactions` of Zulip's message objects, read per message or for a page of messages at once.
+import { z } from 'zod';
+import type { Ctx } from '../context.js';
+import { selectReactionsOfMessage, selectReactionsOfMessages, type ReactionRow } from '../store/reactions.js';
+
+/** A reaction in a message object (Zulip's EmojiReaction; the `user` object went at feature level 328). */
+export const reactionSchema = z
+  .object({ emoji_name: z.string(), emoji_code: z.string(), reaction_type: z.string(), user_id: z.int() })
+  .strict();
+export type Reaction = z.infer<typeof reactionSchema>;
+
+function reactionOf(row: ReactionRow): Reaction {
+  return { emoji_name: row.emoji_name, emoji_code: row.emoji_code, reaction_type: row.reaction_type, user_id: row.user_id };
+}
+
+/** The reactions of one message object. */
+export function messageReactions(ctx: Ctx, messageId: number): Reaction[] {
+  return selectReactionsOfMessage(ctx.store, messageId).map(reactionOf);
+}
+
+/** The reactions of many message objects, read in one statement. */
+export function reactionsByMessage(ctx: Ctx, messageIds: readonly number[]): Map<number, Reaction[]> {
+  const byMessage = new Map<number, Reaction[]>();
+  if (messageIds.length === 0) return byMessage;
+  for (const row of selectReactionsOfMessages(ctx.store, messageIds)) {
+    const list = byMessage.get(row.message_id);
+    if (list) list.push(reactionOf(row));
+    else byMessage.set(row.message_id, [reactionOf(row)]);
+  }
+  return byMessage;
+}
