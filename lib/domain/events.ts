@@ -38,7 +38,7 @@ export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Rec
     const lastEventId = ctx.events.maxEventId();
     const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes });
     const queueId = newQueueId(ctx);
-    makeRoomForQueue(ctx, actor.id);
+    makeRoomForQueue(ctx.store, actor.id, ctx.options.events?.maxQueuesPerUser);
     insertQueue(ctx.store, {
       id: queueId,
       user_id: actor.id,

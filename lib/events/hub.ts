@@ -271,7 +271,7 @@ export class EventHub {
   /** Expires queues and prunes the events no live queue still needs (lib/events/queues.ts). */
   collectGarbage(): { queues: number; events: number } {
     this.flushPolls();
-    return collectQueueGarbage(this.#ctx, [...this.#connectedQueues.keys()]);
+    return this.#ctx.tx(() => collectQueueGarbage(this.#ctx.store, this.#ctx.clock(), [...this.#connectedQueues.keys()]));
   }
 
   startGarbageCollection(): void {

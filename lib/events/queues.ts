@@ -1,6 +1,6 @@
 // Event queue lifetime: which stored events a queue receives, the per-user queue limit, and the
 // garbage collection that expires queues and prunes the events no live queue still needs.
-import type { Ctx } from '../context.js';
+import type { Store } from '../store/db.js';
 import {
   deleteEventsUpTo,
   deleteIdleQueues,
@@ -33,10 +33,9 @@ export function typeFilter(queue: Pick<QueueRow, 'event_types' | 'client_capabil
   return (type) => !refused.has(type) && (accepted === null || accepted.has(type));
 }
 
-/** Makes room for one more queue of the user by expiring their least recently polled ones. Call inside ctx.tx. */
-export function makeRoomForQueue(ctx: Ctx, userId: number): void {
-  const limit = Math.max(1, ctx.options.events?.maxQueuesPerUser ?? DEFAULT_MAX_QUEUES_PER_USER);
-  deleteLeastRecentQueues(ctx.store, userId, limit - 1);
+/** Makes room for one more queue of the user by expiring their least recently polled ones. Call inside a transaction. */
+export function makeRoomForQueue(store: Store, userId: number, maxQueuesPerUser: number | undefined): void {
+  deleteLeastRecentQueues(store, userId, Math.max(1, maxQueuesPerUser ?? DEFAULT_MAX_QUEUES_PER_USER) - 1);
 }
 
 /**
@@ -44,23 +43,21 @@ export function makeRoomForQueue(ctx: Ctx, userId: number): void {
  * whose oldest undelivered event has waited longer than its lifespan although it is polled: its
  * client never acknowledges. Then prunes every event older than the oldest one a live queue
  * still has to deliver; other users' events after a queue's acknowledgement do not hold it back.
+ * Call inside a transaction.
  */
-export function collectQueueGarbage(ctx: Ctx, connected: readonly string[]): { queues: number; events: number } {
-  const { store } = ctx;
-  return ctx.tx(() => {
-    const nowSeconds = ctx.now();
-    let queues = deleteIdleQueues(store, ctx.clock(), connected);
-    let floor = selectMaxEventId(store);
-    for (const queue of selectAllQueues(store)) {
-      const pending = selectFirstPendingEvent(store, queue.user_id, queue.acked_event_id, queueTypes(queue));
-      if (pending === undefined) continue;
-      if (pending.created_at + queue.lifespan_secs <= nowSeconds) {
-        queues += deleteQueue(store, queue.id);
-        continue;
-      }
-      floor = Math.min(floor, pending.id - 1);
+export function collectQueueGarbage(store: Store, nowMs: number, connected: readonly string[]): { queues: number; events: number } {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  let queues = deleteIdleQueues(store, nowMs, connected);
+  let floor = selectMaxEventId(store);
+  for (const queue of selectAllQueues(store)) {
+    const pending = selectFirstPendingEvent(store, queue.user_id, queue.acked_event_id, queueTypes(queue));
+    if (pending === undefined) continue;
+    if (pending.created_at + queue.lifespan_secs <= nowSeconds) {
+      queues += deleteQueue(store, queue.id);
+      continue;
     }
-    const events = deleteEventsUpTo(store, floor, nowSeconds - PRUNE_GRACE_SECONDS);
-    return { queues, events };
-  });
+    floor = Math.min(floor, pending.id - 1);
+  }
+  const events = deleteEventsUpTo(store, floor, nowSeconds - PRUNE_GRACE_SECONDS);
+  return { queues, events };
 }
