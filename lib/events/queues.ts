@@ -14,11 +14,11 @@ import {
 } from '../store/events.js';
 
 /** Zulip has no such limit; a user's browser tabs, apps and bots rarely hold more than a few queues. */
-export const DEFAULT_MAX_QUEUES_PER_USER = 50;
+const DEFAULT_MAX_QUEUES_PER_USER = 50;
 /** Events younger than this are never pruned, so a subscriber in another process can still read them. */
 const PRUNE_GRACE_SECONDS = 60;
 
-export function queueTypes(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): QueueTypes {
+function queueTypes(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): QueueTypes {
   // Zulip sends realm_linkifiers only to clients with the linkifier_url_template capability.
   const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
   const except = capabilities.linkifier_url_template === true ? [] : ['realm_linkifiers'];
