@@ -82,7 +82,8 @@ CREATE TABLE IF NOT EXISTS event (
 -- GET /events and in-process subscribers: "this user's events (and broadcasts) after id N".
 CREATE INDEX IF NOT EXISTS event_by_user ON event (user_id, id);
 
--- One row per event queue (POST /register). Survives restarts; expired by lib/events/queues.ts.
+-- One row per event queue (POST /register). Survives restarts; expired and capped per user by
+-- lib/events/queues.ts.
 CREATE TABLE IF NOT EXISTS event_queue (
   id TEXT PRIMARY KEY,
   user_id INTEGER NOT NULL REFERENCES user(id),

@@ -27,8 +27,13 @@ export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 export interface EventOptions {
   /** Seconds a waiting GET /events holds before answering with a heartbeat (Zulip: 45 + 0..10). */
   heartbeatSeconds?: number;
-  /** Seconds without a poll after which a queue expires (Zulip: 600). */
+  /**
+   * Seconds without a poll after which a queue expires (Zulip: 600); also how long a queue's
+   * oldest undelivered event may wait for its acknowledgement before the queue expires.
+   */
   queueLifespanSeconds?: number;
+  /** Event queues one user may hold; registering one more expires their least recently polled (default 50). */
+  maxQueuesPerUser?: number;
   /** How often, in ms, waiting polls check for events committed by other processes. */
   crossProcessPollMs?: number;
   /** How often, in ms, expired queues are removed and acknowledged events pruned. */

@@ -5,6 +5,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
 import { fetchInitialState } from '../events/state.js';
+import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
@@ -37,6 +38,7 @@ export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Rec
     const lastEventId = ctx.events.maxEventId();
     const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes });
     const queueId = newQueueId(ctx);
+    makeRoomForQueue(ctx.store, actor.id, ctx.options.events?.maxQueuesPerUser);
     insertQueue(ctx.store, {
       id: queueId,
       user_id: actor.id,
@@ -68,16 +70,6 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
   const queue = selectQueue(ctx.store, queueId);
   if (!queue || queue.user_id !== actor.id) throw badQueue(queueId);
   return queue;
-}
-
-function typeFilter(queue: QueueRow): (type: string) => boolean {
-  // Zulip sends realm_linkifiers only to clients with the linkifier_url_template capability.
-  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
-  const linkifiers = capabilities.linkifier_url_template === true;
-  if (queue.event_types === null) return linkifiers ? () => true : (type) => type !== 'realm_linkifiers';
-  const types = new Set(JSON.parse(queue.event_types) as string[]);
-  if (!linkifiers) types.delete('realm_linkifiers');
-  return (type) => types.has(type) || type === 'heartbeat';
 }
 
 /** Shapes a stored event for one queue: message content as HTML or Markdown per apply_markdown. */

@@ -4,9 +4,8 @@
 // PRAGMA data_version while anyone waits.
 import type { Ctx } from '../context.js';
 import { shapeForClient } from './shape.js';
+import { collectQueueGarbage } from './queues.js';
 import {
-  deleteEventsUpTo,
-  deleteExpiredQueues,
   insertEvent,
   insertEventForRecipients,
   recipientList,
@@ -14,7 +13,6 @@ import {
   selectEventsAfter,
   selectEventsForUser,
   selectMaxEventId,
-  selectPruneFloor,
   touchQueue,
   updateQueueAck,
 } from '../store/events.js';
@@ -34,8 +32,6 @@ const BATCH = 1000;
 const WAKE_BATCH = 5000;
 /** An event for at least this many users is one row listing them (schema.sql, event.recipients). */
 const LIST_MIN_USERS = 4;
-/** Events younger than this are never pruned, so a subscriber in another process can still read them. */
-const PRUNE_GRACE_SECONDS = 60;
 
 interface Waiter {
   userId: number;
@@ -272,16 +268,10 @@ export class EventHub {
     this.#crossProcessTimer = undefined;
   }
 
-  /** Removes expired queues and the events every remaining queue has acknowledged. */
+  /** Expires queues and prunes the events no live queue still needs (lib/events/queues.ts). */
   collectGarbage(): { queues: number; events: number } {
-    const { store } = this.#ctx;
     this.flushPolls();
-    return this.#ctx.tx(() => {
-      const queues = deleteExpiredQueues(store, this.#ctx.clock(), [...this.#connectedQueues.keys()]);
-      const floor = selectPruneFloor(store) ?? this.maxEventId();
-      const events = deleteEventsUpTo(store, floor, this.#ctx.now() - PRUNE_GRACE_SECONDS);
-      return { queues, events };
-    });
+    return this.#ctx.tx(() => collectQueueGarbage(this.#ctx.store, this.#ctx.clock(), [...this.#connectedQueues.keys()]));
   }
 
   startGarbageCollection(): void {

@@ -113,17 +113,63 @@ export function deleteQueue(s: Store, queueId: string): number {
   return s.run('DELETE FROM event_queue WHERE id = ?', queueId).changes;
 }
 
-export function deleteExpiredQueues(s: Store, nowMs: number, keep: readonly string[]): number {
+/** Zulip's expiry rule: a queue not polled for its lifespan (and not waited on) is gone. */
+export function deleteIdleQueues(s: Store, nowMs: number, keep: readonly string[]): number {
   return s.run(
-    `DELETE FROM event_queue WHERE last_poll_at + lifespan_secs * 1000 < ?
+    `DELETE FROM event_queue WHERE last_poll_at + lifespan_secs * 1000 <= ?
        AND id NOT IN (SELECT value FROM json_each(?))`,
     nowMs,
     JSON.stringify(keep),
   ).changes;
 }
 
-export function selectPruneFloor(s: Store): number | null {
-  return s.get<{ floor: number | null }>('SELECT min(acked_event_id) AS floor FROM event_queue')?.floor ?? null;
+export function selectAllQueues(s: Store): QueueRow[] {
+  return s.all<QueueRow>('SELECT * FROM event_queue');
+}
+
+/** Which stored event types a queue receives: `only` (null: every type) minus `except`. */
+export interface QueueTypes {
+  only: readonly string[] | null;
+  except: readonly string[];
+}
+
+/**
+ * The oldest event after `afterId` that a queue of this user with these types would deliver.
+ * Two index ranges of event_by_user (the user's rows, then the rows with user_id NULL), each
+ * stopping at its first match, rather than a scan of every newer event.
+ */
+export function selectFirstPendingEvent(
+  s: Store,
+  userId: number,
+  afterId: number,
+  types: QueueTypes,
+): { id: number; created_at: number } | undefined {
+  const only = types.only === null ? null : JSON.stringify(types.only);
+  const except = JSON.stringify(types.except);
+  return s.get(
+    `SELECT id, created_at FROM (
+       SELECT * FROM (SELECT id, created_at FROM event
+         WHERE user_id = @userId AND id > @afterId
+           AND (@only IS NULL OR type IN (SELECT value FROM json_each(@only))) AND type NOT IN (SELECT value FROM json_each(@except))
+         ORDER BY user_id, id LIMIT 1)
+       UNION ALL
+       SELECT * FROM (SELECT id, created_at FROM event
+         WHERE user_id IS NULL AND id > @afterId AND (recipients IS NULL OR instr(recipients, @needle) > 0)
+           AND (@only IS NULL OR type IN (SELECT value FROM json_each(@only))) AND type NOT IN (SELECT value FROM json_each(@except))
+         ORDER BY user_id, id LIMIT 1)
+     ) ORDER BY id LIMIT 1`,
+    { userId, afterId, only, except, needle: recipientNeedle(userId) },
+  );
+}
+
+/** Keeps a user's `keep` most recently polled queues and deletes the others. */
+export function deleteLeastRecentQueues(s: Store, userId: number, keep: number): number {
+  return s.run(
+    `DELETE FROM event_queue WHERE id IN (
+       SELECT id FROM event_queue WHERE user_id = ? ORDER BY last_poll_at DESC, rowid DESC LIMIT -1 OFFSET ?)`,
+    userId,
+    keep,
+  ).changes;
 }
 
 export function deleteEventsUpTo(s: Store, maxId: number, createdBefore: number): number {

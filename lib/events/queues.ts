@@ -1,0 +1,63 @@
+// Event queue lifetime: which stored events a queue receives, the per-user queue limit, and the
+// garbage collection that expires queues and prunes the events no live queue still needs.
+import type { Store } from '../store/db.js';
+import {
+  deleteEventsUpTo,
+  deleteIdleQueues,
+  deleteLeastRecentQueues,
+  deleteQueue,
+  selectAllQueues,
+  selectFirstPendingEvent,
+  selectMaxEventId,
+  type QueueRow,
+  type QueueTypes,
+} from '../store/events.js';
+
+/** Zulip has no such limit; a user's browser tabs, apps and bots rarely hold more than a few queues. */
+const DEFAULT_MAX_QUEUES_PER_USER = 50;
+/** Events younger than this are never pruned, so a subscriber in another process can still read them. */
+const PRUNE_GRACE_SECONDS = 60;
+
+function queueTypes(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): QueueTypes {
+  // Zulip sends realm_linkifiers only to clients with the linkifier_url_template capability.
+  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const except = capabilities.linkifier_url_template === true ? [] : ['realm_linkifiers'];
+  if (queue.event_types === null) return { only: null, except };
+  return { only: [...(JSON.parse(queue.event_types) as string[]), 'heartbeat'], except };
+}
+
+export function typeFilter(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): (type: string) => boolean {
+  const { only, except } = queueTypes(queue);
+  const accepted = only === null ? null : new Set(only);
+  const refused = new Set(except);
+  return (type) => !refused.has(type) && (accepted === null || accepted.has(type));
+}
+
+/** Makes room for one more queue of the user by expiring their least recently polled ones. Call inside a transaction. */
+export function makeRoomForQueue(store: Store, userId: number, maxQueuesPerUser: number | undefined): void {
+  deleteLeastRecentQueues(store, userId, Math.max(1, maxQueuesPerUser ?? DEFAULT_MAX_QUEUES_PER_USER) - 1);
+}
+
+/**
+ * Expires a queue not polled for its lifespan unless a poll waits on it (Zulip's rule), and a queue
+ * whose oldest undelivered event has waited longer than its lifespan although it is polled: its
+ * client never acknowledges. Then prunes every event older than the oldest one a live queue
+ * still has to deliver; other users' events after a queue's acknowledgement do not hold it back.
+ * Call inside a transaction.
+ */
+export function collectQueueGarbage(store: Store, nowMs: number, connected: readonly string[]): { queues: number; events: number } {
+  const nowSeconds = Math.floor(nowMs / 1000);
+  let queues = deleteIdleQueues(store, nowMs, connected);
+  let floor = selectMaxEventId(store);
+  for (const queue of selectAllQueues(store)) {
+    const pending = selectFirstPendingEvent(store, queue.user_id, queue.acked_event_id, queueTypes(queue));
+    if (pending === undefined) continue;
+    if (pending.created_at + queue.lifespan_secs <= nowSeconds) {
+      queues += deleteQueue(store, queue.id);
+      continue;
+    }
+    floor = Math.min(floor, pending.id - 1);
+  }
+  const events = deleteEventsUpTo(store, floor, nowSeconds - PRUNE_GRACE_SECONDS);
+  return { queues, events };
+}
