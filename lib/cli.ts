@@ -3,10 +3,13 @@
 // Bad arguments print a clear message and exit with code 2.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ChatOptions } from './index.js';
+import { fromEnv, integer, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
 import { jsonLogger } from './context.js';
+import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
+
+export type { Io } from './cli_args.js';
 
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
 export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;
@@ -15,10 +18,11 @@ const HELP = `parley: an embeddable, Zulip-compatible team-chat server
 
 Usage:
   parley serve [--db FILE] [--port N] [--host H] [--url URL] [--rate-limit N]
-               [--push-bouncer-url URL] [--push-server-id ID] [--push-server-key KEY]
-               [--synchronous normal|full]
-  parley init --db FILE --email E --password P [--full-name N] [--org-name N] [--url URL]
-  parley user add --db FILE --email E --full-name N [--password P]
+               [--trust-proxy N|ADDRESSES] [--push-bouncer-url URL] [--push-server-id ID]
+               [--push-server-key KEY | --push-server-key-file FILE] [--synchronous normal|full]
+  parley init --db FILE --email E (--password P | --password-file FILE) [--full-name N]
+              [--org-name N] [--url URL]
+  parley user add --db FILE --email E --full-name N [--password P | --password-file FILE]
                   [--role owner|admin|moderator|member|guest] [--bot]
   parley --help
 
@@ -29,52 +33,22 @@ init       Creates the organization and its owner; the last line of output is JS
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
 
+--trust-proxy  Reverse proxies whose X-Forwarded-For gives the client address (for rate limits):
+           a number of hops, or a comma-separated list of addresses, subnets (10.0.0.0/8) and
+           loopback, linklocal, uniquelocal. Without it the header is ignored.
+Secrets: a --password or --push-server-key on the command line is visible to other local users
+(ps); prefer --password-file / --push-server-key-file FILE (its content, without the final line
+break) or the environment: PARLEY_PASSWORD, PARLEY_PUSH_SERVER_KEY.
+Passwords have at least 6 characters.
+
 Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
-PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY, PARLEY_OWNER_EMAIL.
+PARLEY_TRUST_PROXY, PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY,
+PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
-export class UsageError extends Error {}
-
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-  env: Record<string, string | undefined>;
-}
-
-const processIo: Io = {
-  out: (line) => process.stdout.write(line + '\n'),
-  err: (line) => process.stderr.write(line + '\n'),
-  env: process.env,
-};
-
-type Options = NonNullable<ParseArgsConfig['options']>;
-
-function parse(args: string[], options: Options) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function required(values: Record<string, unknown>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function integer(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d+$/.test(value)) throw new UsageError(`${name} must be a non-negative integer, not '${value}'`);
-  return Number(value);
-}
-
-/** An environment variable, blank counting as unset. */
-function fromEnv(io: Io, name: string): string | undefined {
-  const value = io.env[name]?.trim();
-  return value === undefined || value === '' ? undefined : value;
-}
+/** The password of `init` and `user add` when neither --password nor --password-file is given. */
+const PASSWORD_ENV = 'PARLEY_PASSWORD';
 
 const PUSH_FLAGS: Record<Exclude<PushSetting, 'timeoutMs'>, string> = {
   bouncerUrl: 'push-bouncer-url',
@@ -86,19 +60,33 @@ const PUSH_FLAGS: Record<Exclude<PushSetting, 'timeoutMs'>, string> = {
  * The push settings of `parley serve`: each --push-* flag wins over its PARLEY_PUSH_* variable.
  * An error names the flag when the value came from one (or is missing next to a flag's URL).
  */
-function servePush(v: Record<string, string | boolean | undefined>, io: Io) {
+function servePush(v: Values, io: Io) {
   const env: Record<string, string | undefined> = { ...io.env };
   const names: Partial<Record<PushSetting, string>> = {};
   const urlFromFlag = v[PUSH_FLAGS.bouncerUrl] !== undefined;
+  const key = secret(v, io, PUSH_FLAGS.serverKey, PUSH_ENV.serverKey);
   for (const [setting, flag] of Object.entries(PUSH_FLAGS) as [keyof typeof PUSH_FLAGS, string][]) {
-    const value = v[flag] as string | undefined;
+    const value = setting === 'serverKey' && key?.from !== PUSH_ENV.serverKey ? key?.value : (v[flag] as string | undefined);
     if (value !== undefined) env[PUSH_ENV[setting]] = value;
-    if (value !== undefined || (urlFromFlag && fromEnv(io, PUSH_ENV[setting]) === undefined)) names[setting] = `--${flag}`;
+    const from = setting === 'serverKey' && key !== undefined ? key.from : `--${flag}`;
+    if (value !== undefined || (urlFromFlag && fromEnv(io, PUSH_ENV[setting]) === undefined)) names[setting] = from;
   }
   try {
     return pushOptionsFromEnv(env, names);
   } catch (error) {
     throw new UsageError((error as Error).message);
+  }
+}
+
+/** --trust-proxy (or PARLEY_TRUST_PROXY): a number of hops or a list of proxy addresses. */
+function serveTrustProxy(v: Values, io: Io) {
+  const flag = v['trust-proxy'] as string | undefined;
+  const [text, name] = flag !== undefined ? [flag, '--trust-proxy'] : [fromEnv(io, 'PARLEY_TRUST_PROXY'), 'PARLEY_TRUST_PROXY'];
+  if (text === undefined) return undefined;
+  try {
+    return parseTrustProxy(text);
+  } catch (error) {
+    throw new UsageError(`${name}: ${(error as Error).message.replace(/^trustProxy: /, '')}`);
   }
 }
 
@@ -125,13 +113,15 @@ async function init(args: string[], io: Io): Promise<number> {
     db: { type: 'string' },
     email: { type: 'string' },
     password: { type: 'string' },
+    'password-file': { type: 'string' },
     'full-name': { type: 'string' },
     'org-name': { type: 'string' },
     url: { type: 'string' },
   });
   const file = required(v, 'db');
   const email = required(v, 'email');
-  const password = required(v, 'password');
+  const password = secret(v, io, 'password', PASSWORD_ENV)?.value;
+  if (password === undefined) throw new UsageError(`--password, --password-file or ${PASSWORD_ENV} is required`);
   const url = await urlFlag(v.url);
   const { db, chat } = await openChat(file);
   try {
@@ -161,6 +151,7 @@ async function userAdd(args: string[], io: Io): Promise<number> {
     email: { type: 'string' },
     'full-name': { type: 'string' },
     password: { type: 'string' },
+    'password-file': { type: 'string' },
     role: { type: 'string' },
     bot: { type: 'boolean' },
   });
@@ -171,12 +162,13 @@ async function userAdd(args: string[], io: Io): Promise<number> {
   }
   const email = required(v, 'email');
   const fullName = required(v, 'full-name');
+  const password = secret(v, io, 'password', PASSWORD_ENV)?.value;
   const { db, chat } = await openChat(file);
   try {
     const credentials = await chat.admin.addUser({
       email,
       fullName,
-      password: v.password as string | undefined,
+      password,
       role: role as 'member',
       bot: v.bot === true,
     });
@@ -199,6 +191,8 @@ async function serve(args: string[], io: Io): Promise<number> {
     'push-bouncer-url': { type: 'string' },
     'push-server-id': { type: 'string' },
     'push-server-key': { type: 'string' },
+    'push-server-key-file': { type: 'string' },
+    'trust-proxy': { type: 'string' },
     synchronous: { type: 'string' },
   });
   const file = (v.db as string | undefined) ?? SERVE_DEFAULTS.db;
@@ -212,12 +206,14 @@ async function serve(args: string[], io: Io): Promise<number> {
   const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
   const push = servePush(v, io);
+  const trustProxy = serveTrustProxy(v, io);
   const urlOption = await urlFlag(v.url);
 
   const { db, chat } = await openChat(file, {
     synchronous,
     realm: { url: urlOption ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}` },
     rateLimit: { requestsPerMinute: rateLimit },
+    ...(trustProxy === undefined ? {} : { trustProxy }),
     push,
   });
   let address;

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
 import type { EventHub } from './events/hub.js';
+import type { TrustProxy } from './http/client_address.js';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -56,8 +57,10 @@ export interface PushOptions {
 export interface RateLimitOptions {
   /** Requests per minute per user; 0 or undefined turns limiting off. */
   requestsPerMinute?: number;
-  /** Failed authentications and /fetch_api_key attempts per minute per address. */
+  /** Failed authentications (API keys; separately, passwords) per minute per address. */
   authAttemptsPerMinute?: number;
+  /** Failed password logins per account per 30 minutes (Zulip's authenticate_by_username: 5); 0 turns it off. */
+  loginFailuresPerAccount?: number;
 }
 
 export interface LimitOptions {
@@ -83,6 +86,11 @@ export interface ChatOptions {
   events?: EventOptions;
   push?: PushOptions;
   rateLimit?: RateLimitOptions;
+  /**
+   * Reverse proxies whose X-Forwarded-For is believed (Express's "trust proxy"): a number of hops,
+   * or the proxies' addresses and subnets. Unset: the socket's peer is the client address.
+   */
+  trustProxy?: TrustProxy;
   limits?: LimitOptions;
 }
 

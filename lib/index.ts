@@ -12,6 +12,7 @@ import { ORGANIZATION_EXISTS, addUser, deactivate, defaultFullName, type Credent
 import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
+import { clientAddressResolver } from './http/client_address.js';
 import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { createRateLimiter } from './http/rate_limit.js';
@@ -24,6 +25,7 @@ import { selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions } from './context.js';
+export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
 export type { ActorRef } from './domain/auth.js';
@@ -75,6 +77,7 @@ export interface ChatServer {
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
   const db = compatibleDatabase(database);
+  const clientAddress = clientAddressResolver(options.trustProxy);
   prepareDatabase(db, { synchronous: options.synchronous });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
@@ -97,6 +100,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     limits,
     logger: ctx.logger,
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
+    clientAddress,
   });
 
   const api = buildApi(ctx, routeGroups, (route, actor, input, signal, files) => invoke(route, actor, input, inProcessRequest(signal, files)));

@@ -115,7 +115,7 @@ t.test('user add adds users with a role, and bots; the last stdout line is JSON 
   setup.close();
   // Separate processes on one database file: they wait for each other's write lock.
   const [admin, bot] = await Promise.all([
-    run(['user', 'add', '--db', file, '--email', 'adm@example.com', '--full-name', 'Ad Min', '--role', 'admin', '--password', 'pw']),
+    run(['user', 'add', '--db', file, '--email', 'adm@example.com', '--full-name', 'Ad Min', '--role', 'admin', '--password', 'pw-123456']),
     run(['user', 'add', '--db', file, '--email', 'helper-bot@example.com', '--full-name', 'Helper', '--bot']),
   ]);
   for (const result of [admin, bot]) t.equal(result.code, 0, result.stderr);
@@ -133,7 +133,7 @@ t.test('user add adds users with a role, and bots; the last stdout line is JSON 
   t.match(chat.api.users.get(1, { userId: a.user_id }).user, { role: 200, is_admin: true, is_bot: false });
   t.match(chat.api.users.get(1, { userId: b.user_id }).user, { is_bot: true, bot_type: 1, bot_owner_id: 1 });
   t.equal(chat.api.users.list(1).members.length, 3);
-  const login = await chat.api.server.fetchApiKey(null, { username: 'adm@example.com', password: 'pw' });
+  const login = await chat.api.server.fetchApiKey(null, { username: 'adm@example.com', password: 'pw-123456' });
   t.equal(login.api_key, a.api_key, 'with its password');
 });
 

@@ -378,22 +378,26 @@ t.test('failed authentications of an address hit the stricter per-address limit'
   t.equal((await s.request('GET', '/users/me', { as: s.owner })).status, 200);
 });
 
-t.test('POST /fetch_api_key attempts are limited per address', async (t) => {
+t.test('POST /fetch_api_key failures are limited per address, and per account whatever the address', async (t) => {
   let now = 1_700_000_000_000;
   const s = await startServer({ rateLimit: { authAttemptsPerMinute: 2 }, clock: () => now });
   t.teardown(() => s.close());
   const params = { username: s.owner.email, password: 'owner-password' };
+  const member = await s.user('member', { password: 'member-password' });
   t.equal((await s.request('POST', '/fetch_api_key', { params: { ...params, password: 'wrong' } })).status, 401);
   t.equal((await s.request('POST', '/fetch_api_key', { params })).status, 200);
-  const limited = await s.request('POST', '/fetch_api_key', { params });
-  t.equal(limited.status, 429, 'every attempt counts, successful or not');
+  t.equal((await s.request('POST', '/fetch_api_key', { params })).status, 200, 'successful logins do not count');
+  t.equal((await s.request('POST', '/fetch_api_key', { params: { username: member.email, password: 'wrong' } })).status, 401);
+  const limited = await s.request('POST', '/fetch_api_key', { params: { username: 'nobody@example.com', password: 'wrong' } });
+  t.equal(limited.status, 429, "the address's third failure");
   t.equal(limited.body.code, 'RATE_LIMIT_HIT');
   t.equal(limited.body.msg, 'API usage exceeded rate limit');
   t.ok(Number(limited.headers.get('retry-after')) > 0);
+  t.equal((await s.request('POST', '/fetch_api_key', { params })).status, 200, 'a right password still logs in');
   const me = await s.request('GET', '/users/me', { as: s.owner });
   t.equal(me.status, 200, 'password logins do not lock out API keys');
   now += 30_000;
-  t.equal((await s.request('POST', '/fetch_api_key', { params })).status, 200, 'recovers');
+  t.equal((await s.request('POST', '/fetch_api_key', { params: { ...params, password: 'wrong' } })).status, 401, 'recovers');
 });
 
 t.test('file parts reach only routes that take uploads; elsewhere they are read and dropped', async (t) => {

@@ -15,7 +15,7 @@ const capture: Logger = {
   error: (message, fields) => void lines.push(JSON.stringify({ level: 'error', message, ...fields })),
 };
 
-// The server's clock runs ahead once the failures used up the per-address limits.
+// The server's clock runs ahead once the failures used up the per-address and per-account limits.
 let ahead = 0;
 const { s, bouncer } = await pushWorld(t, {
   chat: { logger: capture, clock: () => Date.now() + ahead, rateLimit: { requestsPerMinute: 1000, authAttemptsPerMinute: 8 } },
@@ -54,16 +54,16 @@ t.test('the scenario runs', async (t) => {
   await call('deactivated', 'GET', '/users/me', { as: deactivated });
   await call('not basic', 'GET', '/users/me', { headers: { authorization: `Bearer ${member.api_key}` } });
   await call('undecodable', 'GET', '/users/me', { headers: { authorization: `Basic ${member.api_key}` } });
-  // Logins: right, wrong, unknown, deactivated, then over the per-address limit.
+  // Logins: right, wrong, unknown, deactivated, then over the per-account limit.
   await call('login', 'POST', '/fetch_api_key', { params: { username: member.email, password: PASSWORDS.member } }, [member.api_key]);
   await call('wrong password', 'POST', '/fetch_api_key', { params: { username: member.email, password: PASSWORDS.member + '!' } });
   await call('unknown user', 'POST', '/fetch_api_key', { params: { username: 'nobody@example.com', password: PASSWORDS.member } });
   await call('deactivated login', 'POST', '/fetch_api_key', { params: { username: deactivated.email, password: PASSWORDS.deactivated } });
   for (let i = 0; i < 8; i += 1) {
-    await call('login flood', 'POST', '/fetch_api_key', { params: { username: s.owner.email, password: PASSWORDS.owner } }, [s.owner.api_key]);
+    await call('login flood', 'POST', '/fetch_api_key', { params: { username: s.owner.email, password: PASSWORDS.member } });
   }
   t.equal(answers.at(-1)!.reply.status, 429, 'the login limit was reached');
-  await call('refused while over', 'GET', '/users/me', { as: member });
+  await call('refused while over', 'GET', '/users/me', { as: as(member.email, s.owner.api_key) });
   t.equal(answers.at(-1)!.reply.status, 429, 'and the failed-authentication limit');
   ahead += 120_000;
   // Secrets sent as parameters where they do not belong, and refused.

@@ -94,7 +94,7 @@ t.test('POST /users: administrators create users, who can then log in', async (t
   const login = await s.request('POST', '/fetch_api_key', { params: { username: 'new@example.com', password: 'pw-123456' } });
   t.equal(login.status, 200);
   t.equal(login.body.user_id, reply.body.user_id);
-  const inProcess = await s.chat.api.users.create(s.owner.user_id, { email: 'other@example.com', password: 'pw', fullName: 'Other' });
+  const inProcess = await s.chat.api.users.create(s.owner.user_id, { email: 'other@example.com', password: 'pw-123456', fullName: 'Other' });
   t.ok(inProcess.user_id > reply.body.user_id, 'in-process');
 });
 
@@ -337,7 +337,7 @@ t.test('realm_user events match their schemas, and applying them to the state be
   const s = await server(t);
   const admin = await s.user('admin');
   const before = await registerState(s, admin);
-  const created = await s.request('POST', '/users', { as: s.owner, params: { email: 'ev@example.com', password: 'pw', full_name: 'Eve Vent' } });
+  const created = await s.request('POST', '/users', { as: s.owner, params: { email: 'ev@example.com', password: 'pw-123456', full_name: 'Eve Vent' } });
   const eve = created.body.user_id as number;
   await s.request('POST', '/bots', { as: admin, params: { full_name: 'Event Bot', short_name: 'event' } });
   await s.request('PATCH', `/users/${eve}`, { as: admin, params: { full_name: 'Eve Renamed', role: 300 } });

@@ -123,7 +123,9 @@ export async function fetchApiKey(
   input: { username: string; password: string },
 ): Promise<{ api_key: string; email: string; user_id: number }> {
   const user = selectUserByEmail(ctx.store, input.username.trim());
-  const ok = await verifyPassword(input.password, user?.password_hash ?? null);
+  const ok = await verifyPassword(input.password, user?.password_hash ?? null, () =>
+    ctx.logger.warn('unusable password hash: the account cannot log in with a password until one is set again', { user_id: user?.id }),
+  );
   if (!user || !ok) {
     throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
   }

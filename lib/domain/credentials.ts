@@ -38,19 +38,30 @@ export async function hashPassword(password: string, random: (size: number) => B
   return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
-// Verified against when the account does not exist, so both paths take the same time.
-const DUMMY_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+// Verified against when the account does not exist, or its hash is unusable, so every path takes the same time.
+const DUMMY = { salt: Buffer.alloc(16), digest: Buffer.alloc(SCRYPT.keylen) };
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const parts = (stored ?? DUMMY_HASH).split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
-  const [, n, r, p, salt, expected] = parts as [string, string, string, string, string, string];
-  const want = Buffer.from(expected, 'base64');
-  const got = await scryptAsync(password, Buffer.from(salt, 'base64'), want.length, {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: 64 * 1024 * 1024,
-  });
-  return timingSafeEqual(got, want) && stored !== null;
+// Only the parameters parley writes are accepted: the cost is fixed, and an empty or short digest
+// (which would match any password) or a salt of another size never matches.
+const PARLEY_HASH = new RegExp(`^scrypt\\$${SCRYPT.N}\\$${SCRYPT.r}\\$${SCRYPT.p}\\$([A-Za-z0-9+/]{22}==)\\$([A-Za-z0-9+/]{43}=)$`);
+
+/** Salt and digest of a hash parley wrote, or undefined for anything else. */
+function parseHash(stored: string): { salt: Buffer; digest: Buffer } | undefined {
+  const match = PARLEY_HASH.exec(stored);
+  if (!match) return undefined;
+  const salt = Buffer.from(match[1]!, 'base64');
+  const digest = Buffer.from(match[2]!, 'base64');
+  return salt.length === 16 && digest.length === SCRYPT.keylen ? { salt, digest } : undefined;
+}
+
+/**
+ * Whether the password matches the stored hash. No hash (no account, no password) never matches;
+ * neither does a hash parley did not write, which is reported through `onUnusable`.
+ */
+export async function verifyPassword(password: string, stored: string | null, onUnusable: () => void = () => {}): Promise<boolean> {
+  const parsed = stored === null ? undefined : parseHash(stored);
+  if (stored !== null && parsed === undefined) onUnusable();
+  const { salt, digest } = parsed ?? DUMMY;
+  const got = await scryptAsync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 });
+  return timingSafeEqual(got, digest) && parsed !== undefined;
 }

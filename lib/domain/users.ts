@@ -159,16 +159,31 @@ export interface Credentials {
   user_id: number;
 }
 
+function checkEmailFree(ctx: Ctx, email: string): void {
+  if (selectUserByEmail(ctx.store, email)) throw badRequest(`Email '${email}' already in use`);
+}
+
+/** Zulip's settings.PASSWORD_MIN_LENGTH default, counted in code points as Python's len(). */
+const PASSWORD_MIN_LENGTH = 6;
+
+/** Zulip's check_password_strength, without its zxcvbn guess count: at least 6 characters. */
+function checkPasswordStrength(password: string): void {
+  if ([...password].length < PASSWORD_MIN_LENGTH) throw badRequest('The password is too weak.');
+}
+
 /** Creates a user or bot without a permission check (bootstrap, the CLI); emits realm_user add. */
 export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
   const email = input.email.trim();
   if (!EMAIL.test(email)) throw badRequest(`Invalid email '${email}'`);
   const fullName = checkFullName(input.fullName);
-  const passwordHash = input.password ? await hashPassword(input.password, ctx.random) : null;
+  // Zulip checks the email before the password (create_user_backend); again below, under the lock.
+  checkEmailFree(ctx, email);
+  if (input.password !== undefined) checkPasswordStrength(input.password);
+  const passwordHash = input.password !== undefined ? await hashPassword(input.password, ctx.random) : null;
   return ctx.tx(() => {
     // Another process may have created the organization since the caller looked.
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
-    if (selectUserByEmail(ctx.store, email)) throw badRequest(`Email '${email}' already in use`);
+    checkEmailFree(ctx, email);
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
       email,

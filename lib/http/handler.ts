@@ -28,6 +28,8 @@ export interface HandlerDeps {
   limits: BodyLimits;
   logger: Logger;
   rateLimiter?: RateLimiter | undefined;
+  /** The client address rate limits are kept per (the socket's peer unless proxies are trusted). */
+  clientAddress?: ((req: IncomingMessage) => string) | undefined;
 }
 
 export type NextFunction = (error?: unknown) => void;
@@ -130,7 +132,8 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     let extraHeaders = NO_HEADERS;
     let actor = ANONYMOUS;
     let bodyUnread = hasBody(req);
-    const ip = req.socket.remoteAddress ?? '';
+    const ip = deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
+    const limiter = deps.rateLimiter;
 
     const fail = (error: unknown): void => {
       // Refused before its body was read: the connection goes, and the body with it unread.
@@ -165,6 +168,10 @@ export function createHandler(deps: HandlerDeps): RequestListener {
         for (const [key, value] of body.fields) raw.set(key, value);
         const { values, ignored } = decodeParams(route.params, raw, pathValues);
         const request = new HttpRequestInfo(res, body.files, req.headers['user-agent'], ip, raw.get('client'));
+        if (limiter && route.passwordLogin) {
+          login(limiter, String(values[route.passwordLogin.accountParam]), values, request, ignored);
+          return;
+        }
         const result = deps.invoke(route, actor, values, request);
         if (result instanceof Promise) result.then((value) => answer(value, ignored)).catch(fail);
         else answer(result, ignored);
@@ -173,19 +180,35 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       }
     };
 
+    // A password login: the account's attempts are checked before the password is (Zulip's
+    // rate_limit_auth); a success gives them back, a failure also counts against the address.
+    const login = (limiter: RateLimiter, account: string, values: Record<string, unknown>, request: RequestInfo, ignored: readonly string[]): void => {
+      extraHeaders = strictest(extraHeaders, limiter.loginAttempt(account));
+      Promise.resolve(deps.invoke(route, actor, values, request)).then(
+        (value) => {
+          limiter.loginSucceeded(account);
+          answer(value, ignored);
+        },
+        (error: unknown) => {
+          try {
+            if (error instanceof ApiError && error.status === 401) extraHeaders = strictest(extraHeaders, limiter.loginFailed(ip));
+            fail(error);
+          } catch (limited) {
+            fail(limited);
+          }
+        },
+      );
+    };
+
     try {
-      const limiter = deps.rateLimiter;
       if (route.access === 'public') {
-        if (limiter && !route.outsideApi) {
-          extraHeaders = limiter.address(ip);
-          if (route.passwordLogin) extraHeaders = strictest(extraHeaders, limiter.login(ip));
-        }
+        if (limiter && !route.outsideApi) extraHeaders = limiter.address(ip);
       } else {
-        if (limiter) extraHeaders = limiter.checkAuthAllowed(ip);
+        // Credentials are always checked: failures of other accounts never refuse a valid key.
         try {
           actor = deps.authenticate(req.headers.authorization, ip, route);
         } catch (error) {
-          if (limiter) extraHeaders = limiter.noteAuthFailure(ip);
+          if (limiter) extraHeaders = limiter.authFailed(ip);
           throw error;
         }
         if (limiter) extraHeaders = limiter.user(actor.id);

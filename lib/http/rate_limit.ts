@@ -1,6 +1,7 @@
 // Zulip-compatible rate limiting: a token bucket per user (N requests per minute), one per address
-// for requests without credentials, and stricter ones per address for failed authentications and
-// password logins; their state is reported in X-RateLimit-* headers. Over: 429 RATE_LIMIT_HIT.
+// for requests without credentials, stricter ones per address for failed authentications, and one
+// per account for password logins (Zulip's authenticate_by_username); their state is reported in
+// X-RateLimit-* headers. Over: 429 RATE_LIMIT_HIT.
 import { ApiError } from '../errors.js';
 
 interface Bucket {
@@ -14,9 +15,10 @@ export class TokenBuckets {
   readonly #refillPerMs: number;
   readonly #clock: () => number;
 
-  constructor(perMinute: number, clock: () => number) {
-    this.#capacity = perMinute;
-    this.#refillPerMs = perMinute / 60_000;
+  /** `capacity` tokens, refilled continuously at `capacity` per `windowMs`. */
+  constructor(capacity: number, windowMs: number, clock: () => number) {
+    this.#capacity = capacity;
+    this.#refillPerMs = capacity / windowMs;
     this.#clock = clock;
   }
 
@@ -56,6 +58,11 @@ export class TokenBuckets {
     return this.#headers(bucket);
   }
 
+  /** Fills the bucket again (Zulip clears an account's login history when a login succeeds). */
+  clear(key: string): void {
+    this.#buckets.delete(key);
+  }
+
   #headers(bucket: Bucket): RateLimitHeaders {
     const resetMs = bucket.updatedMs + (this.#capacity - bucket.tokens) / this.#refillPerMs;
     return {
@@ -90,45 +97,56 @@ export function rateLimited(retryAfterSeconds: number, headers: Record<string, s
 
 /**
  * The limits an HTTP request goes through. Each returns the X-RateLimit-* headers of the bucket it
- * used (empty when that limit is off) or throws RATE_LIMIT_HIT carrying them.
+ * used (empty when that limit is off) or throws RATE_LIMIT_HIT carrying them. No limit ever refuses
+ * valid credentials because of failures of other accounts: an address's failures only turn its
+ * further failures into 429s.
  */
 export interface RateLimiter {
   /** Per-user requests (Zulip's api_by_user): takes one. */
   user(userId: number): RateLimitHeaders;
   /** Requests without credentials, per address (Zulip's api_by_ip): takes one. */
   address(ip: string): RateLimitHeaders;
-  /** Before an API key is checked: refuses an address that used up its failed attempts. */
-  checkAuthAllowed(ip: string): RateLimitHeaders;
-  /** Counts a failed API-key authentication of the address. */
-  noteAuthFailure(ip: string): RateLimitHeaders;
-  /** Counts a password login attempt (POST /fetch_api_key), successful or not; refuses when over. */
-  login(ip: string): RateLimitHeaders;
+  /** Counts a failed API-key authentication of the address; throws when it had no attempt left. */
+  authFailed(ip: string): RateLimitHeaders;
+  /**
+   * Before a password is checked: takes one of the account's login attempts (Zulip's
+   * RateLimitedAuthenticationByUsername), refusing the account while it has none left.
+   */
+  loginAttempt(account: string): RateLimitHeaders;
+  /** A login succeeded: the account's attempts are all given back. */
+  loginSucceeded(account: string): void;
+  /** Counts a failed password login of the address; throws when it had no attempt left. */
+  loginFailed(ip: string): RateLimitHeaders;
 }
 
+/** Zulip's RATE_LIMITING_RULES["authenticate_by_username"]: 5 attempts per 30 minutes. */
+export const LOGIN_WINDOW_MS = 30 * 60_000;
+const ZULIP_LOGIN_FAILURES_PER_ACCOUNT = 5;
+
 export function createRateLimiter(
-  options: { requestsPerMinute?: number; authAttemptsPerMinute?: number },
+  options: { requestsPerMinute?: number; authAttemptsPerMinute?: number; loginFailuresPerAccount?: number },
   clock: () => number,
 ): RateLimiter | undefined {
   const perMinute = options.requestsPerMinute ?? 0;
   const authPerMinute = options.authAttemptsPerMinute ?? (perMinute > 0 ? Math.max(5, Math.ceil(perMinute / 10)) : 0);
-  if (perMinute <= 0 && authPerMinute <= 0) return undefined;
-  const requests = perMinute > 0 ? new TokenBuckets(perMinute, clock) : undefined;
-  // API-key failures and password logins are counted apart: logging in must not lock out API keys.
-  const attempts = authPerMinute > 0 ? new TokenBuckets(authPerMinute, clock) : undefined;
+  const anyOn = perMinute > 0 || authPerMinute > 0;
+  const perAccount = options.loginFailuresPerAccount ?? (anyOn ? ZULIP_LOGIN_FAILURES_PER_ACCOUNT : 0);
+  if (!anyOn && perAccount <= 0) return undefined;
+  const requests = perMinute > 0 ? new TokenBuckets(perMinute, 60_000, clock) : undefined;
+  // API-key failures and password-login failures are counted apart, each per address.
+  const failures = authPerMinute > 0 ? new TokenBuckets(authPerMinute, 60_000, clock) : undefined;
+  const accounts = perAccount > 0 ? new TokenBuckets(perAccount, LOGIN_WINDOW_MS, clock) : undefined;
   return {
     user: (userId) => requests?.take(`user ${userId}`) ?? {},
     address: (ip) => requests?.take(`ip ${ip}`) ?? {},
-    checkAuthAllowed: (ip) => attempts?.peek(`api_key ${ip}`) ?? {},
-    noteAuthFailure(ip) {
-      try {
-        return attempts?.take(`api_key ${ip}`) ?? {};
-      } catch (error) {
-        // Already exhausted: the next attempt is refused by checkAuthAllowed.
-        if (!(error instanceof ApiError)) throw error;
-        const { 'Retry-After': _retry, ...headers } = error.headers;
-        return headers;
-      }
-    },
-    login: (ip) => attempts?.take(`password ${ip}`) ?? {},
+    authFailed: (ip) => failures?.take(`api_key ${ip}`) ?? {},
+    loginAttempt: (account) => accounts?.take(accountKey(account)) ?? {},
+    loginSucceeded: (account) => accounts?.clear(accountKey(account)),
+    loginFailed: (ip) => failures?.take(`password ${ip}`) ?? {},
   };
+}
+
+/** Emails are looked up case-insensitively and trimmed: every spelling of one account shares its attempts. */
+function accountKey(account: string): string {
+  return account.trim().toLowerCase();
 }

@@ -40,8 +40,11 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   method: Method;
   /** Under /api/v1, in find-my-way syntax: `/drafts/:draft_id`, `/navigation_views/*`. */
   path: string;
-  /** Counts against the per-address limit on authentication attempts (POST /fetch_api_key). */
-  passwordLogin?: boolean;
+  /**
+   * A password login (POST /fetch_api_key): limited per account, named by the parameter
+   * `accountParam`, and its failures (401 answers) per address.
+   */
+  passwordLogin?: { accountParam: string };
   /** The path is absolute, not under /api/v1 (e.g. custom emoji images at their source_url). */
   outsideApi?: boolean;
   access: Access;

@@ -28,7 +28,7 @@ export const serverRoutes = {
     method: 'POST',
     path: '/fetch_api_key',
     access: 'public',
-    passwordLogin: true,
+    passwordLogin: { accountParam: 'username' },
     summary: 'Exchange an email and password for the API key',
     params: {
       username: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('The account email'),
