@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
 import type { EventHub } from './events/hub.js';
+import { databaseBusy } from './errors.js';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -89,7 +90,10 @@ export interface Ctx {
   readonly logger: Logger;
   readonly options: ChatOptions;
   readonly events: EventHub;
-  /** Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit. */
+  /**
+   * Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit.
+   * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
+   */
   tx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
@@ -110,7 +114,12 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
     events: undefined as unknown as EventHub,
     tx<T>(fn: () => T): T {
       if (db.inTransaction) return runInTransaction(fn) as T;
-      const result = runInTransaction.immediate(fn) as T;
+      let result: T;
+      try {
+        result = runInTransaction.immediate(fn) as T;
+      } catch (error) {
+        throw databaseBusy(error) ?? error;
+      }
       ctx.events.committed();
       return result;
     },
