@@ -74,6 +74,11 @@ export interface ChatOptions {
   random?: (size: number) => Buffer;
   logger?: Logger;
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * How long, in ms, a write waits for another connection's write lock before the request is
+   * answered 503 DATABASE_BUSY (SQLite's busy_timeout; default 5000).
+   */
+  busyTimeoutMs?: number;
   /** Used when the database has no organization yet and one is created on first start. */
   realm?: { name?: string; url?: string };
   events?: EventOptions;

@@ -75,7 +75,7 @@ export interface ChatServer {
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
   const db = compatibleDatabase(database);
-  prepareDatabase(db, { synchronous: options.synchronous });
+  prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
   ctx.events.startGarbageCollection();
