@@ -5,6 +5,7 @@ import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
 import type { EventHub } from './events/hub.js';
 import type { TrustProxy } from './http/client_address.js';
+import { databaseBusy } from './errors.js';
 
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -81,6 +82,11 @@ export interface ChatOptions {
   random?: (size: number) => Buffer;
   logger?: Logger;
   synchronous?: 'NORMAL' | 'FULL';
+  /**
+   * How long, in ms, a write waits for another connection's write lock before the request is
+   * answered 503 DATABASE_BUSY (SQLite's busy_timeout; default 5000).
+   */
+  busyTimeoutMs?: number;
   /** Used when the database has no organization yet and one is created on first start. */
   realm?: { name?: string; url?: string };
   events?: EventOptions;
@@ -102,7 +108,10 @@ export interface Ctx {
   readonly logger: Logger;
   readonly options: ChatOptions;
   readonly events: EventHub;
-  /** Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit. */
+  /**
+   * Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit.
+   * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
+   */
   tx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
@@ -123,7 +132,12 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
     events: undefined as unknown as EventHub,
     tx<T>(fn: () => T): T {
       if (db.inTransaction) return runInTransaction(fn) as T;
-      const result = runInTransaction.immediate(fn) as T;
+      let result: T;
+      try {
+        result = runInTransaction.immediate(fn) as T;
+      } catch (error) {
+        throw databaseBusy(error) ?? error;
+      }
       ctx.events.committed();
       return result;
     },

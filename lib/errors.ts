@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   REQUEST_HEADER_FIELDS_TOO_LARGE: 431,
   RATE_LIMIT_HIT: 429,
   INTERNAL_SERVER_ERROR: 500,
+  DATABASE_BUSY: 503,
   FAILED_TO_CONNECT_BOUNCER: 502,
   INTERNAL_SERVER_ERROR_ON_BOUNCER: 502,
 } as const;
@@ -86,4 +87,19 @@ export function mustBeAdmin(): ApiError {
 /** Zulip's OrganizationOwnerRequiredError (same code as the administrator one). */
 export function mustBeOwner(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+}
+
+/** Seconds a client waits before retrying a request the database was too busy for. */
+export const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The answer to SQLite's SQLITE_BUSY (another connection held the write lock past the busy
+ * timeout): a 503 the client may retry, never a 500. Other errors come back undefined.
+ */
+export function databaseBusy(error: unknown): ApiError | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY')) return undefined;
+  return new ApiError('DATABASE_BUSY', 'The database is busy; retry the request.', {
+    headers: { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
+  });
 }

@@ -78,7 +78,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
   const db = compatibleDatabase(database);
   const clientAddress = clientAddressResolver(options.trustProxy);
-  prepareDatabase(db, { synchronous: options.synchronous });
+  prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
   ctx.events.startGarbageCollection();

@@ -3,11 +3,17 @@
 // has_alert_word on every recipient's row (API document 2.2); other flags stay. Emits update_message.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { selectTopicMessageIds, updateMessageContent, updateMessageTopic, type MessageRow } from '../store/messages.js';
+import {
+  selectTopicMessageIds,
+  selectTopicMessageIdsToMove,
+  updateMessageContent,
+  updateMessageTopic,
+  type MessageRow,
+} from '../store/messages.js';
 import { selectUserMessagesOfMessage, updateUserMessageFlags } from '../store/user_message.js';
 import { RENDERED_FLAGS, flagList } from './flags.js';
 import { checkTopic, normalizeContent } from './message_addressee.js';
-import { newDictCache, streamOf } from './message_dicts.js';
+import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { isGuest, isModeratorOrAbove, type Actor } from './roles.js';
@@ -21,6 +27,8 @@ export const TOPIC_EDIT_LIMIT_SECONDS = 7 * 24 * 3600;
 const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+
+type UpdateEvent = { type: string; [key: string]: unknown };
 
 export interface EditInput {
   messageId: number;
@@ -56,73 +64,128 @@ function checkCanEdit(ctx: Ctx, actor: Actor, row: MessageRow, input: EditInput)
   }
 }
 
+/**
+ * Messages one transaction of a topic move changes. A move of more (change_later, change_all)
+ * commits in batches, each with its own update_message event, so that no transaction holds the
+ * write lock for long; the edited message itself moves last, with any content edit, so a retried
+ * request finds what a failed one left under the old topic.
+ */
+export const MOVE_BATCH_SIZE = 500;
+
+function accessForEdit(ctx: Ctx, actor: Actor, input: EditInput): { row: MessageRow; mode: PropagateMode; cache: DictCache } {
+  const cache = newDictCache();
+  const { row } = accessMessage(ctx, actor, input.messageId, cache);
+  const mode = input.propagateMode ?? 'change_one';
+  validatePayload(row, input, mode);
+  checkCanEdit(ctx, actor, row, input);
+  return { row, mode, cache };
+}
+
+function newEvent(ctx: Ctx, actor: Actor, row: MessageRow, cache: DictCache): UpdateEvent {
+  const event: UpdateEvent = { type: 'update_message', user_id: actor.id, edit_timestamp: ctx.now(), message_id: row.id, rendering_only: false };
+  if (row.stream_id !== null) {
+    event.stream_name = streamOf(ctx, cache, row.stream_id)?.name ?? '';
+    event.stream_id = row.stream_id;
+  }
+  return event;
+}
+
+function moveTopic(ctx: Ctx, event: UpdateEvent, row: MessageRow, mode: PropagateMode, topic: string, ids: readonly number[]): void {
+  const links = topicLinksJson(ctx, topic);
+  for (const id of ids) updateMessageTopic(ctx.store, id, topic, links);
+  Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) });
+}
+
+/** One batch of a long topic move, or undefined when what is left fits in the final transaction. */
+function moveBatch(ctx: Ctx, actor: Actor, row: MessageRow, mode: PropagateMode, cache: DictCache, input: EditInput): true | undefined {
+  if (row.stream_id === null || input.topic === undefined || mode === 'change_one') return undefined;
+  const topic = checkTopic(input.topic);
+  const fromId = mode === 'change_all' ? 0 : row.id;
+  const ids = selectTopicMessageIdsToMove(ctx.store, row.stream_id, row.topic, topic, fromId, row.id, MOVE_BATCH_SIZE + 1);
+  if (ids.length <= MOVE_BATCH_SIZE) return undefined;
+  const batch = ids.slice(0, MOVE_BATCH_SIZE);
+  const event = newEvent(ctx, actor, row, cache);
+  moveTopic(ctx, event, row, mode, topic, batch);
+  event.message_ids = batch;
+  appendByFlags(ctx, event, audienceOf(ctx, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id))));
+  return true;
+}
+
 export function editMessage(ctx: Ctx, actor: Actor, input: EditInput): { detached_uploads: never[] } {
-  return ctx.tx(() => {
-    const cache = newDictCache();
-    const { row } = accessMessage(ctx, actor, input.messageId, cache);
-    const mode = input.propagateMode ?? 'change_one';
-    validatePayload(row, input, mode);
-    checkCanEdit(ctx, actor, row, input);
-    const now = ctx.now();
-    const event: { type: string; [key: string]: unknown } = {
-      type: 'update_message',
-      user_id: actor.id,
-      edit_timestamp: now,
-      message_id: row.id,
-      rendering_only: false,
-    };
-    let changedIds = [row.id];
-    let topic = row.topic;
-    if (row.stream_id !== null) {
-      event.stream_name = streamOf(ctx, cache, row.stream_id)?.name ?? '';
-      event.stream_id = row.stream_id;
-    }
-    if (input.topic !== undefined && row.stream_id !== null) {
-      topic = checkTopic(input.topic);
-      if (mode !== 'change_one') changedIds = selectTopicMessageIds(ctx.store, row.stream_id, row.topic, mode === 'change_all' ? 0 : row.id);
-      const links = topicLinksJson(ctx, topic);
-      for (const id of changedIds) updateMessageTopic(ctx.store, id, topic, links);
-      Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) });
-    }
+  for (;;) {
+    const done = ctx.tx(() => {
+      const { row, mode, cache } = accessForEdit(ctx, actor, input);
+      return moveBatch(ctx, actor, row, mode, cache, input) ? undefined : finishEdit(ctx, actor, input, row, mode, cache);
+    });
+    if (done) return done;
+  }
+}
 
-    const rows = selectUserMessagesOfMessage(ctx.store, row.id);
-    const flags = new Map(rows);
-    if (input.content !== undefined) {
-      const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
-      const rendered = renderMessage(ctx, content);
-      updateMessageContent(ctx.store, row.id, content, rendered.html, now);
-      const recipients = rows.map(([userId]) => userId);
-      const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
-      const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
-      for (const [userId, old] of rows) {
-        const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
-        if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
-        flags.set(userId, next);
-      }
-      Object.assign(event, {
-        orig_content: row.content,
-        orig_rendered_content: row.rendered_content,
-        content,
-        rendered_content: rendered.html,
-        is_me_message: isMeMessage(content),
-      });
-    }
-    event.message_ids = [...changedIds].sort((a, b) => a - b);
+/** The edited message, its content, and what is left of a topic move, in one transaction. */
+function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, mode: PropagateMode, cache: DictCache): { detached_uploads: never[] } {
+  const now = ctx.now();
+  const event = newEvent(ctx, actor, row, cache);
+  let changedIds = [row.id];
+  let topic = row.topic;
+  if (input.topic !== undefined && row.stream_id !== null) {
+    topic = checkTopic(input.topic);
+    if (mode !== 'change_one') changedIds = selectTopicMessageIds(ctx.store, row.stream_id, row.topic, mode === 'change_all' ? 0 : row.id);
+    moveTopic(ctx, event, row, mode, topic, changedIds);
+  }
 
-    // Everyone with a row for one of the changed messages hears of it; flags are for message_id.
-    const audience = new Map<number, number | undefined>(flags);
-    for (const id of changedIds) {
-      if (id === row.id) continue;
-      for (const [userId] of selectUserMessagesOfMessage(ctx.store, id)) if (!audience.has(userId)) audience.set(userId, undefined);
+  const rows = selectUserMessagesOfMessage(ctx.store, row.id);
+  const flags = new Map(rows);
+  if (input.content !== undefined) {
+    const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
+    const rendered = renderMessage(ctx, content);
+    updateMessageContent(ctx.store, row.id, content, rendered.html, now);
+    const recipients = rows.map(([userId]) => userId);
+    const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
+    const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
+    for (const [userId, old] of rows) {
+      const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
+      if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
+      flags.set(userId, next);
     }
-    const byFlags = new Map<string, number[]>();
-    for (const [userId, bits] of audience) {
-      const key = bits === undefined ? 'none' : String(bits);
-      byFlags.set(key, [...(byFlags.get(key) ?? []), userId]);
-    }
-    for (const [key, users] of byFlags) {
-      ctx.events.append(users, { ...event, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
-    }
-    return { detached_uploads: [] };
-  });
+    Object.assign(event, {
+      orig_content: row.content,
+      orig_rendered_content: row.rendered_content,
+      content,
+      rendered_content: rendered.html,
+      is_me_message: isMeMessage(content),
+    });
+  }
+  event.message_ids = [...changedIds].sort((a, b) => a - b);
+  const others = changedIds.filter((id) => id !== row.id);
+  appendByFlags(ctx, event, audienceOf(ctx, others, flags, new Map(flags)));
+  return { detached_uploads: [] };
+}
+
+/**
+ * Everyone with a row for one of the changed messages hears of it, with their flags for the
+ * edited message (flags: read for those without a row for it).
+ */
+function audienceOf(
+  ctx: Ctx,
+  changedIds: readonly number[],
+  flagsOfEdited: Map<number, number>,
+  audience = new Map<number, number | undefined>(),
+): Map<number, number | undefined> {
+  for (const id of changedIds) {
+    for (const [userId] of selectUserMessagesOfMessage(ctx.store, id)) if (!audience.has(userId)) audience.set(userId, flagsOfEdited.get(userId));
+  }
+  return audience;
+}
+
+function appendByFlags(ctx: Ctx, event: UpdateEvent, audience: Map<number, number | undefined>): void {
+  const byFlags = new Map<string, number[]>();
+  for (const [userId, bits] of audience) {
+    const key = bits === undefined ? 'none' : String(bits);
+    const users = byFlags.get(key);
+    if (users) users.push(userId);
+    else byFlags.set(key, [userId]);
+  }
+  for (const [key, users] of byFlags) {
+    ctx.events.append(users, { ...event, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
+  }
 }

@@ -41,13 +41,34 @@ export function canReadStreamMessage(user: Viewer, stream: StreamRow, subscribed
   return subscribed;
 }
 
+/** Active users of a role or better (role <= maxRole); a bulk change passes one that remembers its answers. */
+export type UsersWithRoleAtMost = (maxRole: number) => readonly number[];
+
+/** A UsersWithRoleAtMost for one transaction: each role's users are read once. */
+export function usersWithRoleAtMost(ctx: Ctx): UsersWithRoleAtMost {
+  const byRole = new Map<number, readonly number[]>();
+  return (maxRole) => {
+    let ids = byRole.get(maxRole);
+    if (ids === undefined) {
+      ids = selectActiveUserIdsWithRoleAtMost(ctx.store, maxRole);
+      byRole.set(maxRole, ids);
+    }
+    return ids;
+  };
+}
+
 /**
  * Active users who can see the channel, given its subscribers: for a public channel every
  * non-guest plus subscribed guests; for a private one its subscribers plus administrators.
  */
-export function streamViewerIds(ctx: Ctx, stream: StreamRow, subscriberIds?: readonly number[]): Set<number> {
+export function streamViewerIds(
+  ctx: Ctx,
+  stream: StreamRow,
+  subscriberIds?: readonly number[],
+  roleUsers: UsersWithRoleAtMost = (maxRole) => selectActiveUserIdsWithRoleAtMost(ctx.store, maxRole),
+): Set<number> {
   const subscribers = subscriberIds ?? selectActiveSubscriberIds(ctx.store, stream.id);
-  const everyoneElse = selectActiveUserIdsWithRoleAtMost(ctx.store, stream.invite_only === 0 ? ROLE.member : ROLE.admin);
+  const everyoneElse = roleUsers(stream.invite_only === 0 ? ROLE.member : ROLE.admin);
   return new Set([...everyoneElse, ...subscribers]);
 }
 

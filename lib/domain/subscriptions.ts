@@ -8,17 +8,20 @@ import {
   insertStream,
   insertSubscription,
   selectActiveSubscriberIds,
+  selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
   selectStreamByName,
   selectStreamById,
   selectSubscription,
   selectSubscriberCount,
+  selectSubscribedStreamIds,
   selectSubscriptionsOfUser,
   type StreamRow,
 } from '../store/streams.js';
 import { READ_BIT, selectUnreadMessageIdsInStream, setUserMessageFlagBits } from '../store/user_message.js';
 import { resolvePrincipals } from './principals.js';
-import { streamViewerIds } from './stream_access.js';
+import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
+import { SubscribeEvents } from './subscription_events.js';
 import { byName, renderStreamDescription, streamDict, streamNameProblem, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
 
@@ -47,6 +50,22 @@ function checkNames(names: readonly string[]): void {
   }
 }
 
+/**
+ * How many (user, channel) subscriptions one request may add or remove. Neither Zulip nor the API
+ * document bounds it; each pair is a row written under the write lock, which every other writer
+ * (other processes on the same file included) waits for. 1000 users and 10 channels fit.
+ */
+export const MAX_SUBSCRIPTIONS_PER_REQUEST = 10_000;
+
+function checkPairs(channels: number, principals: readonly (string | number)[]): void {
+  const users = Math.max(1, new Set(principals.map((p) => (typeof p === 'string' ? p.trim().toLowerCase() : p))).size);
+  if (channels * users > MAX_SUBSCRIPTIONS_PER_REQUEST) {
+    throw badRequest(
+      `Too many subscriptions in one request: ${users} users times ${channels} channels (limit: ${MAX_SUBSCRIPTIONS_PER_REQUEST}).`,
+    );
+  }
+}
+
 function uniqueByName<T extends { name: string }>(items: readonly T[]): T[] {
   const seen = new Set<string>();
   return items.filter((item) => {
@@ -65,6 +84,7 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     );
     checkNames(requested.map((s) => s.name));
     const principals = input.principals ?? [];
+    checkPairs(requested.length, principals);
     const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(actor, p));
 
     const existing: StreamRow[] = [];
@@ -103,40 +123,40 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id }];
     const subscribed: Record<string, string[]> = {};
     const alreadySubscribed: Record<string, string[]> = {};
-    const newSubsByUser = new Map<number, StreamRow[]>();
+    // One read per user of what they are and were subscribed to, not one per (user, channel).
+    const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
+    const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
+    const roleUsers = usersWithRoleAtMost(ctx);
+    const events = new SubscribeEvents();
+    const oneNewSubscriber = new Map<number, number>();
+    const createdIds = new Set(created.map((stream) => stream.id));
     for (const stream of [...authorized, ...created]) {
-      const isNew = created.includes(stream);
-      const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream);
+      const isNew = createdIds.has(stream.id);
+      const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream, undefined, roleUsers);
       const added: number[] = [];
       for (const target of targets) {
-        if (selectIsSubscribed(ctx.store, target.id, stream.id)) {
+        if (current.get(target.id)!.has(stream.id)) {
           (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
           continue;
         }
-        insertSubscription(ctx.store, target.id, stream.id, ctx.now());
+        insertSubscription(ctx.store, target.id, stream.id, ctx.now(), former.get(target.id)!.has(stream.id));
         (subscribed[String(target.id)] ??= []).push(stream.name);
         added.push(target.id);
-        const list = newSubsByUser.get(target.id) ?? [];
-        list.push(stream);
-        newSubsByUser.set(target.id, list);
+        events.subscribed(target.id, stream);
       }
       if (added.length === 0) continue;
+      oneNewSubscriber.set(stream.id, added[0]!);
       const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
-      const after = streamViewerIds(ctx, stream, subscribers);
+      const after = streamViewerIds(ctx, stream, subscribers, roleUsers);
       const gained = [...after].filter((id) => !before.has(id));
-      const countBefore = subscribers.length - added.filter((id) => subscribers.includes(id)).length;
-      if (gained.length > 0) ctx.events.append(gained, { type: 'stream', op: 'create', streams: [streamDict(stream, countBefore)] });
-      ctx.events.append(after, { type: 'subscription', op: 'peer_add', stream_ids: [stream.id], user_ids: added });
+      // Every target is an active user (resolvePrincipals), so each counts among `subscribers`.
+      if (gained.length > 0) events.streamCreated(gained, streamDict(stream, subscribers.length - added.length));
+      events.peersAdded(after, stream.id, added);
     }
-    const counts = new Map<number, number>();
-    const countOf = (streamId: number): number => {
-      if (!counts.has(streamId)) counts.set(streamId, selectSubscriberCount(ctx.store, streamId));
-      return counts.get(streamId)!;
-    };
-    for (const [userId, streams] of newSubsByUser) {
-      const subs = streams.map((stream) => subscriptionDict(stream, selectSubscription(ctx.store, userId, stream.id), countOf(stream.id)));
-      ctx.events.append([userId], { type: 'subscription', op: 'add', subscriptions: subs });
-    }
+    // A new subscription row holds the column defaults, so its dict is the same for every user.
+    events.append(ctx, (stream) =>
+      subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
+    );
 
     const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
     if (!(input.authorizationErrorsFatal ?? true)) result.unauthorized = unauthorized.map((stream) => stream.name);
@@ -153,11 +173,13 @@ export interface UnsubscribeInput {
 export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeInput): { removed: string[]; not_removed: string[] } {
   return ctx.tx(() => {
     const principals = input.principals ?? [];
+    const names = input.subscriptions.map((name) => name.trim());
+    const unique = uniqueByName(names.map((name) => ({ name })));
+    checkPairs(unique.length, principals);
     const targets = principals.length > 0 ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id, bot_owner_id: null }];
     const unsubscribingOthers = targets.some((t) => t.id !== actor.id && t.bot_owner_id !== actor.id);
-    const names = input.subscriptions.map((name) => name.trim());
     checkNames(names);
-    const streams = uniqueByName(names.map((name) => ({ name }))).map((n) => ({ name: n.name, row: selectStreamByName(ctx.store, n.name) }));
+    const streams = unique.map((n) => ({ name: n.name, row: selectStreamByName(ctx.store, n.name) }));
     if (unsubscribingOthers && !isAdmin(actor) && streams.some((s) => s.row !== undefined)) {
       throw badRequest('Insufficient permission');
     }
@@ -168,9 +190,10 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
     const notRemoved: string[] = [];
     const removedByUser = new Map<number, StreamRow[]>();
     const streamEvents: { stream: StreamRow; before: Set<number>; users: number[] }[] = [];
+    const roleUsers = usersWithRoleAtMost(ctx);
     for (const { row } of streams) {
       const stream = row!;
-      const before = streamViewerIds(ctx, stream);
+      const before = streamViewerIds(ctx, stream, undefined, roleUsers);
       const users: number[] = [];
       for (const target of targets) {
         if (!selectIsSubscribed(ctx.store, target.id, stream.id)) {
@@ -191,7 +214,7 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
     }
     for (const { stream, before, users } of streamEvents) {
       ctx.events.append(before, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: users });
-      const after = streamViewerIds(ctx, stream);
+      const after = streamViewerIds(ctx, stream, undefined, roleUsers);
       const lost = [...before].filter((id) => !after.has(id));
       if (lost.length > 0) {
         ctx.events.append(lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { Actor } from '../domain/roles.js';
-import { ApiError } from '../errors.js';
+import { ApiError, databaseBusy } from '../errors.js';
 import type { Logger } from '../context.js';
 import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
 import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
@@ -138,8 +138,10 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     const fail = (error: unknown): void => {
       // Refused before its body was read: the connection goes, and the body with it unread.
       if (bodyUnread) extraHeaders = { ...extraHeaders, Connection: 'close' };
-      if (error instanceof ApiError) {
-        sendError(res, error, extraHeaders);
+      // A read outside a transaction may meet SQLITE_BUSY too (ctx.tx maps the writes').
+      const known = error instanceof ApiError ? error : databaseBusy(error);
+      if (known) {
+        sendError(res, known, extraHeaders);
         return;
       }
       deps.logger.error('unexpected error', {

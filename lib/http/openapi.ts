@@ -177,7 +177,7 @@ export function buildOpenApi(groups: Readonly<Record<string, Readonly<Record<str
       title: 'parley',
       version,
       description:
-        "parley's HTTP API: Zulip's REST API for the endpoints parley implements. Parameters may be sent in the query string or in a form-urlencoded or multipart body for every method; lists, objects, integers and booleans are JSON text. Every answer is JSON: {result: 'success', msg: '', ...} or {result: 'error', msg, code, ...}. A path that is no endpoint answers 404 NOT_FOUND; an endpoint's path with another method, 405 METHOD_NOT_ALLOWED with an Allow header; a bug, 500 INTERNAL_SERVER_ERROR.",
+        "parley's HTTP API: Zulip's REST API for the endpoints parley implements. Parameters may be sent in the query string or in a form-urlencoded or multipart body for every method; lists, objects, integers and booleans are JSON text. Every answer is JSON: {result: 'success', msg: '', ...} or {result: 'error', msg, code, ...}. A path that is no endpoint answers 404 NOT_FOUND; an endpoint's path with another method, 405 METHOD_NOT_ALLOWED with an Allow header; a bug, 500 INTERNAL_SERVER_ERROR; a database whose write lock another process held past the busy timeout, 503 DATABASE_BUSY with a Retry-After header (retry the request).",
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: '/' }],

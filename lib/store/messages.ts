@@ -57,6 +57,28 @@ export function selectTopicMessageIds(s: Store, streamId: number, topic: string,
     .all(streamId, topic, fromId) as number[];
 }
 
+/**
+ * Up to `limit` ids of a topic's messages (case-insensitively) from `fromId` on, other than
+ * `exceptId` and those already named exactly `newTopic`: the next batch of a topic move.
+ */
+export function selectTopicMessageIdsToMove(
+  s: Store,
+  streamId: number,
+  topic: string,
+  newTopic: string,
+  fromId: number,
+  exceptId: number,
+  limit: number,
+): number[] {
+  return s
+    .prepare(
+      `SELECT id FROM message WHERE stream_id = ? AND topic = ? COLLATE NOCASE AND topic <> ? COLLATE BINARY
+       AND id >= ? AND id <> ? ORDER BY id LIMIT ?`,
+    )
+    .pluck()
+    .all(streamId, topic, newTopic, fromId, exceptId, limit) as number[];
+}
+
 /** Zulip's topic participants: everyone who sent a message to the topic (parley has no reactions). */
 export function selectTopicSenderIds(s: Store, streamId: number, topic: string): number[] {
   return s

@@ -104,9 +104,10 @@ export function selectSubscriberCount(s: Store, streamId: number): number {
     .get(streamId) as number;
 }
 
-export function insertSubscription(s: Store, userId: number, streamId: number, now: number): void {
+/** `wasSubscribed`: the user has a former_subscription row for the channel, which goes. */
+export function insertSubscription(s: Store, userId: number, streamId: number, now: number, wasSubscribed: boolean): void {
   s.run('INSERT INTO subscription (user_id, stream_id, date_subscribed) VALUES (?, ?, ?)', userId, streamId, now);
-  s.run('DELETE FROM former_subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
+  if (wasSubscribed) s.run('DELETE FROM former_subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
 }
 
 export function deleteSubscription(s: Store, userId: number, streamId: number): void {

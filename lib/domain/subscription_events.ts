@@ -1,0 +1,59 @@
+// The events of POST /users/me/subscriptions, merged: `stream` create, `subscription` peer_add
+// and add, each once per distinct audience and content instead of once per channel or user, so
+// that subscribing many users to many channels writes a few event rows, not one per pair.
+import type { Ctx } from '../context.js';
+import type { StreamRow } from '../store/streams.js';
+
+const keyOf = (ids: Iterable<number>): string => [...ids].sort((a, b) => a - b).join(',');
+
+export class SubscribeEvents {
+  readonly #creates = new Map<string, { users: number[]; streams: Record<string, unknown>[] }>();
+  readonly #peers = new Map<string, { users: Set<number>; userIds: number[]; streamIds: number[] }>();
+  readonly #streamsOfUser = new Map<number, StreamRow[]>();
+
+  /** `users` learn that the channel exists (Zulip's stream create event), with its dict. */
+  streamCreated(users: readonly number[], dict: Record<string, unknown>): void {
+    const key = keyOf(users);
+    const group = this.#creates.get(key);
+    if (group) group.streams.push(dict);
+    else this.#creates.set(key, { users: [...users], streams: [dict] });
+  }
+
+  /** `users` (the channel's viewers) learn that `added` subscribed to it. */
+  peersAdded(users: Set<number>, streamId: number, added: readonly number[]): void {
+    const key = `${keyOf(users)}|${keyOf(added)}`;
+    const group = this.#peers.get(key);
+    if (group) group.streamIds.push(streamId);
+    else this.#peers.set(key, { users, userIds: [...added], streamIds: [streamId] });
+  }
+
+  subscribed(userId: number, stream: StreamRow): void {
+    const list = this.#streamsOfUser.get(userId);
+    if (list) list.push(stream);
+    else this.#streamsOfUser.set(userId, [stream]);
+  }
+
+  /** Appends the events; `subscriptionOf` gives a new subscription's dict, the same for every user. */
+  append(ctx: Ctx, subscriptionOf: (stream: StreamRow) => Record<string, unknown>): void {
+    for (const { users, streams } of this.#creates.values()) ctx.events.append(users, { type: 'stream', op: 'create', streams });
+    for (const { users, userIds, streamIds } of this.#peers.values()) {
+      ctx.events.append(users, { type: 'subscription', op: 'peer_add', stream_ids: streamIds, user_ids: userIds });
+    }
+    const usersOfList = new Map<string, { users: number[]; streams: StreamRow[] }>();
+    for (const [userId, streams] of this.#streamsOfUser) {
+      const key = keyOf(streams.map((stream) => stream.id));
+      const group = usersOfList.get(key);
+      if (group) group.users.push(userId);
+      else usersOfList.set(key, { users: [userId], streams });
+    }
+    const dicts = new Map<number, Record<string, unknown>>();
+    for (const { users, streams } of usersOfList.values()) {
+      const subscriptions = streams.map((stream) => {
+        let dict = dicts.get(stream.id);
+        if (dict === undefined) dicts.set(stream.id, (dict = subscriptionOf(stream)));
+        return dict;
+      });
+      ctx.events.append(users, { type: 'subscription', op: 'add', subscriptions });
+    }
+  }
+}
