@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
 import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
+import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
@@ -23,7 +24,7 @@ import { prepareDatabase } from './store/open.js';
 import { selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions } from './context.js';
+export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
 export type { ActorRef } from './domain/auth.js';
@@ -78,6 +79,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   prepareDatabase(db, { synchronous: options.synchronous });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
+  ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
   resumePushForwarding(ctx);
 

@@ -14,6 +14,7 @@ import { streamRoutes } from './streams.js';
 import { userGroupRoutes } from './user_groups.js';
 import { messageRoutes } from './messages.js';
 import { messageFlagRoutes } from './message_flags.js';
+import { externalContentRoutes } from './external_content.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -32,6 +33,7 @@ export const routeGroups = {
   realmEmoji: realmEmojiRoutes,
   openApi: openApiRoutes,
   linkifiers: linkifierRoutes,
+  externalContent: externalContentRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

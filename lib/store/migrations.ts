@@ -37,7 +37,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 3,
     up() {},
   },
+  {
+    // image_proxy_key: a new table, created when schema.sql is applied after this step.
+    version: 4,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
