@@ -3,6 +3,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
+import { Response } from 'node-fetch';
+import type { ImageProxyOptions } from '../lib/index.js';
 import { IMAGES } from './user_status_helpers.js';
 
 export interface ImageHost {
@@ -52,4 +54,13 @@ export async function startImageHost(): Promise<ImageHost> {
 export function camoPath(key: string | Buffer, url: string): string {
   const bytes = Buffer.from(url, 'utf8');
   return `/external_content/${createHmac('sha1', key).update(bytes).digest('hex')}/${bytes.toString('hex')}`;
+}
+
+/** A fetch for the proxy that answers every URL with a PNG, for tests that only need the proxy to succeed. */
+export const pngEverywhere = (async () =>
+  new Response(IMAGES.png, { status: 200, headers: { 'content-type': 'image/png', 'content-length': String(IMAGES.png.length) } })) as unknown as NonNullable<ImageProxyOptions['fetch']>;
+
+/** The proxy path of `url` under the key a server made and stored. */
+export function storedKeyCamoPath(db: { prepare(sql: string): { pluck(): { get(): unknown } } }, url: string): string {
+  return camoPath(db.prepare('SELECT key FROM image_proxy_key').pluck().get() as Buffer, url);
 }
