@@ -396,3 +396,15 @@ CREATE TABLE IF NOT EXISTS device (
 CREATE INDEX IF NOT EXISTS device_by_user ON device (user_id, id);
 -- Registrations to resume on start (few rows: only those still being forwarded).
 CREATE INDEX IF NOT EXISTS device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+
+------------------------------------------------------------------------------------------------
+-- Server secrets (lib/domain/external_content.ts)
+------------------------------------------------------------------------------------------------
+
+-- The key that signs image proxy URLs (/external_content/<HMAC-SHA1 digest>/<hex URL>, Zulip's
+-- camo scheme): 32 random bytes made once, on the first start with the proxy on. Never logged
+-- nor answered by any endpoint. One row; id is always 1.
+CREATE TABLE IF NOT EXISTS image_proxy_key (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  key BLOB NOT NULL CHECK (length(key) >= 16)
+) STRICT;

@@ -75,6 +75,19 @@ export interface LimitOptions {
   emojiBytes?: number;
 }
 
+export interface ImageProxyOptions {
+  /** The key that signs proxy URLs (Zulip's CAMO_KEY); by default made once and kept in the database. */
+  key?: string | Buffer;
+  /** The fetch used to reach image hosts (node-fetch by default). */
+  fetch?: typeof import('node-fetch').default;
+  /** How long fetching one image may take, headers and body, in ms. */
+  timeoutMs?: number;
+  /** Largest image passed on, in bytes. */
+  maxBytes?: number;
+  /** Lets the proxy reach loopback, private and link-local addresses (tests, intranets). Off by default. */
+  allowPrivateAddresses?: boolean;
+}
+
 export interface ChatOptions {
   /** Current time in milliseconds since the epoch. */
   clock?: () => number;
@@ -98,6 +111,11 @@ export interface ChatOptions {
    */
   trustProxy?: TrustProxy;
   limits?: LimitOptions;
+  /**
+   * Images from other hosts in messages and channel descriptions load through parley's image
+   * proxy (GET /external_content/...). On by default; false renders them as links instead.
+   */
+  imageProxy?: ImageProxyOptions | false;
 }
 
 export interface Ctx {

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
 import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
+import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
@@ -24,7 +25,7 @@ import { prepareDatabase } from './store/open.js';
 import { selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions } from './context.js';
+export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
 export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
@@ -81,6 +82,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
   const ctx = createContext(db, options, (c) => new EventHub(c));
   ensureRealm(ctx);
+  ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
   resumePushForwarding(ctx);
 

@@ -3,6 +3,7 @@
 // document's rules). test/permissions.test.ts runs it; a route missing here fails the suite.
 import type { TestServer, TestUser } from './helpers.js';
 import { keyParams, newPhone, tokenParams, type StandInBouncer } from './bouncer.js';
+import { storedKeyCamoPath } from './image_host.js';
 import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 
@@ -222,6 +223,11 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /user_avatars/:realm_id/emoji/images/:file_name': { request: (env) => ({ path: `/user_avatars/1/emoji/images/${env.emoji.fileName}` }), expect: everyone },
   'GET /openapi.json': { request: () => ({ path: '/openapi.json' }), expect: everyone },
+  // The signature is the permission: no credentials are read (the server's fetch is a stand-in).
+  'GET /external_content/:digest/:hex_url': {
+    request: (env) => ({ path: storedKeyCamoPath(env.s.db, 'https://images.example/cat.png') }),
+    expect: everyone,
+  },
   'GET /realm/linkifiers': { request: () => ({ path: '/realm/linkifiers' }), expect: everyone },
   'POST /realm/filters': { request: (env) => ({ path: '/realm/filters', params: newLinkifier(env) }), expect: admins(NOT_ADMIN) },
   'PATCH /realm/filters/:filter_id': { request: (env) => ({ path: `/realm/filters/${linkifier(env)}`, params: newLinkifier(env) }), expect: admins(NOT_ADMIN) },

@@ -8,8 +8,10 @@ import { basic, type Reply, type TestUser } from './helpers.js';
 import { MATRIX, ROLES, type Env, type Expected, type MatrixRequest, type Role } from './permission_matrix.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
+import { pngEverywhere } from './image_host.js';
 
-const { s, bouncer } = await pushWorld(t, { push: { retryDelaysMs: [1] } });
+// The image proxy's host is a stand-in that always has the image.
+const { s, bouncer } = await pushWorld(t, { push: { retryDelaysMs: [1] }, chat: { imageProxy: { fetch: pngEverywhere } } });
 let counter = 0;
 const unique = (prefix: string) => `${prefix}${(counter += 1)}`;
 s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name: 'permissions' }] });

@@ -1,11 +1,12 @@
-// No API key, password, push key, device token or bouncer server key ever appears in a log line or
-// an error message: one full scenario (authentication failures, /fetch_api_key, push registration
-// and test notifications through a failing bouncer, parameter errors, forced 500s) with a
+// No API key, password, push key, device token, bouncer server key or image proxy key ever
+// appears in a log line or an error message: one full scenario (authentication failures,
+// /fetch_api_key, push registration and test notifications through a failing bouncer, image proxy
+// URLs, parameter errors, forced 500s) with a
 // capturing logger, then every log line and every answer is scanned for every secret.
 import t from 'tap';
 import type { Logger } from '../lib/context.js';
 import { keyParams, newPhone as makePhone, tokenParams, type Phone } from './bouncer.js';
-import { basic, type Reply, type TestUser } from './helpers.js';
+import { basic, jsonBody, type Reply, type TestUser } from './helpers.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
 
 const lines: string[] = [];
@@ -117,6 +118,13 @@ t.test('the scenario runs', async (t) => {
   t.ok(lines.filter((line) => line.includes('unexpected error')).length >= 2, 'and were logged');
   t.equal((await call('recovered', 'GET', '/users/me', { as: member })).status, 200);
 
+  // The image proxy: a rendered image carries a signed URL, never the key; a forged one is refused.
+  const preview = await call('image preview', 'POST', '/messages/render', { as: member, params: { content: '![x](https://images.example/x.png)' } });
+  const signed = /src="([^"]+)"/.exec(preview.body.rendered as string)![1]!;
+  const forged = await fetch(s.url + signed.replace(/\/external_content\/./, (p) => p.slice(0, -1) + (p.endsWith('0') ? '1' : '0')));
+  answers.push({ what: 'forged image proxy URL', reply: { status: forged.status, body: await jsonBody(forged), headers: forged.headers }, mayContain: [] });
+  t.equal(forged.status, 403);
+
   // Reading everything back: no state or list carries a secret.
   await call('register', 'POST', '/register', { as: member });
   await call('users', 'GET', '/users', { as: s.owner });
@@ -149,6 +157,8 @@ function allSecrets(): [string, string][] {
   keys.forEach((key, i) => secrets.push([`API key ${i}`, key]));
   for (const [who, password] of Object.entries(PASSWORDS)) secrets.push([`${who} password`, password]);
   secrets.push(['bouncer server key', bouncer.serverKey]);
+  const proxyKey = s.db.prepare('SELECT key FROM image_proxy_key').pluck().get() as Buffer;
+  secrets.push(['image proxy key (hex)', proxyKey.toString('hex')], ['image proxy key (base64)', proxyKey.toString('base64')]);
   for (const [id, key] of bouncer.phoneKeys) {
     secrets.push([`push key ${id}`, Buffer.from(key).toString('base64')], [`push key ${id} (hex)`, Buffer.from(key).toString('hex')]);
   }

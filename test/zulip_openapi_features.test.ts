@@ -1,15 +1,16 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
 // success and error bodies of the API document's features (user status, linkifiers, navigation
-// views, drafts, alert words, E2EE push), custom emoji and the events they cause, and
-// GET /openapi.json. The harness is test/conformance.ts.
+// views, drafts, alert words, E2EE push), custom emoji and the events they cause, the image
+// proxy, and GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 import { conformance, FEATURE_GROUPS } from './conformance.js';
+import { pngEverywhere, storedKeyCamoPath } from './image_host.js';
 import { REACTION_TYPE_DEVIATION } from './zulip_openapi.js';
 
-const { s, bouncer, member } = await pushWorld(t);
+const { s, bouncer, member } = await pushWorld(t, { chat: { imageProxy: { fetch: pngEverywhere } } });
 const admin = await s.user('admin');
 const bot = await s.user('member', { bot: true });
 const api = conformance(s);
@@ -17,6 +18,13 @@ const me = { as: member };
 const capabilities = { client_capabilities: { linkifier_url_template: true } };
 const registered = (await s.request('POST', '/register', { ...me, params: capabilities })).body;
 const queue = { queue_id: registered.queue_id as string, last_event_id: registered.last_event_id as number };
+
+/** A GET outside /api/v1 (an image): its status, and its JSON body when it failed. */
+async function image(url: string) {
+  const response = await fetch(s.url + url);
+  const text = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, headers: response.headers, body: response.ok ? {} : JSON.parse(text.toString()) };
+}
 
 t.test('user status, with the service_extra_emoji reaction type the API document names', async (t) => {
   await api.call(t, 'POST', '/users/me/status', { ...me, params: { status_text: 'on a break', emoji_name: 'coffee' } }, 200);
@@ -39,16 +47,18 @@ t.test('custom emoji', async (t) => {
   api.check(t, 'POST', '/realm/emoji/bad_image', await uploadEmoji(s, member, 'bad_image', [{ filename: 'x.svg', data: IMAGES.svg }]), 400);
   const listed = await api.call(t, 'GET', '/realm/emoji', me, 200);
   await api.call(t, 'GET', '/realm/emoji', {}, 401);
-  const image = async (url: string) => {
-    const response = await fetch(s.url + url);
-    const text = Buffer.from(await response.arrayBuffer());
-    return { status: response.status, headers: response.headers, body: response.ok ? {} : JSON.parse(text.toString()) };
-  };
   const sourceUrl = (Object.values(listed.body.emoji)[0] as { source_url: string }).source_url;
   api.check(t, 'GET', sourceUrl, await image(sourceUrl), 200);
   api.check(t, 'GET', '/user_avatars/1/emoji/images/0000000000000000.png', await image('/user_avatars/1/emoji/images/0000000000000000.png'), 404);
   await api.call(t, 'DELETE', '/realm/emoji/party_parrot', me, 200);
   await api.call(t, 'DELETE', '/realm/emoji/no_such_emoji', me, 404);
+});
+
+t.test('the image proxy', async (t) => {
+  const path = storedKeyCamoPath(s.db, 'https://images.example/cat.png');
+  api.check(t, 'GET', path, await image(path), 200);
+  const forged = path.replace(/\/external_content\/./, (prefix) => prefix.slice(0, -1) + (prefix.endsWith('0') ? '1' : '0'));
+  api.check(t, 'GET', forged, await image(forged), 403);
 });
 
 t.test('linkifiers', async (t) => {

@@ -15,6 +15,7 @@ import {
   selectTopicSenderIds,
   type MentionableUser,
 } from '../store/messages.js';
+import { imageProxySource } from './external_content.js';
 import { FLAG } from './flags.js';
 import type { Actor } from './roles.js';
 
@@ -56,7 +57,7 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
 
 export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
   const { lookup, users } = mentionLookup(ctx, content);
-  const rendered = renderMarkdown({ content, mentions: lookup, linkifiers: currentLinkifiers(ctx) });
+  const rendered = renderMarkdown({ content, mentions: lookup, linkifiers: currentLinkifiers(ctx), imageProxy: imageProxySource(ctx) });
   const mentioned = new Set(rendered.mentions.userIds);
   const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
   for (const groupId of rendered.mentions.groupIds) {

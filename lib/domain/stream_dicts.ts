@@ -1,14 +1,16 @@
 // The channel and subscription objects of Zulip's API (BasicChannel, Subscription), as GET
 // /streams, GET /users/me/subscriptions, /register and the stream/subscription events carry them.
+import type { Ctx } from '../context.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { imageProxySource } from './external_content.js';
 import type { StreamRow, SubscriptionRow } from '../store/streams.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 /** Zulip's render_stream_description. */
-export function renderStreamDescription(description: string): string {
-  return description === '' ? '' : renderMarkdown({ content: description }).html;
+export function renderStreamDescription(ctx: Ctx, description: string): string {
+  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx) }).html;
 }
 
 export function streamDict(stream: StreamRow, subscriberCount: number): Record<string, unknown> {

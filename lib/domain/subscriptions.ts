@@ -111,7 +111,7 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       const id = insertStream(ctx.store, {
         name: wanted.name,
         description: wanted.description,
-        rendered_description: renderStreamDescription(wanted.description),
+        rendered_description: renderStreamDescription(ctx, wanted.description),
         invite_only: inviteOnly ? 1 : 0,
         history_public_to_subscribers: historyPublic ? 1 : 0,
         date_created: ctx.now(),

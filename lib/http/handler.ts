@@ -11,7 +11,7 @@ import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../ro
 import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
 import { strictest, type RateLimiter } from './rate_limit.js';
 import { decodeParams } from './params.js';
-import { RawResponse, sendError, sendJson, sendSuccess } from './respond.js';
+import { RawResponse, sendError, sendJson, sendRaw, sendSuccess } from './respond.js';
 
 export const API_PREFIX = '/api/v1';
 const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
@@ -154,10 +154,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
 
     const answer = (result: unknown, ignored: readonly string[]): void => {
       if (result instanceof RawResponse) {
-        if (!res.headersSent && !res.destroyed) {
-          res.writeHead(result.status, { ...extraHeaders, ...result.headers });
-          res.end(result.body);
-        }
+        sendRaw(res, result, extraHeaders);
         return;
       }
       sendSuccess(res, result as object | undefined, ignored, extraHeaders);

@@ -1,5 +1,6 @@
 // The JSON envelope: `{"result":"success","msg":"",...}` and `{"result":"error","msg","code",...}`.
 import type { ServerResponse } from 'node:http';
+import { Readable, pipeline } from 'node:stream';
 import { ApiError } from '../errors.js';
 
 export function sendJson(
@@ -48,11 +49,23 @@ export function sendError(res: ServerResponse, error: ApiError, headers: Readonl
   sendJson(res, error.status, error.toJSON(), { ...headers, ...error.headers });
 }
 
-/** A handler result that is not JSON (for example a custom emoji image). */
+/** A handler result that is not JSON (for example a custom emoji image); a stream body is piped. */
 export class RawResponse {
   constructor(
     readonly status: number,
     readonly headers: Readonly<Record<string, string>>,
-    readonly body: Buffer | string,
+    readonly body: Buffer | string | Readable,
   ) {}
+}
+
+/** Writes a RawResponse; a stream that fails midway cuts the answer short (its headers are gone). */
+export function sendRaw(res: ServerResponse, result: RawResponse, headers: Readonly<Record<string, string>>): void {
+  const body = result.body;
+  if (res.headersSent || res.destroyed) {
+    if (body instanceof Readable) body.destroy();
+    return;
+  }
+  res.writeHead(result.status, { ...headers, ...result.headers });
+  if (body instanceof Readable) pipeline(body, res, () => undefined);
+  else res.end(body);
 }

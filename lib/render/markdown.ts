@@ -1,7 +1,9 @@
 // Message rendering: Zulip-flavoured Markdown basics with markdown-it (paragraphs with hard line
 // breaks, emphasis, strikethrough, code spans and blocks, quotes, lists, links and bare URLs),
 // mentions (lib/render/mentions.ts) and linkifiers (lib/render/linkifiers.ts). Raw HTML is escaped.
+// Images from other hosts go through the image proxy or become links (lib/render/image_proxy.ts).
 import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { classifyImageSource } from './image_proxy.js';
 import { linkifierPlugin, type CompiledLinkifier } from './linkifiers.js';
 import { emptyMentionResult, mentionPlugin, type MentionLookup, type MentionResult } from './mentions.js';
 
@@ -22,6 +24,21 @@ function createRenderer(): MarkdownIt {
   // Zulip renders ~~text~~ as <del>.
   md.renderer.rules.s_open = () => '<del>';
   md.renderer.rules.s_close = () => '</del>';
+  // A reader's client fetches every <img>: one pointing at another host would tell that host who
+  // reads the message (a tracking pixel). Such images load through the image proxy, or are links.
+  md.renderer.rules.image = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    const src = String(token.attrGet('src') ?? '');
+    const alt = self.renderInlineAsText(token.children ?? [], options, env);
+    const title = token.attrGet('title');
+    const titleAttr = title ? ` title="${escape(String(title))}"` : '';
+    const source = classifyImageSource(src);
+    const proxied = source.kind === 'http' ? (env as RenderEnv | undefined)?.imageProxy?.(source.url) : undefined;
+    if (source.kind === 'local' || proxied !== undefined) {
+      return `<img src="${escape(proxied ?? src)}" alt="${escape(alt)}"${titleAttr}>`;
+    }
+    return `<a href="${escape(src)}"${titleAttr}>${escape(alt === '' ? src : alt)}</a>`;
+  };
   return md;
 }
 
@@ -31,6 +48,12 @@ export interface RenderInput {
   content: string;
   mentions?: MentionLookup | undefined;
   linkifiers?: readonly CompiledLinkifier[] | undefined;
+  /** The proxied source of an external image (an absolute http(s) URL); without it, or when it gives undefined, the image is a link. */
+  imageProxy?: ((url: string) => string | undefined) | undefined;
+}
+
+interface RenderEnv {
+  imageProxy?: ((url: string) => string | undefined) | undefined;
 }
 
 export interface Rendered {
@@ -40,7 +63,12 @@ export interface Rendered {
 
 /** Renders Markdown to Zulip-style HTML and reports what it mentioned. */
 export function renderMarkdown(input: RenderInput): Rendered {
-  const env = { mentions: input.mentions, linkifiers: input.linkifiers ?? [], mentionResult: emptyMentionResult() };
+  const env = {
+    mentions: input.mentions,
+    linkifiers: input.linkifiers ?? [],
+    mentionResult: emptyMentionResult(),
+    imageProxy: input.imageProxy,
+  };
   const html = renderer.render(input.content, env).replace(/\n$/, '');
   return { html, mentions: env.mentionResult };
 }

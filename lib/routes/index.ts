@@ -15,6 +15,7 @@ import { userGroupRoutes } from './user_groups.js';
 import { messageRoutes } from './messages.js';
 import { messageFlagRoutes } from './message_flags.js';
 import { reactionRoutes } from './reactions.js';
+import { externalContentRoutes } from './external_content.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -34,6 +35,7 @@ export const routeGroups = {
   realmEmoji: realmEmojiRoutes,
   openApi: openApiRoutes,
   linkifiers: linkifierRoutes,
+  externalContent: externalContentRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

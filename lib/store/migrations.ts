@@ -38,7 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up() {},
   },
   {
-    // The reaction table: a new table, created when schema.sql is applied after this step.
+    // The reaction and image_proxy_key tables: new tables, created when schema.sql is applied after this step.
     version: 4,
     up() {},
   },

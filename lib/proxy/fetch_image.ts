@@ -1,0 +1,145 @@
+// The image proxy's client: fetches one image for GET /external_content with a time limit, a size
+// limit, redirects followed by hand (http and https only, each hop checked), the refused
+// addresses of lib/proxy/addresses.ts, and only raster image types.
+import http from 'node:http';
+import https from 'node:https';
+import { Transform, pipeline, type Readable } from 'node:stream';
+import nodeFetch from 'node-fetch';
+import { PRIVATE_ADDRESS, isPrivateAddress, publicOnlyLookup } from './addresses.js';
+
+/** Raster types browsers show; never SVG, which can carry script. */
+export const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
+export const DEFAULT_IMAGE_TIMEOUT_MS = 10_000;
+export const DEFAULT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+export interface ImageFetchConfig {
+  fetch?: typeof nodeFetch | undefined;
+  timeoutMs: number;
+  maxBytes: number;
+  allowPrivateAddresses: boolean;
+  /** Aborted when the client that asked goes away. */
+  signal?: AbortSignal | undefined;
+}
+
+export type ImageFailureKind = 'refused_host' | 'redirect' | 'network' | 'timeout' | 'status' | 'type' | 'too_large';
+
+export class ImageFetchFailure extends Error {
+  constructor(
+    readonly kind: ImageFailureKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ImageFetchFailure';
+  }
+}
+
+export interface FetchedImage {
+  contentType: string;
+  /** Known when the host sent Content-Length (the body is then streamed), or the body was read whole. */
+  length: number | undefined;
+  body: Readable | Buffer;
+}
+
+function checkTarget(url: URL, config: ImageFetchConfig): void {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ImageFetchFailure('redirect', 'not an http(s) URL');
+  if (!config.allowPrivateAddresses && isPrivateAddress(url.hostname)) throw new ImageFetchFailure('refused_host', 'refused address');
+}
+
+/** Fetches `url`; throws ImageFetchFailure. The time limit also covers the streamed body. */
+export async function fetchImage(url: string, config: ImageFetchConfig): Promise<FetchedImage> {
+  const fetch = config.fetch ?? nodeFetch;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), config.timeoutMs);
+  const signal = config.signal ? AbortSignal.any([config.signal, timeout.signal]) : timeout.signal;
+  const lookup = config.allowPrivateAddresses ? undefined : publicOnlyLookup;
+  // Agents for this request only: their sockets resolve host names through the refusing lookup.
+  const agent = (target: URL) => (target.protocol === 'https:' ? new https.Agent({ lookup }) : new http.Agent({ lookup }));
+  try {
+    let target = new URL(url);
+    for (let hop = 0; ; hop += 1) {
+      checkTarget(target, config);
+      let response: Awaited<ReturnType<typeof nodeFetch>>;
+      try {
+        response = await fetch(target.href, {
+          redirect: 'manual',
+          signal,
+          agent,
+          headers: { 'user-agent': 'parley-image-proxy', accept: [...PROXIED_IMAGE_TYPES].join(', ') },
+        });
+      } catch (error) {
+        if (timeout.signal.aborted) throw new ImageFetchFailure('timeout', 'timed out');
+        if ((error as { code?: string }).code === PRIVATE_ADDRESS) throw new ImageFetchFailure('refused_host', 'refused address');
+        throw new ImageFetchFailure('network', 'connection failed');
+      }
+      if (REDIRECTS.has(response.status)) {
+        response.body?.resume();
+        const location = response.headers.get('location');
+        if (location === null || hop >= MAX_REDIRECTS) throw new ImageFetchFailure('redirect', 'too many redirects');
+        target = new URL(location, target);
+        continue;
+      }
+      const image = await acceptResponse(response, config, timeout);
+      if (Buffer.isBuffer(image.body)) clearTimeout(timer);
+      else image.body.once('close', () => clearTimeout(timer));
+      return image;
+    }
+  } catch (error) {
+    clearTimeout(timer);
+    timeout.abort();
+    if (error instanceof ImageFetchFailure) throw error;
+    if (error instanceof TypeError) throw new ImageFetchFailure('redirect', 'bad redirect URL');
+    throw error;
+  }
+}
+
+async function acceptResponse(
+  response: Awaited<ReturnType<typeof nodeFetch>>,
+  config: ImageFetchConfig,
+  timeout: AbortController,
+): Promise<FetchedImage> {
+  if (response.status !== 200) throw new ImageFetchFailure('status', String(response.status));
+  const contentType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!PROXIED_IMAGE_TYPES.has(contentType)) throw new ImageFetchFailure('type', contentType);
+  const declared = response.headers.get('content-length');
+  const length = declared !== null && /^\d+$/.test(declared) ? Number(declared) : undefined;
+  if (length !== undefined && length > config.maxBytes) throw new ImageFetchFailure('too_large', String(length));
+  const body = response.body as Readable | null;
+  if (body === null) return { contentType, length: 0, body: Buffer.alloc(0) };
+  if (length !== undefined) {
+    const limited = byteLimit(length);
+    // An error on either side (the time limit, a reset) destroys both: the answer is cut short.
+    pipeline(body, limited, () => undefined);
+    return { contentType, length, body: limited };
+  }
+  // No length announced: read it whole (up to the limit) so that a body too large still gets an error answer.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > config.maxBytes) {
+        timeout.abort();
+        throw new ImageFetchFailure('too_large', String(size));
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch (error) {
+    if (error instanceof ImageFetchFailure) throw error;
+    throw new ImageFetchFailure(timeout.signal.aborted ? 'timeout' : 'network', 'body failed');
+  }
+  const whole = Buffer.concat(chunks);
+  return { contentType, length: whole.length, body: whole };
+}
+
+/** Passes at most `limit` bytes on; more is an error that ends the stream. */
+function byteLimit(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      done(seen > limit ? new Error('body longer than announced') : null, chunk);
+    },
+  });
+}

@@ -1,0 +1,129 @@
+// GET /external_content/{digest}/{hex_url}, the image proxy: over HTTP and in-process it checks
+// the signature in constant time, fetches from a real host on 127.0.0.1 (allowed by the test's
+// option; refused by default) and passes on only raster images within the size and time limits.
+import t, { type Test } from 'tap';
+import type { Readable } from 'node:stream';
+import { RawResponse } from '../lib/http/respond.js';
+import { ApiError } from '../lib/errors.js';
+import { jsonBody, startServer, type TestServer } from './helpers.js';
+import { TEST_MAX_BYTES, camoPath, startImageHost } from './image_host.js';
+import { IMAGES } from './user_status_helpers.js';
+
+const KEY = 'image-proxy-test-key-0123456789';
+const host = await startImageHost();
+t.teardown(() => host.close());
+
+async function proxying(options: Record<string, unknown> = {}): Promise<TestServer> {
+  const s = await startServer({ imageProxy: { key: KEY, allowPrivateAddresses: true, maxBytes: TEST_MAX_BYTES, ...options } });
+  t.teardown(() => s.close());
+  return s;
+}
+
+const s = await proxying();
+
+async function get(server: TestServer, path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+  const response = await fetch(server.url + path);
+  return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+}
+
+/** The in-process answer for a proxy path. */
+async function inProcess(server: TestServer, path: string): Promise<RawResponse> {
+  const [, , digest, hexUrl] = path.split('/');
+  return server.chat.api.externalContent.image(null, { digest: digest!, hexUrl: hexUrl! });
+}
+
+async function readAll(body: RawResponse['body']): Promise<Buffer> {
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return Buffer.from(body);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body as Readable) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The same error over HTTP (JSON) and in-process (ApiError). */
+async function refuses(t: Test, server: TestServer, path: string, status: number, code: string, msg: string): Promise<void> {
+  const response = await fetch(server.url + path);
+  t.equal(response.status, status, `${path}: ${status}`);
+  t.same(await jsonBody(response), { result: 'error', msg, code });
+  await t.rejects(inProcess(server, path), new ApiError(code as never, msg), 'in-process');
+}
+
+t.test('a signed URL serves the image with restrictive headers', async (t) => {
+  const path = camoPath(KEY, `${host.url}/cat.png`);
+  const reply = await get(s, path);
+  t.equal(reply.status, 200);
+  t.same(reply.bytes, IMAGES.png);
+  t.equal(reply.headers.get('content-type'), 'image/png');
+  t.equal(reply.headers.get('content-length'), String(IMAGES.png.length));
+  t.equal(reply.headers.get('x-content-type-options'), 'nosniff');
+  t.equal(reply.headers.get('content-security-policy'), "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox");
+  t.equal(reply.headers.get('cache-control'), 'public, max-age=86400');
+  t.equal(reply.headers.get('referrer-policy'), 'no-referrer');
+  const answer = await inProcess(s, path);
+  t.equal(answer.status, 200);
+  t.equal(answer.headers['Content-Type'], 'image/png');
+  t.same(await readAll(answer.body), IMAGES.png);
+});
+
+t.test('a body without Content-Length is read whole; the type loses its parameters', async (t) => {
+  const reply = await get(s, camoPath(KEY, `${host.url}/chunked.gif`));
+  t.equal(reply.status, 200);
+  t.same(reply.bytes, IMAGES.gif);
+  t.equal(reply.headers.get('content-type'), 'image/gif');
+  t.equal(reply.headers.get('content-length'), String(IMAGES.gif.length));
+});
+
+t.test('redirects to http(s) are followed; others, and too many, are refused', async (t) => {
+  const reply = await get(s, camoPath(KEY, `${host.url}/moved.png`));
+  t.equal(reply.status, 200);
+  t.same(reply.bytes, IMAGES.png);
+  const msg = 'The image host redirected too often or to a URL that is not http(s).';
+  await refuses(t, s, camoPath(KEY, `${host.url}/to-file.png`), 502, 'IMAGE_PROXY_FAILED', msg);
+  await refuses(t, s, camoPath(KEY, `${host.url}/loop.png`), 502, 'IMAGE_PROXY_FAILED', msg);
+});
+
+t.test('a bad signature is refused, as Zulip refuses a camo URL', async (t) => {
+  const good = camoPath(KEY, `${host.url}/cat.png`);
+  const [, , digest, hex] = good.split('/');
+  const flipped = (digest![0] === '0' ? '1' : '0') + digest!.slice(1);
+  const otherKey = camoPath('another-key-of-enough-length', `${host.url}/cat.png`);
+  const otherUrl = `/external_content/${digest}/${Buffer.from(`${host.url}/page.html`).toString('hex')}`;
+  for (const path of [`/external_content/${flipped}/${hex}`, otherKey, otherUrl, `/external_content/${digest}/zz`, `/external_content/abc/${hex}`, `/external_content/${digest}/${hex}0`]) {
+    await refuses(t, s, path, 403, 'INVALID_IMAGE_PROXY_URL', 'Not a valid URL.');
+  }
+});
+
+t.test('only PNG, GIF, JPEG, WebP and AVIF pass: not HTML, not SVG', async (t) => {
+  for (const file of ['page.html', 'logo.svg']) {
+    await refuses(t, s, camoPath(KEY, `${host.url}/${file}`), 502, 'IMAGE_PROXY_FAILED', "The image's content type is not supported.");
+  }
+});
+
+t.test('a body over the limit is refused, announced or not', async (t) => {
+  for (const file of ['big.png', 'big-chunked.png']) {
+    await refuses(t, s, camoPath(KEY, `${host.url}/${file}`), 502, 'IMAGE_PROXY_FAILED', 'The image is too large.');
+  }
+});
+
+t.test('an answer other than 200 is refused', async (t) => {
+  await refuses(t, s, camoPath(KEY, `${host.url}/missing.png`), 502, 'IMAGE_PROXY_FAILED', 'The image host did not answer with an image.');
+});
+
+t.test('a host that does not answer in time is given up', async (t) => {
+  const impatient = await proxying({ timeoutMs: 20 });
+  await refuses(t, impatient, camoPath(KEY, `${host.url}/slow.png`), 502, 'IMAGE_PROXY_FAILED', 'The image host did not answer in time.');
+});
+
+t.test('by default loopback and private addresses are refused, by address or by name', async (t) => {
+  const strict = await startServer({ imageProxy: { key: KEY } });
+  t.teardown(() => strict.close());
+  const port = new URL(host.url).port;
+  for (const url of [`${host.url}/cat.png`, `http://localhost:${port}/cat.png`, `http://[::1]:${port}/cat.png`, `http://[::ffff:127.0.0.1]:${port}/cat.png`, 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x.png', `http://2130706433:${port}/cat.png`]) {
+    await refuses(t, strict, camoPath(KEY, url), 502, 'IMAGE_PROXY_FAILED', "The image's host is not allowed.");
+  }
+});
+
+t.test('with the proxy off the endpoint does not exist', async (t) => {
+  const off = await startServer({ imageProxy: false });
+  t.teardown(() => off.close());
+  await refuses(t, off, camoPath(KEY, `${host.url}/cat.png`), 404, 'NOT_FOUND', 'Not Found');
+});
