@@ -4,8 +4,11 @@ import type { Ctx } from '../context.js';
 import { isMeMessage } from '../render/markdown.js';
 import { selectDirectGroupMemberIds, selectSenderRow, type MessageRow, type SenderRow } from '../store/messages.js';
 import { selectStreamById, type StreamRow } from '../store/streams.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 
 export interface DictCache {
+  /** The domain of dummy emails (lib/domain/email_visibility.ts), read once per request. */
+  emailDomain?: string;
   users: Map<number, SenderRow | undefined>;
   streams: Map<number, StreamRow | undefined>;
   directGroups: Map<number, Record<string, unknown>[]>;
@@ -15,13 +18,16 @@ export function newDictCache(): DictCache {
   return { users: new Map(), streams: new Map(), directGroups: new Map() };
 }
 
-function userOf(ctx: Ctx, cache: DictCache, id: number): SenderRow {
+/** A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email). */
+function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_name: string } {
   let user = cache.users.get(id);
   if (user === undefined && !cache.users.has(id)) {
     user = selectSenderRow(ctx.store, id);
     cache.users.set(id, user);
   }
-  return user ?? { id, email: '', full_name: '' };
+  if (user === undefined) return { email: '', full_name: '' };
+  cache.emailDomain ??= fakeEmailDomain(ctx);
+  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name };
 }
 
 export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | undefined {

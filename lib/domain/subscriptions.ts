@@ -18,6 +18,7 @@ import {
 } from '../store/streams.js';
 import { READ_BIT, selectUnreadMessageIdsInStream, setUserMessageFlagBits } from '../store/user_message.js';
 import { resolvePrincipals } from './principals.js';
+import { userByEmail } from './email_visibility.js';
 import { streamViewerIds } from './stream_access.js';
 import { byName, renderStreamDescription, streamDict, streamNameProblem, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
@@ -36,8 +37,8 @@ export interface SubscribeInput {
   authorizationErrorsFatal?: boolean | undefined;
 }
 
-function isSelf(actor: Actor, principal: string | number): boolean {
-  return typeof principal === 'number' ? principal === actor.id : principal.trim().toLowerCase() === actor.email.toLowerCase();
+function isSelf(ctx: Ctx, actor: Actor, principal: string | number): boolean {
+  return typeof principal === 'number' ? principal === actor.id : userByEmail(ctx, actor, principal)?.id === actor.id;
 }
 
 function checkNames(names: readonly string[]): void {
@@ -65,7 +66,7 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     );
     checkNames(requested.map((s) => s.name));
     const principals = input.principals ?? [];
-    const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(actor, p));
+    const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(ctx, actor, p));
 
     const existing: StreamRow[] = [];
     const missing: typeof requested = [];
