@@ -16,7 +16,10 @@ CREATE TABLE IF NOT EXISTS realm (
   description TEXT NOT NULL DEFAULT '',
   date_created INTEGER NOT NULL,
   -- Copied from the push bouncer's realm_push_status.can_push when it answers (lib/domain/push.ts).
-  push_notifications_enabled INTEGER NOT NULL DEFAULT 1
+  push_notifications_enabled INTEGER NOT NULL DEFAULT 1,
+  -- The email_address_visibility new users start with (Zulip's realm_user_settings_defaults;
+  -- 3, administrators only, as Zulip's default for new organizations). Bots always get 1.
+  default_email_address_visibility INTEGER NOT NULL DEFAULT 3 CHECK (default_email_address_visibility BETWEEN 1 AND 5)
 ) STRICT;
 
 -- Users and bots. A bot has a bot_type (1 generic, 2 incoming webhook, 3 outgoing webhook,
@@ -39,7 +42,10 @@ CREATE TABLE IF NOT EXISTS user (
   timezone TEXT NOT NULL DEFAULT '',
   -- Zulip's presence_enabled; the deprecated status `away` flag is its negation.
   presence_enabled INTEGER NOT NULL DEFAULT 1 CHECK (presence_enabled IN (0, 1)),
-  enable_drafts_synchronization INTEGER NOT NULL DEFAULT 1 CHECK (enable_drafts_synchronization IN (0, 1))
+  enable_drafts_synchronization INTEGER NOT NULL DEFAULT 1 CHECK (enable_drafts_synchronization IN (0, 1)),
+  -- Who sees the real email (Zulip's values): 1 everyone, 2 members, 3 administrators, 4 nobody,
+  -- 5 moderators. Others see user{id}@{organization host} (lib/domain/email_visibility.ts).
+  email_address_visibility INTEGER NOT NULL DEFAULT 1 CHECK (email_address_visibility BETWEEN 1 AND 5)
 ) STRICT;
 
 -- Bumped by the triggers below on every change to a user row, by any process: the version of

@@ -100,8 +100,12 @@ export interface ChatOptions {
    * answered 503 DATABASE_BUSY (SQLite's busy_timeout; default 5000).
    */
   busyTimeoutMs?: number;
-  /** Used when the database has no organization yet and one is created on first start. */
-  realm?: { name?: string; url?: string };
+  /**
+   * Used when the database has no organization yet and one is created on first start.
+   * emailAddressVisibility: who sees new users' real emails (Zulip's values, 1 everyone ...
+   * 5 moderators); default 3, administrators only.
+   */
+  realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
   events?: EventOptions;
   push?: PushOptions;
   rateLimit?: RateLimitOptions;

@@ -43,6 +43,8 @@ export interface NewAccount {
   /** Creates a generic bot owned by `botOwnerId` (or by the first owner). */
   bot?: boolean;
   botOwnerId?: number;
+  /** Who sees the real email (Zulip's values, 1 everyone ... 5 moderators); the organization's default when absent. */
+  emailAddressVisibility?: 1 | 2 | 3 | 4 | 5;
 }
 
 export interface ChatServer {
@@ -137,6 +139,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
         role,
         botType: input.bot ? 1 : null,
         botOwnerId: ownerId,
+        emailAddressVisibility: input.emailAddressVisibility,
       });
     },
     deactivateUser: (userId) => deactivate(ctx, userId),

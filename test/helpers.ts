@@ -35,7 +35,10 @@ export interface TestServer {
   dir: string;
   owner: TestUser;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
-  user(role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest', extra?: { bot?: boolean; fullName?: string; password?: string; email?: string }): Promise<TestUser>;
+  user(
+    role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest',
+    extra?: { bot?: boolean; fullName?: string; password?: string; email?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 },
+  ): Promise<TestUser>;
   close(): Promise<void>;
 }
 
@@ -105,7 +108,9 @@ export async function jsonBody(response: Response): Promise<Record<string, any>>
 export async function startServer(options: ChatOptions & { file?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
-  const chat = createChatServer(opened, { logger: silentLogger, ...options });
+  // Most suites address users by their real emails: their organizations show emails to everyone
+  // unless a test says otherwise (test/email_visibility.test.ts covers parley's own default).
+  const chat = createChatServer(opened, { logger: silentLogger, ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
   // With libsql, tests read and write rows through the same adapter parley uses.
   const db = chat.ctx.db;
   const address = await chat.listen(0, '127.0.0.1');
@@ -128,6 +133,7 @@ export async function startServer(options: ChatOptions & { file?: boolean } = {}
           role,
           bot: extra.bot,
           password: extra.password,
+          emailAddressVisibility: extra.emailAddressVisibility,
         }),
       );
     },

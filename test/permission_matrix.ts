@@ -204,6 +204,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'GET /users/me/alert_words': { request: () => ({ path: '/users/me/alert_words' }), expect: everyone },
   'POST /users/me/alert_words': { request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['word'] } }), expect: everyone },
   'DELETE /users/me/alert_words': { request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['word'] } }), expect: everyone },
+  'PATCH /settings': { request: () => ({ path: '/settings', params: { email_address_visibility: 1 } }), expect: but({ bot: NO_BOTS }) },
   'POST /users/me/status': { request: () => ({ path: '/users/me/status', params: { status_text: 'busy' } }), expect: but({ bot: NO_BOTS }) },
   // API document 4.1: administrators only; a bot with the member role is not one (FL 473).
   'POST /users/:user_id/status': {

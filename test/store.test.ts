@@ -66,7 +66,7 @@ t.test('opening an existing database again keeps its data and is harmless', asyn
   const again = createChatServer(db, { logger: silentLogger, realm: { name: 'Ignored on an existing database' } });
   t.teardown(() => again.close());
   t.ok(again.admin.hasUsers());
-  t.match(again.api.users.me(owner.user_id), { email: 'owner@example.com', role: 100 });
+  t.match(again.api.users.me(owner.user_id), { delivery_email: 'owner@example.com', role: 100 });
   t.equal(db.prepare('SELECT uuid FROM realm').pluck().get(), uuid, 'the same organization');
   t.equal(again.api.server.settings(null).realm_name, 'First');
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
@@ -159,6 +159,13 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
+// Back to version 3: no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `ALTER TABLE user DROP COLUMN email_address_visibility;
+    ALTER TABLE realm DROP COLUMN default_email_address_visibility;
+    DROP TABLE reaction;
+    DROP TABLE image_proxy_key;
+    PRAGMA user_version = 3;`;
+
 /**
  * A parley database written by today's code, then taken back to an older layout by `downgrade`
  * (SQL, given the owner's id and what `before` returned), then opened again: the migrated server.
@@ -174,6 +181,7 @@ async function migratedFrom<T>(
   const owner = await old.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
   const kept = before(old, owner.user_id);
   await old.close();
+  first.exec(TO_VERSION_3);
   first.exec(downgrade(owner.user_id));
   first.close();
   const db = open(t, file);
@@ -233,4 +241,14 @@ t.test('schema 3: a version-2 database gets user_table_version and its triggers,
   t.equal(chat.api.users.me(owner.user_id).full_name, 'Owner');
   db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Owner Renamed', owner.user_id);
   t.equal(chat.api.users.me(owner.user_id).full_name, 'Owner Renamed', 'a change made after the upgrade is seen at once');
+});
+
+t.test('schema 4: accounts of a version-3 database keep showing their email to everyone; new accounts start at administrators only', async (t) => {
+  const { chat, ownerId } = await migratedFrom(t, () => undefined, () => '');
+  t.equal(pragma(chat.ctx.db as Database.Database, 'user_version'), SCHEMA_VERSION);
+  t.match(chat.api.users.me(ownerId), { email: 'owner@example.com', delivery_email: 'owner@example.com' }, 'the existing account: visibility 1');
+  const added = await chat.admin.addUser({ email: 'new@example.com', fullName: 'New User' });
+  t.match(chat.api.users.get(ownerId, { userId: added.user_id }).user, { email: `user${added.user_id}@parley.invalid`, delivery_email: 'new@example.com' });
+  const state = chat.api.events.register(ownerId, { eventTypes: ['realm_user_settings_defaults'] }) as Record<string, unknown>;
+  t.same(state.realm_user_settings_defaults, { email_address_visibility: 3 });
 });

@@ -150,13 +150,14 @@ const userSettingsState = z.strictObject({
   presence_enabled: z.boolean(),
   enable_drafts_synchronization: z.boolean(),
   timezone: z.string(),
+  email_address_visibility: z.int().min(1).max(5),
 });
 
 t.test('applying the user_settings events to the /register state equals a fresh /register', async (t) => {
   const member = await s.user('member');
   const before = await register(s, member, ['user_settings']);
   t.ok(userSettingsState.safeParse(before.user_settings).success, 'user_settings state schema');
-  t.same(before.user_settings, { presence_enabled: true, enable_drafts_synchronization: true, timezone: '' }, 'initial state');
+  t.same(before.user_settings, { presence_enabled: true, enable_drafts_synchronization: true, timezone: '', email_address_visibility: 1 }, 'initial state');
   for (const params of [{ away: true }, { status_text: 'no setting changes' }, { away: false, status_text: '' }, { away: true }]) {
     t.equal((await s.request('POST', '/users/me/status', { as: member, params })).status, 200, JSON.stringify(params));
   }

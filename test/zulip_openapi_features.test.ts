@@ -1,7 +1,7 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
 // success and error bodies of the API document's features (user status, linkifiers, navigation
-// views, drafts, alert words, E2EE push), custom emoji and the events they cause, the image
-// proxy, and GET /openapi.json. The harness is test/conformance.ts.
+// views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause,
+// the image proxy, and GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
@@ -135,10 +135,16 @@ t.test('E2EE push: registration and the test notification, with each bouncer fai
   t.same(bouncer.problems, [], 'the bouncer stand-in saw no protocol violation');
 });
 
+t.test('PATCH /settings: email_address_visibility', async (t) => {
+  await api.call(t, 'PATCH', '/settings', { ...me, params: { email_address_visibility: 2 } }, 200);
+  await api.call(t, 'PATCH', '/settings', { ...me, params: { email_address_visibility: 9 } }, 400);
+  await api.call(t, 'PATCH', '/settings', { as: bot, params: { email_address_visibility: 2 } }, 400);
+});
+
 t.test('the events of all the changes above', async (t) => {
   const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
   const types = new Set((events.body.events as { type: string }[]).map((e) => e.type));
-  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words']) t.ok(types.has(type), type);
+  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words', 'user_settings', 'realm_user']) t.ok(types.has(type), type);
   await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);
 });
 

@@ -16,6 +16,7 @@ import {
 } from '../store/drafts.js';
 import { selectIsSubscribed, selectStreamById } from '../store/streams.js';
 import { selectUserById } from '../store/users.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import type { Actor } from './roles.js';
 import { canAccessStreamContent } from './stream_access.js';
 
@@ -92,7 +93,7 @@ function directRecipients(ctx: Ctx, actor: Actor, to: readonly number[]): number
     return user;
   });
   const gone = users.find((user) => user.is_active !== 1);
-  if (gone) throw badRequest(`'${gone.email}' is no longer using Zulip.`);
+  if (gone) throw badRequest(`'${apiEmail(fakeEmailDomain(ctx), gone)}' is no longer using Zulip.`);
   const others = ids.filter((id) => id !== actor.id);
   return others.length === 0 ? [actor.id] : others;
 }

@@ -3,7 +3,9 @@
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { selectStreamById, selectStreamByName, type StreamRow } from '../store/streams.js';
-import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
+import { selectUserById, type UserRow } from '../store/users.js';
+import { userByEmail } from './email_visibility.js';
+import type { Actor } from './roles.js';
 import { firstUnprintable, streamNameProblem } from './stream_dicts.js';
 
 export const MAX_TOPIC_LENGTH = 60;
@@ -48,7 +50,7 @@ function channelIndicator(to: unknown): string | number {
   throw badRequest('Invalid data type for channel');
 }
 
-function directRecipients(ctx: Ctx, to: unknown): UserRow[] {
+function directRecipients(ctx: Ctx, actor: Actor, to: unknown): UserRow[] {
   const data = typeof to === 'string' ? to.split(',') : to;
   if (!Array.isArray(data)) throw badRequest('Invalid data type for recipients');
   if (data.length === 0) throw badRequest('Message must have recipients');
@@ -59,7 +61,7 @@ function directRecipients(ctx: Ctx, to: unknown): UserRow[] {
     const emails = [...new Set((data as string[]).map((email) => email.trim()))].filter(Boolean);
     if (emails.length === 0) throw badRequest('Message must have recipients');
     return emails.map((email) => {
-      const user = selectUserByEmail(ctx.store, email);
+      const user = userByEmail(ctx, actor, email);
       if (!user) throw badRequest(`Invalid email '${email}'`);
       return user;
     });
@@ -76,7 +78,7 @@ function directRecipients(ctx: Ctx, to: unknown): UserRow[] {
 }
 
 /** Zulip's Addressee.legacy_build. */
-export function buildAddressee(ctx: Ctx, type: 'stream' | 'private', to: unknown, topic: string | undefined): Addressee {
+export function buildAddressee(ctx: Ctx, actor: Actor, type: 'stream' | 'private', to: unknown, topic: string | undefined): Addressee {
   if (type === 'stream') {
     if (to === undefined) throw badRequest('Missing channel');
     const indicator = channelIndicator(to);
@@ -85,7 +87,7 @@ export function buildAddressee(ctx: Ctx, type: 'stream' | 'private', to: unknown
     return typeof indicator === 'number' ? { kind: 'stream_id', id: indicator, topic: checked } : { kind: 'stream', name: indicator, topic: checked };
   }
   if (to === undefined) throw badRequest('Message must have recipients');
-  return { kind: 'direct', users: directRecipients(ctx, to) };
+  return { kind: 'direct', users: directRecipients(ctx, actor, to) };
 }
 
 function escapeHtml(text: string): string {

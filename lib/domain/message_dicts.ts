@@ -5,8 +5,11 @@ import { isMeMessage } from '../render/markdown.js';
 import { selectDirectGroupMemberIds, selectSenderRow, type MessageRow, type SenderRow } from '../store/messages.js';
 import { selectStreamById, type StreamRow } from '../store/streams.js';
 import { messageReactions, reactionsByMessage, type Reaction } from './reaction_dicts.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 
 export interface DictCache {
+  /** The domain of dummy emails (lib/domain/email_visibility.ts), read once per request. */
+  emailDomain?: string;
   users: Map<number, SenderRow | undefined>;
   streams: Map<number, StreamRow | undefined>;
   directGroups: Map<number, Record<string, unknown>[]>;
@@ -29,13 +32,16 @@ function reactionsOf(ctx: Ctx, cache: DictCache, messageId: number): Reaction[] 
   return cache.reactions === undefined ? messageReactions(ctx, messageId) : (cache.reactions.get(messageId) ?? []);
 }
 
-function userOf(ctx: Ctx, cache: DictCache, id: number): SenderRow {
+/** A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email). */
+function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_name: string } {
   let user = cache.users.get(id);
   if (user === undefined && !cache.users.has(id)) {
     user = selectSenderRow(ctx.store, id);
     cache.users.set(id, user);
   }
-  return user ?? { id, email: '', full_name: '' };
+  if (user === undefined) return { email: '', full_name: '' };
+  cache.emailDomain ??= fakeEmailDomain(ctx);
+  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name };
 }
 
 export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | undefined {

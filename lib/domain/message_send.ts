@@ -8,6 +8,7 @@ import { insertUserMessages } from '../store/user_message.js';
 import { selectMessageById } from '../store/messages.js';
 import { FLAG, flagList } from './flags.js';
 import { addressedStream, buildAddressee, normalizeContent } from './message_addressee.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { messageDict, newDictCache } from './message_dicts.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { streamViewerIds } from './stream_access.js';
@@ -50,7 +51,7 @@ function directGroupFor(ctx: Ctx, memberIds: readonly number[]): number {
 export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: string): { id: number } {
   return ctx.tx(() => {
     const kind = input.type === 'direct' || input.type === 'private' ? 'private' : 'stream';
-    const addressee = buildAddressee(ctx, kind, input.to, input.topic);
+    const addressee = buildAddressee(ctx, actor, kind, input.to, input.topic);
     const content = normalizeContent(input.content);
 
     let stream: StreamRow | undefined;
@@ -59,7 +60,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     let topic = '';
     if (addressee.kind === 'direct') {
       const inactive = addressee.users.find((user) => user.is_active === 0);
-      if (inactive) throw badRequest(`'${inactive.email}' is no longer using Zulip.`);
+      if (inactive) throw badRequest(`'${apiEmail(fakeEmailDomain(ctx), inactive)}' is no longer using Zulip.`);
       const members = [...addressee.users.map((user) => user.id), actor.id];
       directGroupId = directGroupFor(ctx, members);
       recipients = [...new Set(members)].sort((a, b) => a - b);

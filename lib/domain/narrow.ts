@@ -5,7 +5,8 @@ import { ApiError } from '../errors.js';
 import { selectDirectGroupId } from '../store/messages.js';
 import type { NarrowCondition } from '../store/message_query.js';
 import { selectIsSubscribed, selectStreamById, selectStreamByName } from '../store/streams.js';
-import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
+import { selectUserById, type UserRow } from '../store/users.js';
+import { userByEmail } from './email_visibility.js';
 import { FLAG } from './flags.js';
 import { canAccessStreamHistory } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
@@ -32,8 +33,8 @@ function describe(operand: NarrowTerm['operand']): string {
   return String(operand);
 }
 
-function userByOperand(ctx: Ctx, operand: string | number): UserRow | undefined {
-  return typeof operand === 'number' ? selectUserById(ctx.store, operand) : selectUserByEmail(ctx.store, operand.trim());
+function userByOperand(ctx: Ctx, actor: Actor, operand: string | number): UserRow | undefined {
+  return typeof operand === 'number' ? selectUserById(ctx.store, operand) : userByEmail(ctx, actor, operand);
 }
 
 const IS_FLAGS: Record<string, { mask: number; set: boolean }> = {
@@ -64,14 +65,14 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
     case 'subject':
       return { condition: { kind: 'topic', topic: String(operand), negated }, history: null };
     case 'sender': {
-      const user = typeof operand === 'string' || typeof operand === 'number' ? userByOperand(ctx, operand) : undefined;
+      const user = typeof operand === 'string' || typeof operand === 'number' ? userByOperand(ctx, actor, operand) : undefined;
       if (!user) throw badNarrow(`unknown user ${describe(operand)}`);
       return { condition: { kind: 'sender', userId: user.id, negated }, history: null };
     }
     case 'dm':
     case 'pm-with': {
       const list = typeof operand === 'string' ? operand.split(',') : Array.isArray(operand) ? operand : [operand];
-      const users = list.map((item) => userByOperand(ctx, item));
+      const users = list.map((item) => userByOperand(ctx, actor, item));
       if (users.length === 0 || users.some((user) => user === undefined)) throw badNarrow(`unknown user in ${describe(operand)}`);
       const key = [...new Set([...users.map((user) => user!.id), actor.id])].sort((a, b) => a - b).join(',');
       return { condition: { kind: 'direct_group', directGroupId: selectDirectGroupId(ctx.store, key) ?? null, negated }, history: null };

@@ -1,6 +1,7 @@
 // The organization (Zulip's realm) and GET /server_settings.
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
+import { EMAIL_VISIBILITY } from './roles.js';
 import { insertRealm, selectRealm, updateRealmName, updateRealmUrl, type RealmRow } from '../store/users.js';
 
 /** The Zulip version and feature level whose behaviour parley implements. */
@@ -18,6 +19,8 @@ export interface Realm {
   description: string;
   dateCreated: number;
   pushNotificationsEnabled: boolean;
+  /** The email_address_visibility of new users (Zulip's realm_user_settings_defaults). */
+  defaultEmailAddressVisibility: number;
 }
 
 function toRealm(row: RealmRow): Realm {
@@ -28,6 +31,7 @@ function toRealm(row: RealmRow): Realm {
     description: row.description,
     dateCreated: row.date_created,
     pushNotificationsEnabled: row.push_notifications_enabled === 1,
+    defaultEmailAddressVisibility: row.default_email_address_visibility,
   };
 }
 
@@ -61,6 +65,7 @@ export function ensureRealm(ctx: Ctx): Realm {
       uuid: randomUUID(),
       description: '',
       date_created: ctx.now(),
+      default_email_address_visibility: ctx.options.realm?.emailAddressVisibility ?? EMAIL_VISIBILITY.admins,
     });
     return toRealm(selectRealm(ctx.store)!);
   });

@@ -33,3 +33,29 @@ export const isAdmin = (user: { role: number }): boolean => user.role <= ROLE.ad
 export const isOwner = (user: { role: number }): boolean => user.role === ROLE.owner;
 export const isGuest = (user: { role: number }): boolean => user.role === ROLE.guest;
 export const isModeratorOrAbove = (user: { role: number }): boolean => user.role <= ROLE.moderator;
+
+/** Zulip's email_address_visibility values: who may see a user's real email. */
+export const EMAIL_VISIBILITY = {
+  everyone: 1,
+  members: 2,
+  admins: 3,
+  nobody: 4,
+  moderators: 5,
+} as const;
+
+export const EMAIL_VISIBILITY_VALUES: readonly number[] = Object.values(EMAIL_VISIBILITY);
+
+// Zulip's UserProfile.ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS.
+const VISIBILITIES_SEEN_BY_ROLE: Readonly<Record<number, readonly number[]>> = {
+  [ROLE.owner]: [1, 2, 5, 3],
+  [ROLE.admin]: [1, 2, 5, 3],
+  [ROLE.moderator]: [1, 2, 5],
+  [ROLE.member]: [1, 2],
+  [ROLE.guest]: [1],
+};
+
+/** Zulip's can_access_delivery_email: everyone sees their own; others by the target's setting. */
+export function canAccessDeliveryEmail(viewer: { id: number; role: number }, target: { id: number; email_address_visibility: number }): boolean {
+  if (viewer.id === target.id) return true;
+  return VISIBILITIES_SEEN_BY_ROLE[viewer.role]?.includes(target.email_address_visibility) ?? false;
+}

@@ -20,6 +20,7 @@ import {
 } from '../store/streams.js';
 import { READ_BIT, selectUnreadMessageIdsInStream, setUserMessageFlagBits } from '../store/user_message.js';
 import { resolvePrincipals } from './principals.js';
+import { userByEmail } from './email_visibility.js';
 import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
 import { SubscribeEvents } from './subscription_events.js';
 import { byName, renderStreamDescription, streamDict, streamNameProblem, subscriptionDict } from './stream_dicts.js';
@@ -39,8 +40,8 @@ export interface SubscribeInput {
   authorizationErrorsFatal?: boolean | undefined;
 }
 
-function isSelf(actor: Actor, principal: string | number): boolean {
-  return typeof principal === 'number' ? principal === actor.id : principal.trim().toLowerCase() === actor.email.toLowerCase();
+function isSelf(ctx: Ctx, actor: Actor, principal: string | number): boolean {
+  return typeof principal === 'number' ? principal === actor.id : userByEmail(ctx, actor, principal)?.id === actor.id;
 }
 
 function checkNames(names: readonly string[]): void {
@@ -85,7 +86,7 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     checkNames(requested.map((s) => s.name));
     const principals = input.principals ?? [];
     checkPairs(requested.length, principals);
-    const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(actor, p));
+    const subscribingOthers = principals.length > 0 && !principals.every((p) => isSelf(ctx, actor, p));
 
     const existing: StreamRow[] = [];
     const missing: typeof requested = [];

@@ -7,6 +7,7 @@ import {
   countActiveOwners,
   insertUser,
   selectUserByEmail,
+  selectActiveUserRoles,
   selectUserById,
   selectUsers,
   updateUserActive,
@@ -20,7 +21,8 @@ import { authenticatedRow } from './auth.js';
 import { boundedMemo } from '../memo.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
-import { ROLE, ROLE_VALUES, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
+import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MIN_FULL_NAME_LENGTH = 2;
@@ -40,10 +42,13 @@ export function toActor(row: UserRow): Actor {
 /** Zulip's ISO 8601 dates (`+00:00`); memoized: formatting a Date is measurable on GET /users/me. */
 export const isoDate = boundedMemo(10_000, (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00'));
 
-/** Zulip's user dictionary (GET /users, realm_user state and events). */
-export function formatUser(row: UserRow): Record<string, unknown> {
+/**
+ * Zulip's user dictionary (GET /users, realm_user state and events): `email` is the API email
+ * (lib/domain/email_visibility.ts), `delivery_email` the real one or null for who may not see it.
+ */
+export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean): Record<string, unknown> {
   const user: Record<string, unknown> = {
-    email: row.email,
+    email: apiEmail(domain, row),
     user_id: row.id,
     avatar_version: 1,
     avatar_url: null,
@@ -56,7 +61,7 @@ export function formatUser(row: UserRow): Record<string, unknown> {
     timezone: row.timezone,
     is_active: row.is_active === 1,
     date_joined: isoDate(row.date_joined),
-    delivery_email: row.email,
+    delivery_email: showDeliveryEmail ? row.email : null,
   };
   if (row.bot_type !== null) {
     user.bot_type = row.bot_type;
@@ -114,7 +119,7 @@ export function accessUserById(
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   const row = authenticatedRow(actor) ?? selectUserById(ctx.store, actor.id)!;
-  const user = formatUser(row);
+  const user = formatUser(row, fakeEmailDomain(ctx), true);
   user.avatar_url = gravatarUrl(row.email);
   user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
   return user;
@@ -130,14 +135,20 @@ export const gravatarUrl = boundedMemo(
   (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
 );
 
-export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {
-  return { members: selectUsers(ctx.store).map(formatUser) };
+/** A formatter of user dictionaries as `viewer` sees them. */
+export function userFormatterFor(ctx: Ctx, viewer: Actor): (row: UserRow) => Record<string, unknown> {
+  const domain = fakeEmailDomain(ctx);
+  return (row) => formatUser(row, domain, canAccessDeliveryEmail(viewer, row));
 }
 
-export function getUser(ctx: Ctx, _actor: Actor, userId: number): { user: Record<string, unknown> } {
+export function listUsers(ctx: Ctx, actor: Actor): { members: Record<string, unknown>[] } {
+  return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor)) };
+}
+
+export function getUser(ctx: Ctx, actor: Actor, userId: number): { user: Record<string, unknown> } {
   const row = selectUserById(ctx.store, userId);
   if (!row) throw badRequest('No such user');
-  return { user: formatUser(row) };
+  return { user: userFormatterFor(ctx, actor)(row) };
 }
 
 export interface NewUser {
@@ -149,6 +160,8 @@ export interface NewUser {
   botOwnerId?: number | null;
   /** The organization's first account: refused, under the write lock, when there are users already. */
   first?: boolean;
+  /** Who sees the real email; the organization's default when absent (bots: always everyone). */
+  emailAddressVisibility?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -195,11 +208,21 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       bot_owner_id: input.botOwnerId ?? null,
       date_joined: ctx.now(),
       timezone: '',
+      email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
     });
-    const row = selectUserById(ctx.store, id)!;
-    ctx.events.append(null, { type: 'realm_user', op: 'add', person: formatUser(row) });
+    notifyUserAdded(ctx, selectUserById(ctx.store, id)!);
     return { email, api_key: apiKey, user_id: id };
   });
+}
+
+/** Zulip's notify_created_user: one realm_user add event for who may see the real email, one for the rest. */
+function notifyUserAdded(ctx: Ctx, row: UserRow): void {
+  const domain = fakeEmailDomain(ctx);
+  const viewers = selectActiveUserRoles(ctx.store);
+  for (const seeing of [true, false]) {
+    const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
+    if (ids.length > 0) ctx.events.append(ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
+  }
 }
 
 /** POST /users: administrators create users. */

@@ -1,24 +1,27 @@
-// The realm_user part of POST /register: every active user and bot, and the deactivated ones.
+// The realm_user part of POST /register: every active user and bot, and the deactivated ones, as
+// the caller sees them (real emails only where their owners' email_address_visibility allows).
 import type { Ctx } from '../context.js';
 import type { StateOptions } from '../events/state.js';
 import { selectUsers } from '../store/users.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import type { Actor } from './roles.js';
-import { formatUser, gravatarUrl } from './users.js';
+import { gravatarUrl, userFormatterFor } from './users.js';
 
 export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const rows = selectUsers(ctx.store);
   const me = rows.find((row) => row.id === actor.id)!;
+  const format = userFormatterFor(ctx, actor);
   return {
-    realm_users: rows.filter((row) => row.is_active === 1).map(formatUser),
-    realm_non_active_users: rows.filter((row) => row.is_active === 0).map(formatUser),
+    realm_users: rows.filter((row) => row.is_active === 1).map(format),
+    realm_non_active_users: rows.filter((row) => row.is_active === 0).map(format),
     user_id: actor.id,
-    email: actor.email,
-    delivery_email: actor.email,
+    email: apiEmail(fakeEmailDomain(ctx), me),
+    delivery_email: me.email,
     full_name: actor.fullName,
     is_admin: me.role <= 200,
     is_owner: me.role === 100,
     is_moderator: me.role === 300,
     is_guest: me.role === 600,
-    avatar_url: gravatarUrl(actor.email),
+    avatar_url: gravatarUrl(me.email),
   };
 }

@@ -8,7 +8,7 @@ import { fetchUserGroupState } from '../domain/user_groups.js';
 import { fetchMessageState } from '../domain/messages.js';
 import { fetchUnreadState } from '../domain/message_flags.js';
 import { fetchUserStatusState } from '../domain/user_status.js';
-import { fetchUserSettingsState } from '../domain/user_settings.js';
+import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from '../domain/user_settings.js';
 import { fetchRealmEmojiState } from '../domain/realm_emoji.js';
 import { fetchLinkifierState } from '../domain/linkifiers.js';
 import { fetchNavigationViewState } from '../domain/navigation_views.js';
@@ -36,6 +36,7 @@ export const STATE_FETCHERS: Readonly<Record<string, StateFetcher>> = {
   update_message_flags: fetchUnreadState,
   user_status: fetchUserStatusState,
   user_settings: fetchUserSettingsState,
+  realm_user_settings_defaults: fetchRealmUserSettingsDefaultsState,
   realm_emoji: fetchRealmEmojiState,
   realm_linkifiers: fetchLinkifierState,
   navigation_view: fetchNavigationViewState,

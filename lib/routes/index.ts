@@ -7,6 +7,7 @@ import { navigationViewRoutes } from './navigation_views.js';
 import { draftRoutes } from './drafts.js';
 import { alertWordRoutes } from './alert_words.js';
 import { userStatusRoutes } from './user_status.js';
+import { userSettingsRoutes } from './user_settings.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
 import { openApiRoutes } from './openapi.js';
 import { linkifierRoutes } from './linkifiers.js';
@@ -32,6 +33,7 @@ export const routeGroups = {
   drafts: draftRoutes,
   alertWords: alertWordRoutes,
   userStatus: userStatusRoutes,
+  userSettings: userSettingsRoutes,
   realmEmoji: realmEmojiRoutes,
   openApi: openApiRoutes,
   linkifiers: linkifierRoutes,

@@ -21,7 +21,7 @@ export const userSchema = z.object({
   timezone: z.string(),
   is_active: z.boolean(),
   date_joined: z.string(),
-  delivery_email: z.string(),
+  delivery_email: z.string().nullable(),
   bot_type: z.int().optional().describe('Bots only'),
   bot_owner_id: id.nullable().optional().describe('Bots only'),
   profile_data: z.record(z.string(), z.unknown()).optional().describe('Users only'),

@@ -32,7 +32,7 @@ export const userRoutes = {
     summary: 'All users and bots of the organization',
     params: {},
     response: z.object({ members: z.array(userSchema) }),
-    handler: (ctx) => listUsers(ctx),
+    handler: (ctx, actor) => listUsers(ctx, actor),
   }),
   get: route({
     method: 'GET',

@@ -158,8 +158,9 @@ export interface SenderRow {
   id: number;
   email: string;
   full_name: string;
+  email_address_visibility: number;
 }
 
 export function selectSenderRow(s: Store, id: number): SenderRow | undefined {
-  return s.get<SenderRow>('SELECT id, email, full_name FROM user WHERE id = ?', id);
+  return s.get<SenderRow>('SELECT id, email, full_name, email_address_visibility FROM user WHERE id = ?', id);
 }

@@ -42,7 +42,16 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     up() {},
   },
+  {
+    // Per-user email_address_visibility. Accounts that existed showed their real email to
+    // everyone, so they keep 1; the organization's default for new accounts is 3 (schema.sql).
+    version: 5,
+    up(db) {
+      db.exec('ALTER TABLE user ADD COLUMN email_address_visibility INTEGER NOT NULL DEFAULT 1 CHECK (email_address_visibility BETWEEN 1 AND 5)');
+      db.exec('ALTER TABLE realm ADD COLUMN default_email_address_visibility INTEGER NOT NULL DEFAULT 3 CHECK (default_email_address_visibility BETWEEN 1 AND 5)');
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;

@@ -9,6 +9,7 @@ export interface RealmRow {
   description: string;
   date_created: number;
   push_notifications_enabled: number;
+  default_email_address_visibility: number;
 }
 
 export interface UserRow {
@@ -25,6 +26,7 @@ export interface UserRow {
   timezone: string;
   presence_enabled: number;
   enable_drafts_synchronization: number;
+  email_address_visibility: number;
 }
 
 export function selectRealm(s: Store): RealmRow | undefined {
@@ -33,12 +35,14 @@ export function selectRealm(s: Store): RealmRow | undefined {
 
 export function insertRealm(s: Store, r: Omit<RealmRow, 'id' | 'push_notifications_enabled'>): void {
   s.run(
-    'INSERT INTO realm (id, name, url, uuid, description, date_created) VALUES (1, ?, ?, ?, ?, ?)',
+    `INSERT INTO realm (id, name, url, uuid, description, date_created, default_email_address_visibility)
+     VALUES (1, ?, ?, ?, ?, ?, ?)`,
     r.name,
     r.url,
     r.uuid,
     r.description,
     r.date_created,
+    r.default_email_address_visibility,
   );
 }
 
@@ -70,14 +74,19 @@ export function selectActiveUserIds(s: Store): number[] {
   return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
 }
 
+export function selectActiveUserRoles(s: Store): { id: number; role: number }[] {
+  return s.all<{ id: number; role: number }>('SELECT id, role FROM user WHERE is_active = 1 ORDER BY id');
+}
+
 export function countActiveOwners(s: Store): number {
   return s.prepare('SELECT count(*) FROM user WHERE role = 100 AND is_active = 1 AND bot_type IS NULL').pluck().get() as number;
 }
 
 export function insertUser(s: Store, u: Omit<UserRow, 'id' | 'is_active' | 'presence_enabled' | 'enable_drafts_synchronization'>): number {
   const result = s.run(
-    `INSERT INTO user (email, full_name, role, api_key, password_hash, bot_type, bot_owner_id, date_joined, timezone)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO user (email, full_name, role, api_key, password_hash, bot_type, bot_owner_id, date_joined, timezone,
+                       email_address_visibility)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     u.email,
     u.full_name,
     u.role,
@@ -87,6 +96,7 @@ export function insertUser(s: Store, u: Omit<UserRow, 'id' | 'is_active' | 'pres
     u.bot_owner_id,
     u.date_joined,
     u.timezone,
+    u.email_address_visibility,
   );
   return Number(result.lastInsertRowid);
 }
@@ -101,6 +111,10 @@ export function updateUserRole(s: Store, id: number, role: number): void {
 
 export function updateUserActive(s: Store, id: number, active: boolean): void {
   s.run('UPDATE user SET is_active = ? WHERE id = ?', active ? 1 : 0, id);
+}
+
+export function updateUserEmailAddressVisibility(s: Store, id: number, visibility: number): void {
+  s.run('UPDATE user SET email_address_visibility = ? WHERE id = ?', visibility, id);
 }
 
 export function updateUserApiKey(s: Store, id: number, apiKey: string): void {
