@@ -221,6 +221,9 @@ export function updateUser(
     if (fullName !== undefined && fullName !== target.full_name) {
       updateUserFullName(ctx.store, target.id, fullName);
       ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+      if (target.bot_type !== null) {
+        ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+      }
     }
     return {};
   });
