@@ -20,7 +20,7 @@ const botDict = z
     default_events_register_stream: z.null(),
     default_all_public_streams: z.boolean(),
     owner_id: z.int().nullable(),
-    avatar_url: z.null(),
+    avatar_url: z.string().url(),
     services: z.array(z.never()),
   })
   .strict();

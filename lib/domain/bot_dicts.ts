@@ -1,11 +1,12 @@
 // Zulip's bot dictionary (realm_bots of POST /register, realm_bot add events) and who receives
 // realm_bot events: the bot's owner and the organization's human administrators.
 import type { Ctx } from '../context.js';
+import { gravatarUrl } from './avatars.js';
 import { selectBots, selectHumanAdminIds, type UserRow } from '../store/users.js';
 import type { Actor } from './roles.js';
 import { isAdmin } from './roles.js';
 
-/** Zulip's get_owned_bot_dicts entry; parley has no default channels, avatars or services. */
+/** Zulip's get_owned_bot_dicts entry; parley has no default channels, uploaded avatars or services. */
 export interface BotDict {
   email: string;
   user_id: number;
@@ -17,7 +18,7 @@ export interface BotDict {
   default_events_register_stream: null;
   default_all_public_streams: boolean;
   owner_id: number | null;
-  avatar_url: null;
+  avatar_url: string;
   services: never[];
 }
 
@@ -33,7 +34,7 @@ export function formatBot(row: UserRow): BotDict {
     default_events_register_stream: null,
     default_all_public_streams: false,
     owner_id: row.bot_owner_id,
-    avatar_url: null,
+    avatar_url: gravatarUrl(row.email),
     services: [],
   };
 }

@@ -1,6 +1,5 @@
 // Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH /users/{id}; creating
 // accounts (realm_user add, and realm_bot add for a bot).
-import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import {
@@ -16,6 +15,7 @@ import {
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { authenticatedRow } from './auth.js';
 import { boundedMemo } from '../memo.js';
+import { gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, ROLE_VALUES, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
@@ -117,16 +117,6 @@ export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
   return user;
 }
-
-/**
- * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
- * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
- * Memoized by email: an MD5 per request is measurable on GET /users/me.
- */
-export const gravatarUrl = boundedMemo(
-  10_000,
-  (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
-);
 
 export function listUsers(ctx: Ctx): { members: Record<string, unknown>[] } {
   return { members: selectUsers(ctx.store).map(formatUser) };

@@ -3,7 +3,8 @@ import type { Ctx } from '../context.js';
 import type { StateOptions } from '../events/state.js';
 import { selectUsers } from '../store/users.js';
 import type { Actor } from './roles.js';
-import { formatUser, gravatarUrl } from './users.js';
+import { gravatarUrl } from './avatars.js';
+import { formatUser } from './users.js';
 
 export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const rows = selectUsers(ctx.store);

@@ -98,7 +98,7 @@ export const userRoutes = {
     method: 'POST',
     path: '/bots',
     access: 'user',
-    summary: 'Create a bot owned by the caller',
+    summary: 'Create a bot owned by the caller (not guests or bots)',
     params: {
       full_name: str(),
       short_name: str(maxCodePoints(MAX_EMAIL_LENGTH)),
@@ -129,7 +129,7 @@ export const userRoutes = {
     method: 'POST',
     path: '/bots/:bot_id/api_key/regenerate',
     access: 'user',
-    summary: "A new API key for a bot (administrators, the bot's owner); the old one stops working at once",
+    summary: "A new API key for a bot (administrators, the bot's owner; not guests or bots); the old one stops working at once",
     params: { bot_id: pathInt() },
     errors: ['BAD_REQUEST'],
     response: z.object({ api_key: z.string() }),
