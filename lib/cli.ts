@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// The `parley` command: `init` (organization and owner), `user add`, `serve` (standalone server).
+// The `parley` command: `init` (organization and owner), `user` (lib/cli_user.ts), `serve` (standalone server).
 // Bad arguments print a clear message and exit with code 2.
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { ChatOptions } from './index.js';
-import { jsonLogger } from './context.js';
+import { openChat, parse, required, UsageError, type Io } from './cli_args.js';
+import { userCommand } from './cli_user.js';
+
+export { UsageError, type Io } from './cli_args.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
 
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
@@ -20,6 +21,9 @@ Usage:
   parley init --db FILE --email E --password P [--full-name N] [--org-name N] [--url URL]
   parley user add --db FILE --email E --full-name N [--password P]
                   [--role owner|admin|moderator|member|guest] [--bot]
+  parley user deactivate --db FILE --email E
+  parley user reactivate --db FILE --email E
+  parley user regenerate-api-key --db FILE --email E
   parley --help
 
 serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
@@ -28,19 +32,16 @@ serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DE
 init       Creates the organization and its owner; the last line of output is JSON
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
+user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
+user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
+user regenerate-api-key   Prints a new API key for a user or bot; the old one stops working.
 
 Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
 PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY, PARLEY_OWNER_EMAIL.
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
-export class UsageError extends Error {}
 
-export interface Io {
-  out(line: string): void;
-  err(line: string): void;
-  env: Record<string, string | undefined>;
-}
 
 const processIo: Io = {
   out: (line) => process.stdout.write(line + '\n'),
@@ -48,21 +49,8 @@ const processIo: Io = {
   env: process.env,
 };
 
-type Options = NonNullable<ParseArgsConfig['options']>;
 
-function parse(args: string[], options: Options) {
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values as Record<string, string | boolean | undefined>;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
 
-function required(values: Record<string, unknown>, name: string): string {
-  const value = values[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -113,12 +101,6 @@ async function urlFlag(value: unknown): Promise<string | undefined> {
   }
 }
 
-// Loaded on first use: `--help` and argument errors answer without loading the whole server.
-async function openChat(file: string, options: ChatOptions = {}) {
-  const [{ default: Database }, { createChatServer }] = await Promise.all([import('better-sqlite3'), import('./index.js')]);
-  const db = new Database(file);
-  return { db, chat: createChatServer(db, { logger: jsonLogger, ...options }) };
-}
 
 async function init(args: string[], io: Io): Promise<number> {
   const v = parse(args, {
@@ -155,39 +137,6 @@ async function init(args: string[], io: Io): Promise<number> {
   }
 }
 
-async function userAdd(args: string[], io: Io): Promise<number> {
-  const v = parse(args, {
-    db: { type: 'string' },
-    email: { type: 'string' },
-    'full-name': { type: 'string' },
-    password: { type: 'string' },
-    role: { type: 'string' },
-    bot: { type: 'boolean' },
-  });
-  const file = required(v, 'db');
-  const role = (v.role as string | undefined) ?? 'member';
-  if (!['owner', 'admin', 'moderator', 'member', 'guest'].includes(role)) {
-    throw new UsageError(`--role must be one of owner, admin, moderator, member, guest, not '${role}'`);
-  }
-  const email = required(v, 'email');
-  const fullName = required(v, 'full-name');
-  const { db, chat } = await openChat(file);
-  try {
-    const credentials = await chat.admin.addUser({
-      email,
-      fullName,
-      password: v.password as string | undefined,
-      role: role as 'member',
-      bot: v.bot === true,
-    });
-    io.out(`Added ${v.bot === true ? 'bot' : role} ${credentials.email}.`);
-    io.out(JSON.stringify(credentials));
-    return 0;
-  } finally {
-    await chat.close();
-    db.close();
-  }
-}
 
 async function serve(args: string[], io: Io): Promise<number> {
   const v = parse(args, {
@@ -264,7 +213,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     if (command === 'init') return await init(rest, io);
     if (command === 'serve') return await serve(rest, io);
-    if (command === 'user' && rest[0] === 'add') return await userAdd(rest.slice(1), io);
+    if (command === 'user' && rest[0] !== undefined) return await userCommand(rest[0], rest.slice(1), io);
     throw new UsageError(`unknown command '${[command, ...rest.slice(0, 1)].join(' ')}'`);
   } catch (error) {
     if (error instanceof UsageError) {
