@@ -4,7 +4,8 @@
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ChatOptions } from './index.js';
-import { fromEnv, integer, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
+import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
+import { PASSWORD_ENV, userCommand } from './cli_user.js';
 import { jsonLogger } from './context.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
@@ -24,6 +25,9 @@ Usage:
               [--org-name N] [--url URL]
   parley user add --db FILE --email E --full-name N [--password P | --password-file FILE]
                   [--role owner|admin|moderator|member|guest] [--bot]
+  parley user deactivate --db FILE --email E
+  parley user reactivate --db FILE --email E
+  parley user regenerate-api-key --db FILE --email E
   parley --help
 
 serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
@@ -32,6 +36,9 @@ serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DE
 init       Creates the organization and its owner; the last line of output is JSON
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
+user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
+user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
+user regenerate-api-key   Prints a new API key for a user or bot; the old one stops working.
 
 --trust-proxy  Reverse proxies whose X-Forwarded-For gives the client address (for rate limits):
            a number of hops, or a comma-separated list of addresses, subnets (10.0.0.0/8) and
@@ -47,8 +54,6 @@ PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
-/** The password of `init` and `user add` when neither --password nor --password-file is given. */
-const PASSWORD_ENV = 'PARLEY_PASSWORD';
 
 const PUSH_FLAGS: Record<Exclude<PushSetting, 'timeoutMs'>, string> = {
   bouncerUrl: 'push-bouncer-url',
@@ -101,13 +106,6 @@ async function urlFlag(value: unknown): Promise<string | undefined> {
   }
 }
 
-// Loaded on first use: `--help` and argument errors answer without loading the whole server.
-async function openChat(file: string, options: ChatOptions = {}) {
-  const [{ default: Database }, { createChatServer }] = await Promise.all([import('better-sqlite3'), import('./index.js')]);
-  const db = new Database(file);
-  return { db, chat: createChatServer(db, { logger: jsonLogger, ...options }) };
-}
-
 async function init(args: string[], io: Io): Promise<number> {
   const v = parse(args, {
     db: { type: 'string' },
@@ -137,42 +135,6 @@ async function init(args: string[], io: Io): Promise<number> {
       url,
     });
     io.out(`Created the organization in ${file} with owner ${credentials.email}.`);
-    io.out(JSON.stringify(credentials));
-    return 0;
-  } finally {
-    await chat.close();
-    db.close();
-  }
-}
-
-async function userAdd(args: string[], io: Io): Promise<number> {
-  const v = parse(args, {
-    db: { type: 'string' },
-    email: { type: 'string' },
-    'full-name': { type: 'string' },
-    password: { type: 'string' },
-    'password-file': { type: 'string' },
-    role: { type: 'string' },
-    bot: { type: 'boolean' },
-  });
-  const file = required(v, 'db');
-  const role = (v.role as string | undefined) ?? 'member';
-  if (!['owner', 'admin', 'moderator', 'member', 'guest'].includes(role)) {
-    throw new UsageError(`--role must be one of owner, admin, moderator, member, guest, not '${role}'`);
-  }
-  const email = required(v, 'email');
-  const fullName = required(v, 'full-name');
-  const password = secret(v, io, 'password', PASSWORD_ENV)?.value;
-  const { db, chat } = await openChat(file);
-  try {
-    const credentials = await chat.admin.addUser({
-      email,
-      fullName,
-      password,
-      role: role as 'member',
-      bot: v.bot === true,
-    });
-    io.out(`Added ${v.bot === true ? 'bot' : role} ${credentials.email}.`);
     io.out(JSON.stringify(credentials));
     return 0;
   } finally {
@@ -260,7 +222,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     if (command === 'init') return await init(rest, io);
     if (command === 'serve') return await serve(rest, io);
-    if (command === 'user' && rest[0] === 'add') return await userAdd(rest.slice(1), io);
+    if (command === 'user' && rest[0] !== undefined) return await userCommand(rest[0], rest.slice(1), io);
     throw new UsageError(`unknown command '${[command, ...rest.slice(0, 1)].join(' ')}'`);
   } catch (error) {
     if (error instanceof UsageError) {

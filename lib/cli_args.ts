@@ -2,6 +2,8 @@
 // files, each refused with a UsageError (exit code 2) that names where the bad value came from.
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ChatOptions, ChatServer } from './index.js';
+import { jsonLogger } from './context.js';
 
 export class UsageError extends Error {}
 
@@ -66,4 +68,11 @@ export function secret(values: Values, io: Io, name: string, envName: string): {
   }
   const fromVariable = io.env[envName];
   return fromVariable === undefined || fromVariable === '' ? undefined : { value: fromVariable, from: envName };
+}
+
+// Loaded on first use: `--help` and argument errors answer without loading the whole server.
+export async function openChat(file: string, options: ChatOptions = {}): Promise<{ db: { close(): void }; chat: ChatServer }> {
+  const [{ default: Database }, { createChatServer }] = await Promise.all([import('better-sqlite3'), import('./index.js')]);
+  const db = new Database(file);
+  return { db, chat: createChatServer(db, { logger: jsonLogger, ...options }) };
 }

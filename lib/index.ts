@@ -9,7 +9,9 @@ import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
-import { ORGANIZATION_EXISTS, addUser, deactivate, defaultFullName, type Credentials } from './domain/users.js';
+import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
+import { deactivate, reactivate } from './domain/user_activation.js';
+import { rotateApiKey } from './domain/api_keys.js';
 import { EventHub, type DeliveredEvent } from './events/hub.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { parseBasicAuth } from './http/basic_auth.js';
@@ -22,7 +24,7 @@ import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/rout
 import type { Database } from './store/db.js';
 import { compatibleDatabase, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
-import { selectUsers } from './store/users.js';
+import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
@@ -65,7 +67,14 @@ export interface ChatServer {
     /** Creates the organization's first owner; refuses when the organization already has users. */
     initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string }): Promise<Credentials>;
     addUser(input: NewAccount): Promise<Credentials>;
-    deactivateUser(userId: number): void;
+    /** Deactivates a user or bot; a user's active bots go too. Returns the ids deactivated, bots first. */
+    deactivateUser(userId: number): number[];
+    /** Reactivates a user or bot; refuses a bot whose owner is deactivated. */
+    reactivateUser(userId: number): void;
+    /** A new API key for a user or bot; the old one stops working at once. */
+    regenerateApiKey(userId: number): string;
+    /** The account with this email (as stored), if any. */
+    userByEmail(email: string): { user_id: number; email: string; is_bot: boolean; is_active: boolean } | undefined;
     hasUsers(): boolean;
   };
   options: ChatOptions;
@@ -143,6 +152,12 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       });
     },
     deactivateUser: (userId) => deactivate(ctx, userId),
+    reactivateUser: (userId) => reactivate(ctx, userId, null),
+    regenerateApiKey: (userId) => rotateApiKey(ctx, userId),
+    userByEmail(email) {
+      const row = selectUserByEmail(ctx.store, email.trim());
+      return row && { user_id: row.id, email: row.email, is_bot: row.bot_type !== null, is_active: row.is_active === 1 };
+    },
   };
 
   return {

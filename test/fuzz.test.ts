@@ -84,6 +84,7 @@ const world: World = {
   ids: [...victims.map((v) => v.user_id), streamId, messageId, draftId, linkifierId, groupId, deviceId, 1],
   names: ['fuzz', 'fuzzing', 'Fuzz', 'narrow/fuzz', 'inbox', 'fuzzers', victims[1]!.email, ...queues, 'smile', 'octopus'],
 };
+const restoreKey = s.db.prepare('UPDATE user SET api_key = ? WHERE id = ?');
 const auth = { owner: s.owner.auth, member: member.auth, nobody: basic('nobody@example.com', 'n'.repeat(32)) };
 
 function problem(routeKey: string, request: FuzzRequest, reply: RawReply): string | undefined {
@@ -134,6 +135,8 @@ for (const route of allRoutes) {
       }
     });
     const outcome = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
+    // POST /users/me/api_key/regenerate replaces the caller's key: the next routes keep theirs.
+    for (const caller of [s.owner, member]) restoreKey.run(caller.api_key, caller.user_id);
     if (outcome.failed) {
       const error = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
       t.fail(`${key}: ${error}\n${fc.defaultReportMessage(outcome) ?? 'failed'}\nReproduce: FUZZ_SEED=${SEED} (path ${outcome.counterexamplePath})`);

@@ -71,6 +71,11 @@ function directMessage(env: Env, from: TestUser): number {
   return env.s.chat.api.messages.send(from.user_id, { type: 'direct', to: [env.s.owner.user_id], content: 'a direct message' }).id;
 }
 
+async function botOfTarget(env: Env): Promise<number> {
+  const owner = await env.target();
+  return (await env.s.chat.api.users.createBot(owner.user_id, { fullName: 'Matrix Bot', shortName: env.unique('matrix') })).user_id as number;
+}
+
 const newLinkifier = (env: Env) => ({ pattern: `${env.unique('P').replace(/\W/g, '')}-(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' });
 
 export const MATRIX: Record<string, MatrixEntry> = {
@@ -91,9 +96,24 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: admins(INSUFFICIENT),
   },
   'DELETE /users/:user_id': { request: async (env) => ({ path: `/users/${(await env.target()).user_id}` }), expect: admins(INSUFFICIENT) },
+  'POST /users/:user_id/reactivate': {
+    request: async (env) => {
+      const target = await env.target();
+      env.s.chat.admin.deactivateUser(target.user_id);
+      return { path: `/users/${target.user_id}/reactivate` };
+    },
+    expect: admins(INSUFFICIENT),
+  },
+  'POST /users/me/api_key/regenerate': { request: () => ({ path: '/users/me/api_key/regenerate' }), expect: but({ bot: NO_BOTS }) },
   'POST /bots': {
     request: (env) => ({ path: '/bots', params: { full_name: 'Helper Bot', short_name: env.unique('helper') } }),
-    expect: but({ guest: NO_GUESTS }),
+    expect: but({ guest: NO_GUESTS, bot: NO_BOTS }),
+  },
+  // Another member's bot: its owner (not a caller here) or an administrator may act on it.
+  'DELETE /bots/:bot_id': { request: async (env) => ({ path: `/bots/${await botOfTarget(env)}` }), expect: admins(INSUFFICIENT) },
+  'POST /bots/:bot_id/api_key/regenerate': {
+    request: async (env) => ({ path: `/bots/${await botOfTarget(env)}/api_key/regenerate` }),
+    expect: { ...admins(INSUFFICIENT), guest: NO_GUESTS, bot: NO_BOTS },
   },
   'POST /register': { request: () => ({ path: '/register' }), expect: everyone },
   'GET /events': {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { bad, throwsApiError } from './assertions.js';
 import { startServer, withAuth, type Reply, type TestServer, type TestUser } from './helpers.js';
 import { userSchema } from '../lib/routes/responses.js';
+import { applyUserEvent, byId, registerState } from './user_events.js';
 
 // The route table's user dictionary, strict, with Zulip's date format.
 const userDict = userSchema.extend({ date_joined: z.string().regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/) }).strict();
@@ -248,15 +249,13 @@ t.test('DELETE /users/{user_id}: deactivates; the user can no longer authenticat
   t.throws(() => s.chat.api.users.me(member.user_id), { code: 'UNAUTHORIZED', message: 'Account is deactivated' });
 });
 
-t.test('DELETE /users/{user_id}: owners only for owners, never the only owner, not bots, not by non-administrators', async (t) => {
+t.test('DELETE /users/{user_id}: owners only for owners, never the only owner, not by non-administrators', async (t) => {
   const s = await server(t);
   const admin = await s.user('admin');
   const member = await s.user('member');
-  const bot = await s.user('member', { bot: true });
   expectError(t, await s.request('DELETE', `/users/${s.owner.user_id}`, { as: admin }), 400, 'Must be an organization owner', 'UNAUTHORIZED_PRINCIPAL');
   expectError(t, await s.request('DELETE', `/users/${s.owner.user_id}`, { as: s.owner }), 400, 'Cannot deactivate the only organization owner');
   expectError(t, await s.request('DELETE', `/users/${admin.user_id}`, { as: member }), 400, 'Insufficient permission');
-  expectError(t, await s.request('DELETE', `/users/${bot.user_id}`, { as: s.owner }), 400, 'No such user');
   expectError(t, await s.request('DELETE', '/users/9999', { as: s.owner }), 400, 'No such user');
   t.throws(() => s.chat.api.users.deactivate(s.owner.user_id, { userId: s.owner.user_id }), { message: 'Cannot deactivate the only organization owner' });
   const second = await s.user('owner');
@@ -298,41 +297,6 @@ t.test('POST /bots: guests are refused; duplicate or bad short names; bad bot_ty
 // realm_user events: each has a schema, and applying them to the state fetched before a change
 // gives the state fetched after (Zulip's test_events.py discipline).
 
-type State = { realm_users: any[]; realm_non_active_users: any[]; [key: string]: any };
-
-function applyEvent(state: State, event: any, me: number): void {
-  if (event.type !== 'realm_user') return;
-  if (event.op === 'add') {
-    state.realm_users.push(event.person);
-    return;
-  }
-  const { user_id, ...changes } = event.person;
-  let list = state.realm_users;
-  let index = list.findIndex((u) => u.user_id === user_id);
-  if (index < 0) {
-    list = state.realm_non_active_users;
-    index = list.findIndex((u) => u.user_id === user_id);
-  }
-  const person = { ...list[index], ...changes };
-  if ('role' in changes) {
-    Object.assign(person, { is_admin: changes.role <= 200, is_owner: changes.role === 100, is_guest: changes.role === 600 });
-    if (user_id === me) {
-      Object.assign(state, { is_admin: changes.role <= 200, is_owner: changes.role === 100, is_moderator: changes.role === 300, is_guest: changes.role === 600 });
-    }
-  }
-  if ('full_name' in changes && user_id === me) state.full_name = changes.full_name;
-  list.splice(index, 1);
-  (person.is_active ? state.realm_users : state.realm_non_active_users).push(person);
-}
-
-const byId = (users: any[]) => [...users].sort((a, b) => a.user_id - b.user_id);
-
-async function registerState(s: TestServer, user: TestUser): Promise<{ queueId: string; lastEventId: number; state: State }> {
-  const reply = await s.request('POST', '/register', { as: user, params: { event_types: ['realm_user'] } });
-  const { result, msg, queue_id, last_event_id, zulip_version, zulip_feature_level, zulip_merge_base, ...state } = reply.body;
-  return { queueId: queue_id, lastEventId: last_event_id, state: state as State };
-}
-
 t.test('realm_user events match their schemas, and applying them to the state before equals the state after', async (t) => {
   const s = await server(t);
   const admin = await s.user('admin');
@@ -356,7 +320,7 @@ t.test('realm_user events match their schemas, and applying them to the state be
     t.ok(parsed.success, `${event.op} ${JSON.stringify(event.person).slice(0, 60)}: ${JSON.stringify(parsed.error?.issues ?? '')}`);
   }
   const state = structuredClone(before.state);
-  for (const event of events) applyEvent(state, event, admin.user_id);
+  for (const event of events) applyUserEvent(state, event, admin.user_id);
   const after = (await registerState(s, admin)).state;
   t.same({ ...state, realm_users: byId(state.realm_users), realm_non_active_users: byId(state.realm_non_active_users) }, {
     ...after,

@@ -43,6 +43,16 @@ t.test('users', async (t) => {
   await api.call(t, 'DELETE', '/users/9999', { as: admin }, 400);
   await api.call(t, 'POST', '/bots', { ...me, params: { full_name: 'Helper Bot', short_name: 'helper' } }, 200);
   await api.call(t, 'POST', '/bots', { ...me, params: { full_name: 'Helper Bot', short_name: 'helper' } }, 400);
+  await api.call(t, 'POST', `/users/${created.body.user_id}/reactivate`, { as: admin }, 200);
+  await api.call(t, 'POST', '/users/9999/reactivate', { as: admin }, 400);
+  const rotating = await s.user('member');
+  await api.call(t, 'POST', '/users/me/api_key/regenerate', { as: rotating }, 200);
+  const bot = await s.user('member', { bot: true });
+  await api.call(t, 'POST', '/users/me/api_key/regenerate', { as: bot }, 400);
+  await api.call(t, 'POST', `/bots/${bot.user_id}/api_key/regenerate`, { as: admin }, 200);
+  await api.call(t, 'POST', `/bots/${bot.user_id}/api_key/regenerate`, me, 400);
+  await api.call(t, 'DELETE', `/bots/${bot.user_id}`, { as: admin }, 200);
+  await api.call(t, 'DELETE', '/bots/9999', { as: admin }, 400);
 });
 
 t.test('channels and subscriptions', async (t) => {

@@ -1,6 +1,5 @@
-// Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH and DELETE
-// /users/{id}; POST /bots. Emits realm_user events.
-import { createHash } from 'node:crypto';
+// Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH /users/{id}; creating
+// accounts (realm_user add, and realm_bot add for a bot).
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
 import {
@@ -10,19 +9,19 @@ import {
   selectActiveUserRoles,
   selectUserById,
   selectUsers,
-  updateUserActive,
   updateUserFullName,
   updateUserRole,
   type UserRow,
 } from '../store/users.js';
-import { deleteQueuesOfUser } from '../store/events.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { authenticatedRow } from './auth.js';
 import { boundedMemo } from '../memo.js';
+import { gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MIN_FULL_NAME_LENGTH = 2;
@@ -125,16 +124,6 @@ export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   return user;
 }
 
-/**
- * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
- * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
- * Memoized by email: an MD5 per request is measurable on GET /users/me.
- */
-export const gravatarUrl = boundedMemo(
-  10_000,
-  (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
-);
-
 /** A formatter of user dictionaries as `viewer` sees them. */
 export function userFormatterFor(ctx: Ctx, viewer: Actor): (row: UserRow) => Record<string, unknown> {
   const domain = fakeEmailDomain(ctx);
@@ -210,7 +199,9 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       timezone: '',
       email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
     });
-    notifyUserAdded(ctx, selectUserById(ctx.store, id)!);
+    const row = selectUserById(ctx.store, id)!;
+    notifyUserAdded(ctx, row);
+    if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
     return { email, api_key: apiKey, user_id: id };
   });
 }
@@ -234,32 +225,6 @@ export async function createUser(
   requireAdmin(actor);
   const { user_id } = await addUser(ctx, { email: input.email, password: input.password, fullName: input.fullName });
   return { user_id };
-}
-
-/** POST /bots: any non-guest creates a bot it owns. */
-export async function createBot(
-  ctx: Ctx,
-  actor: Actor,
-  input: { fullName: string; shortName: string; botType?: number | undefined },
-): Promise<Record<string, unknown>> {
-  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
-  const shortName = input.shortName.trim().toLowerCase();
-  if (!/^[a-z0-9_.-]+$/.test(shortName)) throw badRequest('Bad name or username');
-  const botType = input.botType ?? 1;
-  if (![1, 2, 3, 4].includes(botType)) throw badRequest('Invalid bot_type');
-  const local = shortName.endsWith('-bot') ? shortName : `${shortName}-bot`;
-  const email = `${local}@${botDomain(getRealm(ctx))}`;
-  if (selectUserByEmail(ctx.store, email)) throw badRequest('Username already in use');
-  const created = await addUser(ctx, { email, fullName: input.fullName, botType, botOwnerId: actor.id });
-  return {
-    user_id: created.user_id,
-    api_key: created.api_key,
-    email: created.email,
-    avatar_url: null,
-    default_sending_stream: null,
-    default_events_register_stream: null,
-    default_all_public_streams: false,
-  };
 }
 
 /** PATCH /users/{user_id}: full name and role; only owners grant or remove the owner role. */
@@ -286,30 +251,11 @@ export function updateUser(
     if (fullName !== undefined && fullName !== target.full_name) {
       updateUserFullName(ctx.store, target.id, fullName);
       ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+      if (target.bot_type !== null) {
+        ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+      }
     }
     return {};
-  });
-}
-
-/** DELETE /users/{user_id}: deactivates the user; their event queues go with them. */
-export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
-  return ctx.tx(() => {
-    const target = accessUserById(ctx, actor, input.userId, { allowBots: false, forAdmin: true });
-    if (target.role === ROLE.owner && !isOwner(actor)) throw mustBeOwner();
-    if (target.role === ROLE.owner && countActiveOwners(ctx.store) <= 1) {
-      throw badRequest('Cannot deactivate the only organization owner');
-    }
-    deactivate(ctx, target.id);
-    return {};
-  });
-}
-
-/** Deactivation without a permission check (the CLI). */
-export function deactivate(ctx: Ctx, userId: number): void {
-  ctx.tx(() => {
-    updateUserActive(ctx.store, userId, false);
-    deleteQueuesOfUser(ctx.store, userId);
-    ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: userId, is_active: false } });
   });
 }
 
@@ -319,4 +265,10 @@ export function roleOf(ctx: Ctx, userId: number): Role | undefined {
 
 export function requireHuman(actor: Actor): void {
   if (actor.isBot) throw new ApiError('BAD_REQUEST', 'This endpoint does not accept bot requests.');
+}
+
+/** Zulip's @require_member_or_admin: guests first, then bots. */
+export function requireMemberOrAdmin(actor: Actor): void {
+  if (isGuest(actor)) throw badRequest('Not allowed for guest users');
+  requireHuman(actor);
 }

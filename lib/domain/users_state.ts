@@ -5,7 +5,8 @@ import type { StateOptions } from '../events/state.js';
 import { selectUsers } from '../store/users.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import type { Actor } from './roles.js';
-import { gravatarUrl, userFormatterFor } from './users.js';
+import { gravatarUrl } from './avatars.js';
+import { userFormatterFor } from './users.js';
 
 export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const rows = selectUsers(ctx.store);

@@ -3,6 +3,7 @@
 import type { Ctx } from '../context.js';
 import type { Actor } from '../domain/roles.js';
 import { fetchRealmUserState } from '../domain/users_state.js';
+import { fetchRealmBotState } from '../domain/bot_dicts.js';
 import { fetchSubscriptionState, fetchStreamState } from '../domain/streams.js';
 import { fetchUserGroupState } from '../domain/user_groups.js';
 import { fetchMessageState } from '../domain/messages.js';
@@ -29,6 +30,7 @@ export type StateFetcher = (ctx: Ctx, actor: Actor, options: StateOptions) => Re
 /** Event type -> the state keys it contributes to the /register response. Order is the response's. */
 export const STATE_FETCHERS: Readonly<Record<string, StateFetcher>> = {
   realm_user: fetchRealmUserState,
+  realm_bot: fetchRealmBotState,
   subscription: fetchSubscriptionState,
   stream: fetchStreamState,
   user_group: fetchUserGroupState,

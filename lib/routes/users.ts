@@ -1,15 +1,11 @@
 // Users and bots: GET /users, /users/me, /users/{user_id}; POST /users; PATCH and DELETE
-// /users/{user_id}; POST /bots.
+// /users/{user_id}; POST /users/{user_id}/reactivate; POST /users/me/api_key/regenerate; POST
+// /bots; DELETE /bots/{bot_id}; POST /bots/{bot_id}/api_key/regenerate.
 import { z } from 'zod';
-import {
-  createBot,
-  createUser,
-  deactivateUser,
-  getOwnUser,
-  getUser,
-  listUsers,
-  updateUser,
-} from '../domain/users.js';
+import { regenerateOwnApiKey } from '../domain/api_keys.js';
+import { createBot, deactivateBot, regenerateBotApiKey } from '../domain/bots.js';
+import { deactivateUser, reactivateUser } from '../domain/user_activation.js';
+import { createUser, getOwnUser, getUser, listUsers, updateUser } from '../domain/users.js';
 import { int, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { userSchema } from './responses.js';
@@ -75,16 +71,34 @@ export const userRoutes = {
     method: 'DELETE',
     path: '/users/:user_id',
     access: 'user',
-    summary: 'Deactivate a user (administrators)',
+    summary: "Deactivate a user and the bots they own (administrators), or a bot (administrators, the bot's owner)",
+    params: { user_id: pathInt() },
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL'],
+    handler: (ctx, actor, p) => deactivateUser(ctx, actor, { userId: p.user_id }),
+  }),
+  reactivate: route({
+    method: 'POST',
+    path: '/users/:user_id/reactivate',
+    access: 'user',
+    summary: "Reactivate a user (administrators) or a bot (administrators, the bot's owner)",
     params: { user_id: pathInt() },
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => deactivateUser(ctx, actor, { userId: p.user_id }),
+    handler: (ctx, actor, p) => reactivateUser(ctx, actor, { userId: p.user_id }),
+  }),
+  regenerateApiKey: route({
+    method: 'POST',
+    path: '/users/me/api_key/regenerate',
+    access: 'human',
+    summary: "A new API key for the caller; the old one stops working at once",
+    params: {},
+    response: z.object({ api_key: z.string() }),
+    handler: (ctx, actor) => regenerateOwnApiKey(ctx, actor),
   }),
   createBot: route({
     method: 'POST',
     path: '/bots',
     access: 'user',
-    summary: 'Create a bot owned by the caller',
+    summary: 'Create a bot owned by the caller (not guests or bots)',
     params: {
       full_name: str(),
       short_name: str(maxCodePoints(MAX_EMAIL_LENGTH)),
@@ -101,5 +115,24 @@ export const userRoutes = {
       default_all_public_streams: z.boolean(),
     }),
     handler: (ctx, actor, p) => createBot(ctx, actor, { fullName: p.full_name, shortName: p.short_name, botType: p.bot_type }),
+  }),
+  deactivateBot: route({
+    method: 'DELETE',
+    path: '/bots/:bot_id',
+    access: 'user',
+    summary: "Deactivate a bot (administrators, the bot's owner)",
+    params: { bot_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => deactivateBot(ctx, actor, { botId: p.bot_id }),
+  }),
+  regenerateBotApiKey: route({
+    method: 'POST',
+    path: '/bots/:bot_id/api_key/regenerate',
+    access: 'user',
+    summary: "A new API key for a bot (administrators, the bot's owner; not guests or bots); the old one stops working at once",
+    params: { bot_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({ api_key: z.string() }),
+    handler: (ctx, actor, p) => regenerateBotApiKey(ctx, actor, { botId: p.bot_id }),
   }),
 };

@@ -135,3 +135,16 @@ export function selectUserTableVersion(s: Store): number {
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
 }
+
+export function selectBots(s: Store): UserRow[] {
+  return s.all<UserRow>('SELECT * FROM user WHERE bot_type IS NOT NULL ORDER BY id');
+}
+
+/** Active owners and administrators who are not bots (Zulip's get_human_admin_users). */
+export function selectHumanAdminIds(s: Store): number[] {
+  return s.prepare('SELECT id FROM user WHERE role <= 200 AND is_active = 1 AND bot_type IS NULL ORDER BY id').pluck().all() as number[];
+}
+
+export function updateBotOwner(s: Store, id: number, ownerId: number): void {
+  s.run('UPDATE user SET bot_owner_id = ? WHERE id = ?', ownerId, id);
+}

@@ -1,0 +1,98 @@
+// Deactivating and reactivating users and bots: DELETE /users/{user_id}, POST
+// /users/{user_id}/reactivate (DELETE /bots/{bot_id} is in bots.ts). Zulip's do_deactivate_user
+// and do_reactivate_user: realm_user update events to everyone, realm_bot ones to bot owners.
+import type { Ctx } from '../context.js';
+import { badRequest, mustBeOwner } from '../errors.js';
+import { deleteQueuesOfUser } from '../store/events.js';
+import { countActiveOwners, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
+import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
+import { accessUserById } from './users.js';
+
+/** DELETE /users/{user_id}: administrators (and a bot's owner, for the bot); the bots the user owns go too. */
+export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true });
+    if (target.role === ROLE.owner && !isOwner(actor)) throw mustBeOwner();
+    if (target.role === ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
+      throw badRequest('Cannot deactivate the only organization owner');
+    }
+    deactivate(ctx, target.id);
+    return {};
+  });
+}
+
+/**
+ * Deactivation without a permission check (also the CLI and chat.admin). Like Zulip's
+ * do_deactivate_user: nothing for an account already deactivated; a user's active bots are
+ * deactivated first, in the same transaction. Returns the ids deactivated, bots first.
+ */
+export function deactivate(ctx: Ctx, userId: number): number[] {
+  return ctx.tx(() => {
+    const row = selectUserById(ctx.store, userId);
+    if (!row || row.is_active !== 1) return [];
+    const bots = row.bot_type === null ? selectBotsOwnedBy(ctx.store, row.id).filter((bot) => bot.is_active === 1) : [];
+    for (const account of [...bots, row]) deactivateOne(ctx, account);
+    return [...bots, row].map((account) => account.id);
+  });
+}
+
+function deactivateOne(ctx: Ctx, row: UserRow): void {
+  updateUserActive(ctx.store, row.id, false);
+  // The account's event queues go with it (Zulip deletes its sessions).
+  deleteQueuesOfUser(ctx.store, row.id);
+  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: false } });
+  if (row.bot_type !== null) {
+    ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: false } });
+  }
+}
+
+/** POST /users/{user_id}/reactivate: Zulip's access_user_by_id(for_admin): administrators, or a bot's owner. */
+export function reactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true, allowDeactivated: true });
+    reactivate(ctx, target.id, actor.id);
+    return {};
+  });
+}
+
+/**
+ * Reactivation without a permission check. A bot whose owner is deactivated passes to the
+ * reactivating user (Zulip's do_reactivate_user); without one (the CLI) it is refused, so no
+ * active bot is left to a deactivated owner. Nothing happens for an active account.
+ */
+export function reactivate(ctx: Ctx, userId: number, actingUserId: number | null): void {
+  ctx.tx(() => {
+    const row = selectUserById(ctx.store, userId);
+    if (!row) throw badRequest('No such user');
+    if (row.is_active === 1) return;
+    const previousOwner = row.bot_owner_id === null ? undefined : selectUserById(ctx.store, row.bot_owner_id);
+    const ownerGone = previousOwner !== undefined && previousOwner.is_active !== 1;
+    if (ownerGone && actingUserId === null) {
+      throw badRequest(`Cannot reactivate ${row.email}: its owner ${previousOwner.email} is deactivated`);
+    }
+    updateUserActive(ctx.store, row.id, true);
+    if (ownerGone) updateBotOwner(ctx.store, row.id, actingUserId!);
+    const reactivated = selectUserById(ctx.store, row.id)!;
+    ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
+    if (row.bot_type === null) return;
+    ctx.events.append(botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });
+    if (ownerGone) sendBotOwnerUpdateEvents(ctx, reactivated, previousOwner);
+  });
+}
+
+/** Zulip's send_bot_owner_update_events: administrators already list every bot, so they get an update. */
+function sendBotOwnerUpdateEvents(ctx: Ctx, bot: UserRow, previousOwner: UserRow): void {
+  const newOwner = selectUserById(ctx.store, bot.bot_owner_id!)!;
+  const updated = new Set(botOwnerUserIds(ctx, bot));
+  if (!isAdmin(previousOwner)) {
+    ctx.events.append([previousOwner.id], { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } });
+    updated.delete(previousOwner.id);
+  }
+  if (!isAdmin(newOwner)) {
+    ctx.events.append([newOwner.id], { type: 'realm_bot', op: 'add', bot: formatBot(bot) });
+    updated.delete(newOwner.id);
+  }
+  ctx.events.append(updated, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: newOwner.id } });
+  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: newOwner.id } });
+}
