@@ -34,11 +34,9 @@ export function selectShownPresences(s: Store, afterUpdateId: number, connectedS
 export function upsertPresence(s: Store, userId: number, lastActive: number | null, lastConnected: number): void {
   s.run(
     `INSERT INTO presence (user_id, last_active_time, last_connected_time, last_update_id)
-     VALUES (?1, ?2, ?3, (SELECT coalesce(max(last_update_id), 0) + 1 FROM presence))
+     VALUES (@user_id, @last_active, @last_connected, (SELECT coalesce(max(last_update_id), 0) + 1 FROM presence))
      ON CONFLICT (user_id) DO UPDATE SET last_active_time = excluded.last_active_time,
        last_connected_time = excluded.last_connected_time, last_update_id = excluded.last_update_id`,
-    userId,
-    lastActive,
-    lastConnected,
+    { user_id: userId, last_active: lastActive, last_connected: lastConnected },
   );
 }
