@@ -284,6 +284,19 @@ CREATE TABLE IF NOT EXISTS user_status (
   updated_at INTEGER NOT NULL
 ) STRICT;
 
+-- Presence (Zulip's UserPresence; lib/domain/presence.ts): one row per user who ever reported it,
+-- never deleted. Times are unix seconds; last_active_time is NULL until the user reports "active".
+-- last_update_id is max(last_update_id) + 1 at each change, so a client that passes the newest id
+-- it saw (POST /users/me/presence last_update_id) gets only the rows changed since.
+CREATE TABLE IF NOT EXISTS presence (
+  user_id INTEGER PRIMARY KEY REFERENCES user(id),
+  last_active_time INTEGER,
+  last_connected_time INTEGER NOT NULL,
+  last_update_id INTEGER NOT NULL
+) STRICT;
+-- The next last_update_id (max), and the rows changed after a client's last_update_id.
+CREATE INDEX IF NOT EXISTS presence_by_update_id ON presence (last_update_id);
+
 -- Custom emoji (Zulip's RealmEmoji) with their images. Removing one only deactivates it: old
 -- messages, reactions and statuses still show it, so the row and the image stay.
 CREATE TABLE IF NOT EXISTS realm_emoji (

@@ -22,7 +22,7 @@ const CONSTANTS = [
   '[1e309]', '["a",1]', '{"__proto__":{"x":1}}', '{"constructor":1}', '[{"operator":"search","operand":"x"}]', '[["is","starred"]]',
   'add', 'remove', 'read', 'starred', 'collapsed', 'mentioned', 'stream', 'channel', 'private', 'direct', 'newest', 'oldest',
   'first_unread', 'unicode_emoji', 'realm_emoji', 'service_extra_emoji', 'zulip_extra_emoji', 'smile', '1f600', 'fcm', 'apns',
-  'change_all', 'inbox', 'partial', '(no topic)', '#(?P<id>[0-9]+)', 'https://example.com/{id}', '(?P<a>', '{', '{{}}',
+  'change_all', 'inbox', 'partial', '(no topic)', 'start', 'stop', 'active', 'idle', '#(?P<id>[0-9]+)', 'https://example.com/{id}', '(?P<a>', '{', '{{}}',
   '\u0000', 'a\u0000b', '\u202e', '\ufeff', '\u200b', 'é', 'e\u0301', '👩‍👩‍👧', '𝕏', '\u{10ffff}', '\r\n\r\n--x--',
   '<script>alert(1)</script>', "'; DROP TABLE user; --", '../../etc/passwd', '%00', '%zz', '@**all**', '@**everyone**',
   `[${'1,'.repeat(60_000)}1]`, `[${'"x",'.repeat(20_000)}"x"]`,

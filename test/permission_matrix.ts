@@ -249,6 +249,18 @@ export const MATRIX: Record<string, MatrixEntry> = {
     request: (env) => ({ path: storedKeyCamoPath(env.s.db, 'https://images.example/cat.png') }),
     expect: everyone,
   },
+  'POST /typing': { request: (env) => ({ path: '/typing', params: { op: 'start', to: [env.s.owner.user_id] } }), expect: everyone },
+  // A message of the caller's own: only its sender may say they are editing it.
+  'POST /messages/:message_id/typing': { request: (env, caller) => ({ path: `/messages/${directMessage(env, caller)}/typing`, params: { op: 'start' } }), expect: everyone },
+  'POST /users/me/presence': { request: () => ({ path: '/users/me/presence', params: { status: 'active' } }), expect: but({ bot: NO_BOTS }) },
+  'GET /realm/presence': { request: () => ({ path: '/realm/presence' }), expect: everyone },
+  'GET /users/:user_id_or_email/presence': {
+    request: (env) => {
+      env.s.chat.api.presence.update(env.s.owner.user_id, { status: 'active', pingOnly: true });
+      return { path: `/users/${env.s.owner.user_id}/presence` };
+    },
+    expect: everyone,
+  },
   'GET /realm/linkifiers': { request: () => ({ path: '/realm/linkifiers' }), expect: everyone },
   'POST /realm/filters': { request: (env) => ({ path: '/realm/filters', params: newLinkifier(env) }), expect: admins(NOT_ADMIN) },
   'PATCH /realm/filters/:filter_id': { request: (env) => ({ path: `/realm/filters/${linkifier(env)}`, params: newLinkifier(env) }), expect: admins(NOT_ADMIN) },

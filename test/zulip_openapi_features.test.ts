@@ -141,10 +141,34 @@ t.test('PATCH /settings: email_address_visibility', async (t) => {
   await api.call(t, 'PATCH', '/settings', { as: bot, params: { email_address_visibility: 2 } }, 400);
 });
 
+t.test('typing notifications and presence', async (t) => {
+  const channel = 'conformance typing';
+  s.chat.api.streams.subscribe(admin.user_id, { subscriptions: [{ name: channel }], principals: [admin.user_id, member.user_id] });
+  const streamId = s.chat.api.streams.getId(admin.user_id, { stream: channel }).stream_id;
+  await api.call(t, 'POST', '/typing', { as: admin, params: { op: 'start', to: [member.user_id] } }, 200);
+  await api.call(t, 'POST', '/typing', { as: admin, params: { op: 'stop', type: 'channel', stream_id: streamId, topic: 'lunch' } }, 200);
+  await api.call(t, 'POST', '/typing', { as: admin, params: { op: 'start', to: [] } }, 400);
+  const sent = s.chat.api.messages.send(admin.user_id, { type: 'stream', to: channel, topic: 'lunch', content: 'hi' }).id;
+  await api.call(t, 'POST', `/messages/${sent}/typing`, { as: admin, params: { op: 'start' } }, 200);
+  await api.call(t, 'POST', `/messages/${sent}/typing`, { ...me, params: { op: 'start' } }, 400);
+  await api.call(t, 'POST', '/users/me/presence', { as: admin, params: { status: 'active' } }, 200);
+  await api.call(t, 'POST', '/users/me/presence', { as: admin, params: { status: 'idle', last_update_id: -1 } }, 200);
+  await api.call(t, 'POST', '/users/me/presence', { as: admin, params: { status: 'active', ping_only: true } }, 200);
+  await api.call(t, 'POST', '/users/me/presence', { as: admin, params: { status: 'away' } }, 400);
+  await api.call(t, 'GET', '/realm/presence', me, 200);
+  await api.call(t, 'GET', '/realm/presence', {}, 401);
+  await api.call(t, 'GET', `/users/${admin.user_id}/presence`, me, 200);
+  // slim_presence (the modern format) is left out: Zulip's document describes only the legacy one here.
+  await api.call(t, 'GET', `/users/${encodeURIComponent(admin.email)}/presence`, me, 200);
+  await api.call(t, 'GET', '/users/9999/presence', me, 400);
+});
+
 t.test('the events of all the changes above', async (t) => {
   const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
   const types = new Set((events.body.events as { type: string }[]).map((e) => e.type));
-  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words', 'user_settings', 'realm_user']) t.ok(types.has(type), type);
+  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words', 'user_settings', 'realm_user', 'typing', 'typing_edit_message', 'presence']) {
+    t.ok(types.has(type), type);
+  }
   await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);
 });
 

@@ -4,7 +4,7 @@
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
-import { fetchInitialState } from '../events/state.js';
+import { fetchInitialState, type StateOptions } from '../events/state.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
@@ -21,6 +21,8 @@ export interface RegisterInput {
   clientCapabilities?: Record<string, unknown> | undefined;
   applyMarkdown?: boolean | undefined;
   lifespanSecs?: number | undefined;
+  /** The format and extent of the `presences` state (lib/domain/presence.ts). */
+  presence?: Pick<StateOptions, 'slimPresence' | 'presenceLastUpdateId' | 'presenceHistoryLimitDays'> | undefined;
 }
 
 function newQueueId(ctx: Ctx): string {
@@ -36,7 +38,7 @@ export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Rec
   const lifespan = Math.min(Math.max(input.lifespanSecs ?? ctx.options.events?.queueLifespanSeconds ?? DEFAULT_QUEUE_LIFESPAN_SECS, 1), MAX_QUEUE_LIFESPAN_SECS);
   return ctx.tx(() => {
     const lastEventId = ctx.events.maxEventId();
-    const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes });
+    const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes, ...input.presence });
     const queueId = newQueueId(ctx);
     makeRoomForQueue(ctx.store, actor.id, ctx.options.events?.maxQueuesPerUser);
     insertQueue(ctx.store, {

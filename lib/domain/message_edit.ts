@@ -48,14 +48,20 @@ function validatePayload(row: MessageRow, input: EditInput, mode: PropagateMode)
   }
 }
 
+/**
+ * Zulip's validate_user_can_edit_message: only the sender edits the content, within the limit
+ * plus a buffer (none for typing notifications of an edit, lib/domain/typing.ts).
+ */
+export function checkCanEditContent(ctx: Ctx, actor: Actor, row: MessageRow, bufferSeconds = EDIT_LIMIT_BUFFER_SECONDS): void {
+  if (row.sender_id !== actor.id) throw badRequest("You don't have permission to edit this message");
+  if (ctx.now() - row.date_sent > CONTENT_EDIT_LIMIT_SECONDS + bufferSeconds) {
+    throw badRequest('The time limit for editing this message has passed');
+  }
+}
+
 function checkCanEdit(ctx: Ctx, actor: Actor, row: MessageRow, input: EditInput): void {
   const age = ctx.now() - row.date_sent;
-  if (input.content !== undefined) {
-    if (row.sender_id !== actor.id) throw badRequest("You don't have permission to edit this message");
-    if (age > CONTENT_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS) {
-      throw badRequest('The time limit for editing this message has passed');
-    }
-  }
+  if (input.content !== undefined) checkCanEditContent(ctx, actor, row);
   if (input.topic !== undefined) {
     if (isGuest(actor) && row.sender_id !== actor.id) throw badRequest("You don't have permission to edit this message");
     if (!isModeratorOrAbove(actor) && age > TOPIC_EDIT_LIMIT_SECONDS + EDIT_LIMIT_BUFFER_SECONDS) {

@@ -32,8 +32,8 @@ export function defaultReadBySender(client: string): boolean {
   return interactive.includes(name) || name.includes('desktop app');
 }
 
-/** Zulip's access_stream_for_send_message. */
-function checkCanSendToStream(ctx: Ctx, actor: Actor, stream: StreamRow): void {
+/** Zulip's access_stream_for_send_message (also for typing notifications, lib/domain/typing.ts). */
+export function checkCanSendToStream(ctx: Ctx, actor: Actor, stream: StreamRow): void {
   const denied = badRequest(`Not authorized to send to channel '${stream.name}'`);
   if (stream.is_archived === 1) throw denied;
   if (stream.invite_only === 0 && !isGuest(actor)) return;

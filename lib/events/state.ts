@@ -16,6 +16,7 @@ import { fetchNavigationViewState } from '../domain/navigation_views.js';
 import { fetchDraftState } from '../domain/drafts.js';
 import { fetchAlertWordState } from '../domain/alert_words.js';
 import { fetchDeviceState } from '../domain/push.js';
+import { fetchPresenceState } from '../domain/presence.js';
 
 export interface StateOptions {
   /** The client_capabilities object of POST /register (e.g. linkifier_url_template). */
@@ -23,6 +24,10 @@ export interface StateOptions {
   applyMarkdown: boolean;
   /** The event types the client asked for (null: all); fetchers that need two types check here. */
   eventTypes: readonly string[] | null;
+  /** slim_presence, presence_last_update_id, presence_history_limit_days of POST /register (lib/domain/presence.ts). */
+  slimPresence?: boolean | undefined;
+  presenceLastUpdateId?: number | undefined;
+  presenceHistoryLimitDays?: number | undefined;
 }
 
 export type StateFetcher = (ctx: Ctx, actor: Actor, options: StateOptions) => Record<string, unknown>;
@@ -45,6 +50,7 @@ export const STATE_FETCHERS: Readonly<Record<string, StateFetcher>> = {
   drafts: fetchDraftState,
   alert_words: fetchAlertWordState,
   device: fetchDeviceState,
+  presence: fetchPresenceState,
 };
 
 export function fetchInitialState(

@@ -19,7 +19,9 @@ export const eventRoutes = {
       client_capabilities: json(z.record(z.string(), z.unknown())).optional(),
       apply_markdown: bool().optional(),
       client_gravatar: bool().optional(),
-      slim_presence: bool().optional(),
+      slim_presence: bool().optional().describe('Presences keyed by user id (modern format) instead of by email'),
+      presence_last_update_id: json(z.int()).optional().describe('Only presences changed after this id (modern format)'),
+      presence_history_limit_days: json(z.int()).optional().describe('Only presences of the last N days (default 14)'),
       include_subscribers: json(z.union([z.boolean(), z.literal('partial')])).optional(),
       all_public_streams: bool().optional(),
       narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)).optional(),
@@ -40,6 +42,7 @@ export const eventRoutes = {
         fetchEventTypes: p.fetch_event_types === undefined ? undefined : p.fetch_event_types,
         clientCapabilities: p.client_capabilities,
         applyMarkdown: p.apply_markdown,
+        presence: { slimPresence: p.slim_presence, presenceLastUpdateId: p.presence_last_update_id, presenceHistoryLimitDays: p.presence_history_limit_days },
       }),
   }),
   get: route({

@@ -17,6 +17,8 @@ import { messageRoutes } from './messages.js';
 import { messageFlagRoutes } from './message_flags.js';
 import { reactionRoutes } from './reactions.js';
 import { externalContentRoutes } from './external_content.js';
+import { typingRoutes } from './typing.js';
+import { presenceRoutes } from './presence.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -38,6 +40,8 @@ export const routeGroups = {
   openApi: openApiRoutes,
   linkifiers: linkifierRoutes,
   externalContent: externalContentRoutes,
+  typing: typingRoutes,
+  presence: presenceRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

@@ -51,7 +51,12 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE realm ADD COLUMN default_email_address_visibility INTEGER NOT NULL DEFAULT 3 CHECK (default_email_address_visibility BETWEEN 1 AND 5)');
     },
   },
+  {
+    // The presence table: a new table, created when schema.sql is applied after this step.
+    version: 6,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;

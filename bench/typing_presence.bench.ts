@@ -1,0 +1,35 @@
+// Typing notifications and presence pings over HTTP (req/s next to a bare node:http server doing
+// one UPDATE transaction per request): POST /typing to one recipient (one event row), and
+// POST /users/me/presence as clients send it every minute (ping_only, and with everyone's presences).
+import { record } from './harness.js';
+import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
+import type { Account } from './chat.js';
+
+const GROUP = 'typing and presence';
+
+export async function run(): Promise<void> {
+  const [update, parley] = await Promise.all([
+    startBenchServer('bare-update'),
+    startBenchServer<{ owner: Account; members: Account[] }>('parley', { BENCH_USERS: '20' }),
+  ]);
+  const { owner, members } = parley.info;
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', authorization: basicAuth(owner.email, owner.api_key) };
+  const post = (path: string, params: Record<string, string>) => ({ url: `${parley.url}/api/v1${path}`, method: 'POST' as const, headers, body: new URLSearchParams(params).toString() });
+  // Every member reported once, so the presences answer has 21 entries.
+  for (const member of members) {
+    const auth = basicAuth(member.email, member.api_key);
+    await fetch(`${parley.url}/api/v1/users/me/presence`, { method: 'POST', headers: { ...headers, authorization: auth }, body: 'status=active&ping_only=true' });
+  }
+  const [updateRps, typingRps, pingRps, fetchRps] = (await interleavedLoads([
+    { url: `${update.url}/api/v1/typing`, method: 'POST', headers: { 'content-type': headers['content-type'] }, body: 'v=start' },
+    post('/typing', { op: 'start', to: JSON.stringify([members[0]!.user_id]) }),
+    post('/users/me/presence', { status: 'active', ping_only: 'true' }),
+    post('/users/me/presence', { status: 'active', slim_presence: 'true' }),
+  ])) as [number, number, number, number];
+  for (const server of [update, parley]) server.stop();
+  const baseline = { name: 'bare + one UPDATE transaction', value: updateRps };
+  record({ group: GROUP, name: 'bare node:http + one UPDATE transaction', value: updateRps, unit: 'req/s' });
+  record({ group: GROUP, name: 'POST /api/v1/typing (direct, one recipient)', value: typingRps, unit: 'req/s', baseline });
+  record({ group: GROUP, name: 'POST /api/v1/users/me/presence (ping_only)', value: pingRps, unit: 'req/s', baseline });
+  record({ group: GROUP, name: 'POST /api/v1/users/me/presence (21 presences, slim)', value: fetchRps, unit: 'req/s', baseline });
+}
