@@ -195,3 +195,14 @@ t.test('subscribing guests and private channels: a subscribed guest reacts and h
   ok(t, await react(alice, id, { emoji_name: 'tada' }));
   t.equal((await poll(s, guest, queue)).length, 2);
 });
+
+t.test("the reaction event names the reacting user by the email the viewers may see", async (t) => {
+  const { alice, bob, channel } = await memberPair(t, s, 'hidden');
+  ok(t, await s.request('PATCH', '/settings', { as: bob, params: { email_address_visibility: 3 } }));
+  const queue = ok(t, await s.request('POST', '/register', { as: alice, params: { event_types: ['reaction'] } }));
+  const id = await sendToStream(s, alice, channel, 'hi', 'hidden email');
+  ok(t, await react(bob, id, { emoji_name: 'octopus' }));
+  const [event] = await poll(s, alice, queue);
+  t.match(event!.user.email, new RegExp(`^user${bob.user_id}@`), 'the API email, not the real one');
+  t.not(event!.user.email, bob.email);
+});

@@ -5,6 +5,7 @@
 // and an "aggregated" copy of it).
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
 import { selectPresence, selectShownPresences, upsertPresence, type ShownPresenceRow } from '../store/presence.js';
@@ -131,7 +132,7 @@ function recordPresence(ctx: Ctx, user: UserRow, status: PresenceStatus): void {
   if (everyone.length > USER_LIMIT_FOR_PRESENCE_EVENTS) return;
   const website = legacyClientPresence(lastActive ?? user.date_joined, lastConnected);
   // Zulip's send_presence_changed: the legacy format, to every active user.
-  ctx.events.append(everyone, { type: 'presence', email: user.email, user_id: user.id, server_timestamp: ctx.clock() / 1000, presence: { website } });
+  ctx.events.append(everyone, { type: 'presence', email: apiEmail(fakeEmailDomain(ctx), user), user_id: user.id, server_timestamp: ctx.clock() / 1000, presence: { website } });
 }
 
 export interface UpdatePresenceInput extends PresenceQuery {

@@ -4,6 +4,7 @@
 // other processes get them, with ids in sequence) and are pruned with it. They go to the other
 // participants, not to the sender (Zulip also sends the sender its own).
 import type { Ctx } from '../context.js';
+import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { badRequest } from '../errors.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectIsSubscribed, selectActiveSubscriberIds, selectStreamById } from '../store/streams.js';
@@ -28,7 +29,11 @@ export interface TypingInput {
   topic?: string | undefined;
 }
 
-const person = (user: Pick<UserRow, 'id' | 'email'>) => ({ user_id: user.id, email: user.email });
+/** A participant as events name them: the API email every viewer sees (email address visibility). */
+function personOf(ctx: Ctx): (user: Pick<UserRow, 'id' | 'email' | 'email_address_visibility'>) => { user_id: number; email: string } {
+  const domain = fakeEmailDomain(ctx);
+  return (user) => ({ user_id: user.id, email: apiEmail(domain, user) });
+}
 
 /** Subscribers who hear of typing in a channel: none in a channel too big for it. */
 function channelAudience(ctx: Ctx, streamId: number, senderId: number): number[] {
@@ -56,7 +61,7 @@ function sendDirectTyping(ctx: Ctx, actor: Actor, op: TypingOp, to: readonly num
     return user;
   });
   const sender = users.find((user) => user.id === actor.id)!;
-  const event = { type: 'typing', op, message_type: 'direct', sender: person(sender), recipients: users.map(person) };
+  const event = { type: 'typing', op, message_type: 'direct', sender: personOf(ctx)(sender), recipients: users.map(personOf(ctx)) };
   ctx.events.append(users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id), event);
 }
 
@@ -69,7 +74,7 @@ export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<s
       const stream = accessChannelForTyping(ctx, actor, input.streamId);
       // Zulip's maybe_rename_no_topic_to_empty_topic, as for messages (message_addressee.ts checkTopic).
       const topic = input.topic === '(no topic)' ? '' : input.topic;
-      const event = { type: 'typing', op: input.op, message_type: 'stream', sender: person(selectUserById(ctx.store, actor.id)!), stream_id: stream.id, topic };
+      const event = { type: 'typing', op: input.op, message_type: 'stream', sender: personOf(ctx)(selectUserById(ctx.store, actor.id)!), stream_id: stream.id, topic };
       ctx.events.append(channelAudience(ctx, stream.id, actor.id), event);
       return {};
     }
