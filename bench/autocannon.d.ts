@@ -21,6 +21,13 @@ declare module 'autocannon' {
     amount?: number;
     pipelining?: number;
     requests?: Array<{ method?: string; path?: string; headers?: Record<string, string>; body?: string }>;
+    setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+  }
+  interface RawRequest {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
   }
   interface Result {
     requests: Histogram;

@@ -60,6 +60,8 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   seconds?: number;
+  /** Changes each request before it is sent (e.g. a new path each time). */
+  setupRequest?: (request: { method?: string; path?: string; body?: string }) => { method?: string; path?: string; body?: string };
 }
 
 /** Mean requests per second over the run; throws if any request failed or was not 2xx. */
@@ -71,6 +73,7 @@ export async function load(options: LoadOptions): Promise<number> {
     body: options.body,
     connections: options.connections ?? 50,
     duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
+    ...(options.setupRequest ? { setupRequest: options.setupRequest } : {}),
   });
   if (result.errors > 0 || result.non2xx > 0) {
     throw new Error(`load on ${options.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
