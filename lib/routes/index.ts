@@ -16,6 +16,7 @@ import { messageRoutes } from './messages.js';
 import { messageFlagRoutes } from './message_flags.js';
 import { reactionRoutes } from './reactions.js';
 import { externalContentRoutes } from './external_content.js';
+import { emojiDataRoutes } from './emoji_data.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -36,6 +37,7 @@ export const routeGroups = {
   openApi: openApiRoutes,
   linkifiers: linkifierRoutes,
   externalContent: externalContentRoutes,
+  emojiData: emojiDataRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(
