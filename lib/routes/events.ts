@@ -40,6 +40,8 @@ export const eventRoutes = {
         fetchEventTypes: p.fetch_event_types === undefined ? undefined : p.fetch_event_types,
         clientCapabilities: p.client_capabilities,
         applyMarkdown: p.apply_markdown,
+        includeSubscribers: p.include_subscribers,
+        slimPresence: p.slim_presence,
       }),
   }),
   get: route({

@@ -42,7 +42,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     up() {},
   },
+  {
+    // The user_message_private index: a new index, created when schema.sql is applied after this step.
+    version: 5,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;

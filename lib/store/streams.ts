@@ -85,6 +85,24 @@ export function selectIsSubscribed(s: Store, userId: number, streamId: number): 
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
 }
 
+/** Every channel's active subscribers, in id order (include_subscribers of POST /register: one read). */
+export function selectActiveSubscriberIdsByStream(s: Store): Map<number, number[]> {
+  const rows = s
+    .prepare(
+      `SELECT s.stream_id, s.user_id FROM subscription s JOIN user u ON u.id = s.user_id
+       WHERE u.is_active = 1 ORDER BY s.stream_id, s.user_id`,
+    )
+    .raw()
+    .all() as [number, number][];
+  const byStream = new Map<number, number[]>();
+  for (const [streamId, userId] of rows) {
+    const list = byStream.get(streamId);
+    if (list) list.push(userId);
+    else byStream.set(streamId, [userId]);
+  }
+  return byStream;
+}
+
 /** Active subscriber counts of every channel that has any. */
 export function selectSubscriberCounts(s: Store): Map<number, number> {
   const rows = s
