@@ -30,7 +30,6 @@ const zulipDefaults = (): Record<string, unknown> => ({
   server_typing_stopped_wait_period_milliseconds: 12000,
   server_typing_started_wait_period_milliseconds: 30000,
   server_thumbnail_formats: [],
-  server_report_message_types: [],
 });
 
 export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
