@@ -222,8 +222,10 @@ CREATE TABLE IF NOT EXISTS user_message (
 CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
 -- unread_msgs in /register, is:unread narrows, first_unread anchors.
 CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
--- is:starred narrows.
+-- is:starred narrows, starred_messages in /register.
 CREATE INDEX IF NOT EXISTS user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
+-- recent_private_conversations in /register: the user's newest direct messages (is_private).
+CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
 
 -- Emoji reactions: one row per (message, user, emoji). reaction_type is Zulip's
 -- (unicode_emoji, realm_emoji, zulip_extra_emoji); emoji_code is unique within its type.

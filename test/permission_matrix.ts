@@ -6,6 +6,7 @@ import { keyParams, newPhone, tokenParams, type StandInBouncer } from './bouncer
 import { storedKeyCamoPath } from './image_host.js';
 import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
+import { emojiDataUrl } from '../lib/domain/emoji_data.js';
 
 export const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
 export type Role = (typeof ROLES)[number];
@@ -244,6 +245,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /user_avatars/:realm_id/emoji/images/:file_name': { request: (env) => ({ path: `/user_avatars/1/emoji/images/${env.emoji.fileName}` }), expect: everyone },
   'GET /openapi.json': { request: () => ({ path: '/openapi.json' }), expect: everyone },
+  'GET /static/generated/emoji/:file_name': { request: (env) => ({ path: new URL(emojiDataUrl(env.s.chat.ctx)).pathname }), expect: everyone },
   // The signature is the permission: no credentials are read (the server's fetch is a stand-in).
   'GET /external_content/:digest/:hex_url': {
     request: (env) => ({ path: storedKeyCamoPath(env.s.db, 'https://images.example/cat.png') }),

@@ -56,7 +56,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     up() {},
   },
+  {
+    // The user_message_private index: a new index, created when schema.sql is applied after this step.
+    version: 7,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;

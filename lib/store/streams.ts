@@ -85,6 +85,23 @@ export function selectIsSubscribed(s: Store, userId: number, streamId: number): 
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
 }
 
+/**
+ * Every channel's active subscribers, in id order (include_subscribers of POST /register): one
+ * read of the covering index subscription_by_stream, the few deactivated users left out after.
+ */
+export function selectActiveSubscriberIdsByStream(s: Store): Map<number, number[]> {
+  const inactive = new Set(s.prepare('SELECT id FROM user WHERE is_active = 0').pluck().all() as number[]);
+  const rows = s.prepare('SELECT stream_id, user_id FROM subscription ORDER BY stream_id, user_id').raw().all() as [number, number][];
+  const byStream = new Map<number, number[]>();
+  for (const [streamId, userId] of rows) {
+    if (inactive.has(userId)) continue;
+    const list = byStream.get(streamId);
+    if (list) list.push(userId);
+    else byStream.set(streamId, [userId]);
+  }
+  return byStream;
+}
+
 /** Active subscriber counts of every channel that has any. */
 export function selectSubscriberCounts(s: Store): Map<number, number> {
   const rows = s

@@ -100,3 +100,25 @@ export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole:
     .pluck()
     .all(messageId, maxRole) as number[];
 }
+
+/** The ids of the user's starred messages, ascending (index user_message_starred). */
+export function selectStarredMessageIds(s: Store, userId: number): number[] {
+  return s.prepare('SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id').pluck().all(userId) as number[];
+}
+
+/**
+ * The conversations of the user's newest `limit` direct messages: their members (direct_group's
+ * member_key, sorted ids) and the newest of those message ids, newest first (index user_message_private).
+ */
+export function selectRecentDirectConversations(s: Store, userId: number, limit: number): { memberKey: string; maxMessageId: number }[] {
+  const rows = s
+    .prepare(
+      `SELECT g.member_key, max(m.id) AS max_id FROM (
+         SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2048) <> 0 ORDER BY message_id DESC LIMIT ?
+       ) recent JOIN message m ON m.id = recent.message_id JOIN direct_group g ON g.id = m.direct_group_id
+       GROUP BY g.id ORDER BY max_id DESC`,
+    )
+    .raw()
+    .all(userId, limit) as [string, number][];
+  return rows.map(([memberKey, maxMessageId]) => ({ memberKey, maxMessageId }));
+}
