@@ -42,7 +42,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     up() {},
   },
+  {
+    // The message_edit table: a new table, created when schema.sql is applied after this step.
+    version: 5,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
