@@ -159,15 +159,19 @@ t.test("deleting a channel's first message moves first_message_id; the events ke
 });
 
 t.test('unread_msgs and max_message_id after a deletion equal a fresh register', async (t) => {
-  const { alice, bob, channel } = await memberPair(t, s, 'unread');
+  const { alice, channel } = await memberPair(t, s, 'unread');
+  const bob = await s.user('member', { fullName: 'Unread Bob' });
   const carol = await s.user('member');
+  ok(t, await subscribe(s, s.owner, [channel], { principals: [bob.user_id] }));
   const types = ['message', 'update_message_flags', 'delete_message'];
   const ids = [
-    await sendToStream(s, alice, channel, 'hi', `@**${bob.full_name}** mention`),
+    await sendToStream(s, alice, channel, 'hi', '@**Unread Bob** mention'),
     await sendDirect(s, alice, [bob.user_id], 'dm'),
     await sendDirect(s, alice, [bob.user_id, carol.user_id], 'group dm'),
     await sendToStream(s, alice, channel, 'hi', 'newest'),
   ];
+  const start = ok(t, await s.request('POST', '/register', { as: bob, params: { event_types: types } }));
+  t.same([start.unread_msgs.count, start.unread_msgs.mentions], [4, [ids[0]]], 'all four unread, one mention');
   for (const id of ids) {
     const before = ok(t, await s.request('POST', '/register', { as: bob, params: { event_types: types } }));
     ok(t, await del(alice, id));
@@ -175,6 +179,9 @@ t.test('unread_msgs and max_message_id after a deletion equal a fresh register',
     const after = ok(t, await s.request('POST', '/register', { as: bob, params: { event_types: types } }));
     t.same(applyUnreadEvents(before.unread_msgs as UnreadMsgs, events, bob.user_id), after.unread_msgs, 'events applied equal a fresh register');
     t.same(after.unread_msgs, unreadFromRows(s.db, bob.user_id), 'and the rows');
+    const u = after.unread_msgs as UnreadMsgs;
+    const unreadIds = [...u.pms, ...u.streams, ...u.huddles].flatMap((c) => c.unread_message_ids).concat(u.mentions);
+    t.notOk(unreadIds.includes(id), 'the message is no longer unread');
   }
   const final = ok(t, await s.request('POST', '/register', { as: bob, params: { event_types: types } }));
   t.equal(final.max_message_id, s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(bob.user_id));
