@@ -241,6 +241,23 @@ CREATE TABLE IF NOT EXISTS reaction (
 -- The unique key answers "has the user reacted with this emoji"; reactions of a message (message
 -- dicts, has:reaction narrows) read the same index by its message_id prefix.
 
+-- Message edit history (Zulip's Message.edit_history): one row per edit or move of a message, by
+-- whom and when, with what it changed (NULL columns: unchanged). Deleting the message deletes it.
+CREATE TABLE IF NOT EXISTS message_edit (
+  id INTEGER PRIMARY KEY,
+  message_id INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  timestamp INTEGER NOT NULL,
+  prev_content TEXT,
+  prev_rendered_content TEXT,
+  prev_topic TEXT,
+  topic TEXT,
+  CHECK ((prev_content IS NULL) = (prev_rendered_content IS NULL)),
+  CHECK ((prev_topic IS NULL) = (topic IS NULL))
+) STRICT;
+-- GET /messages/{id}/history and edit_history in message objects (one message, or a page of them).
+CREATE INDEX IF NOT EXISTS message_edit_by_message ON message_edit (message_id, id);
+
 -- Alert words: one row per user and word (original casing kept; matched case-insensitively).
 -- id gives insertion order, which GET /users/me/alert_words reports.
 CREATE TABLE IF NOT EXISTS alert_word (

@@ -77,6 +77,10 @@ async function botOfTarget(env: Env): Promise<number> {
   return (await env.s.chat.api.users.createBot(owner.user_id, { fullName: 'Matrix Bot', shortName: env.unique('matrix') })).user_id as number;
 }
 
+function ownerChannelMessage(env: Env): number {
+  return env.s.chat.api.messages.send(env.s.owner.user_id, { type: 'stream', to: env.channel.name, topic: 'deletes', content: 'delete me' }).id;
+}
+
 const newLinkifier = (env: Env) => ({ pattern: `${env.unique('P').replace(/\W/g, '')}-(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' });
 
 export const MATRIX: Record<string, MatrixEntry> = {
@@ -168,6 +172,16 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'PATCH /messages/:message_id': {
     request: (env, caller) => ({ path: `/messages/${directMessage(env, caller)}`, params: { content: 'edited' } }),
     expect: everyone,
+  },
+  // A fresh message of the owner's in a public channel: administrators delete anyone's messages;
+  // others are refused, and guests (not subscribed) cannot read it.
+  'DELETE /messages/:message_id': {
+    request: (env) => ({ path: `/messages/${ownerChannelMessage(env)}` }),
+    expect: { ...admins(bad("You don't have permission to delete this message")), guest: bad('Invalid message(s)') },
+  },
+  'GET /messages/:message_id/history': {
+    request: (env) => ({ path: `/messages/${env.channel.messageId}/history` }),
+    expect: but({ guest: bad('Invalid message(s)') }),
   },
   'POST /messages/render': { request: () => ({ path: '/messages/render', params: { content: '**bold**' } }), expect: everyone },
   'POST /messages/flags': {

@@ -83,9 +83,15 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
   return queue;
 }
 
-/** Shapes a stored event for one queue: message content as HTML or Markdown per apply_markdown. */
-function forQueue(queue: QueueRow, event: DeliveredEvent): DeliveredEvent {
-  return shapeForClient(event, queue.apply_markdown === 1);
+/** Shapes a stored event for one queue: per apply_markdown, its client capabilities, and whose queue it is. */
+function forQueue(queue: QueueRow, events: readonly DeliveredEvent[]): DeliveredEvent[] {
+  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const client = {
+    applyMarkdown: queue.apply_markdown === 1,
+    bulkMessageDeletion: capabilities.bulk_message_deletion === true,
+    queue: { id: queue.id, userId: queue.user_id },
+  };
+  return events.map((event) => shapeForClient(event, client));
 }
 
 /** Zulip's heartbeat wait: 45 s plus up to 10 s, unless configured. */
@@ -140,10 +146,10 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
   const accepts = typeFilter(queue);
   const first = ctx.events.read(actor.id, lastEventId, accepts);
   if (first.events.length > 0 || dontBlock) {
-    return { events: first.events.map((event) => forQueue(queue, event)), queue_id: queueId };
+    return { events: forQueue(queue, first.events), queue_id: queueId };
   }
   const events = await waitForEvents(ctx, actor, queue, first.scannedTo, lastEventId, input.signal);
-  return { events: events.map((event) => forQueue(queue, event)), queue_id: queueId };
+  return { events: forQueue(queue, events), queue_id: queueId };
 }
 
 function waitForEvents(

@@ -45,6 +45,16 @@ export function updateMessageContent(s: Store, id: number, content: string, rend
   s.run('UPDATE message SET content = ?, rendered_content = ?, last_edit_time = ? WHERE id = ?', content, rendered, editTime, id);
 }
 
+/** Deletes a message; its reactions and edit history go with it (ON DELETE CASCADE). */
+export function deleteMessageRow(s: Store, id: number): void {
+  s.run('DELETE FROM message WHERE id = ?', id);
+}
+
+/** A channel's oldest message (message_by_stream), or null when it has none. */
+export function selectFirstStreamMessageId(s: Store, streamId: number): number | null {
+  return (s.prepare('SELECT min(id) FROM message WHERE stream_id = ?').pluck().get(streamId) as number | null) ?? null;
+}
+
 export function updateMessageTopic(s: Store, id: number, topic: string, topicLinks: string): void {
   s.run('UPDATE message SET topic = ?, topic_links = ? WHERE id = ?', topic, topicLinks, id);
 }

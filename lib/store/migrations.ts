@@ -61,7 +61,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     up() {},
   },
+  {
+    // The message_edit table: a new table, created when schema.sql is applied after this step.
+    version: 8,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;

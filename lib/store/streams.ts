@@ -58,6 +58,11 @@ export function updateStreamFirstMessageId(s: Store, streamId: number, messageId
   s.run('UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL', messageId, streamId);
 }
 
+/** After the channel's first message was deleted: its oldest remaining one, or null. */
+export function replaceStreamFirstMessageId(s: Store, streamId: number, messageId: number | null): void {
+  s.run('UPDATE stream SET first_message_id = ? WHERE id = ?', messageId, streamId);
+}
+
 export function selectSubscription(s: Store, userId: number, streamId: number): SubscriptionRow | undefined {
   return s.get<SubscriptionRow>('SELECT * FROM subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
 }

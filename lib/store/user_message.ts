@@ -29,6 +29,11 @@ export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: n
   s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
 }
 
+/** Deletes every user's row for a message (user_message_by_message). */
+export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
+  s.run('DELETE FROM user_message WHERE message_id = ?', messageId);
+}
+
 /** The user's flags on a message, or undefined when the user has no row for it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
   return s
