@@ -105,6 +105,8 @@ export const messageSchema = z.looseObject({
   stream_id: id.optional().describe('Channel messages'),
   display_recipient: z.union([z.string(), z.array(directRecipient)]),
   flags: z.array(z.string()),
+  match_content: z.string().optional().describe('Search narrows: the HTML content with matching words in <span class="highlight">'),
+  match_subject: z.string().optional().describe('Search narrows: the HTML-escaped topic with matching words highlighted'),
 });
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID (anchor=newest) is above 2^53: a number, not an int. */
