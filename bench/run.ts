@@ -10,6 +10,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   views_drafts_alert_words: () => import('./views_drafts_alert_words.bench.js'),
   user_status: () => import('./user_status.bench.js'),
   messages: () => import('./messages.bench.js'),
+  search: () => import('./search.bench.js'),
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
   mixed_load: () => import('./mixed_load.bench.js'),
