@@ -17,9 +17,11 @@ export interface SearchQuery {
 // marks; case folded, diacritics removed (remove_diacritics 2).
 const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
 const MARKS = /\p{M}/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
 function normalize(token: string): string {
-  return token.normalize('NFD').replace(MARKS, '').toLowerCase();
+  // ASCII has nothing to decompose: the common case skips normalize(), the costly part.
+  return ASCII.test(token) ? token.toLowerCase() : token.normalize('NFD').replace(MARKS, '').toLowerCase();
 }
 
 function tokensOf(text: string): string[] {
@@ -59,9 +61,42 @@ function matches(token: string, terms: SearchQuery['terms']): boolean {
   return terms.some((term) => (term.prefix ? normal.startsWith(term.token) : normal === term.token));
 }
 
+const isAsciiWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+
+/** [start, end) of each matching word of ASCII HTML, found with indexOf: the common case, fast. */
+function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']): [number, number][] {
+  const found: [number, number][] = [];
+  for (const term of terms) {
+    for (let at = lower.indexOf(term.token); at !== -1; at = lower.indexOf(term.token, at + 1)) {
+      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+      let end = at + term.token.length;
+      if (term.prefix) while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+      else if (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) continue;
+      const inTag = html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
+      const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
+      if (!inTag && !inReference) found.push([at, end]);
+    }
+  }
+  if (terms.length === 1) return found;
+  // Several terms may match the same word: keep each word once, in order.
+  found.sort((a, b) => a[0] - b[0]);
+  return found.filter((match, i) => i === 0 || match[0] >= found[i - 1]![1]);
+}
+
 /** HTML with each matching word of its text (not of its tags or character references) highlighted. */
 export function highlight(html: string, terms: SearchQuery['terms']): string {
-  if (terms.length === 0) return html;
+  // A string that contains no term's text, folded, has no match: most strings need no pass.
+  const folded = normalize(html);
+  if (!terms.some((term) => folded.includes(term.token))) return html;
+  if (ASCII.test(html)) {
+    let result = '';
+    let position = 0;
+    for (const [start, end] of asciiMatches(html, folded, terms)) {
+      result += `${html.slice(position, start)}${HIGHLIGHT_START}${html.slice(start, end)}${HIGHLIGHT_END}`;
+      position = end;
+    }
+    return result + html.slice(position);
+  }
   return html.replace(/(<[^>]*>|&#?\w+;)|[\p{L}\p{N}\p{Co}\p{M}]+/gu, (text, markup: string | undefined) =>
     markup === undefined && matches(text, terms) ? `${HIGHLIGHT_START}${text}${HIGHLIGHT_END}` : text,
   );
