@@ -196,6 +196,11 @@ CREATE TABLE IF NOT EXISTS message (
   date_sent INTEGER NOT NULL,
   last_edit_time INTEGER,
   sending_client TEXT NOT NULL DEFAULT '',
+  -- Zulip's has_link, has_image, has_attachment (has: narrows), from the rendered HTML at every
+  -- render (lib/render/content_features.ts).
+  has_link INTEGER NOT NULL DEFAULT 0,
+  has_image INTEGER NOT NULL DEFAULT 0,
+  has_attachment INTEGER NOT NULL DEFAULT 0,
   CHECK ((stream_id IS NULL) <> (direct_group_id IS NULL))
 ) STRICT;
 -- Channel and topic narrows, topic participants for @**topic**.
@@ -206,6 +211,24 @@ CREATE INDEX IF NOT EXISTS message_by_stream ON message (stream_id, id);
 CREATE INDEX IF NOT EXISTS message_by_direct_group ON message (direct_group_id, id);
 -- Sender narrows and topic participants.
 CREATE INDEX IF NOT EXISTS message_by_sender ON message (sender_id, id);
+
+-- Full-text index of each message's topic and Markdown source (search: narrows,
+-- lib/domain/search.ts), rowid = message.id. An external-content table: the text stays in message
+-- only. The triggers keep it in the transaction of every insert, edit and delete of a message,
+-- whoever writes it.
+CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
+  topic, content, content = 'message', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS message_fts_insert AFTER INSERT ON message BEGIN
+  INSERT INTO message_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS message_fts_delete AFTER DELETE ON message BEGIN
+  INSERT INTO message_fts (message_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS message_fts_update AFTER UPDATE OF topic, content ON message BEGIN
+  INSERT INTO message_fts (message_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+  INSERT INTO message_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
 
 -- One row per (user, message) the user received or that entered their history, holding the
 -- personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,

@@ -150,7 +150,7 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
   if (input.content !== undefined) {
     const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
     const rendered = renderMessage(ctx, content);
-    updateMessageContent(ctx.store, row.id, content, rendered.html, now);
+    updateMessageContent(ctx.store, row.id, content, rendered.columns, now);
     const recipients = rows.map(([userId]) => userId);
     const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
     const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);

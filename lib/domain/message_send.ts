@@ -93,7 +93,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       direct_group_id: directGroupId,
       topic,
       content,
-      rendered_content: rendered.html,
+      ...rendered.columns,
       topic_links: stream ? topicLinksJson(ctx, topic) : '[]',
       date_sent: ctx.now(),
       sending_client: client,
