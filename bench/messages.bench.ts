@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import type { ChatServer } from '../lib/index.js';
 import { interleaved, record } from './harness.js';
-import { openBenchChat } from './chat.js';
+import { messageRowWriters, openBenchChat } from './chat.js';
 
 const SUBSCRIBERS = 1000;
 const STORED_MESSAGES = 100_000;
@@ -61,12 +61,7 @@ async function fetchNewest(): Promise<void> {
   const other = await chat.admin.addUser({ email: 'other@example.com', fullName: 'Other' });
   chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'history' }], principals: [owner.user_id, other.user_id] });
   const streamId = chat.api.streams.getId(owner.user_id, { stream: 'history' }).stream_id;
-  // Rows written directly: 100,000 sends through the API would take minutes of set-up.
-  const message = db.prepare(
-    `INSERT INTO message (sender_id, stream_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
-     VALUES (?, ?, ?, ?, ?, '[]', ?, 'bench')`,
-  );
-  const userMessage = db.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
+  const { message, userMessage } = messageRowWriters(db);
   db.transaction(() => {
     for (let i = 0; i < STORED_MESSAGES; i++) {
       const sender = i % 2 === 0 ? owner.user_id : other.user_id;

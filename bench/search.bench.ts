@@ -2,7 +2,7 @@
 // channels (a word; a quoted phrase; a word within one channel's history), each next to the raw
 // FTS5 query returning the same rows, measured in alternating rounds of the same run.
 import { interleaved, record } from './harness.js';
-import { openBenchChat } from './chat.js';
+import { messageRowWriters, openBenchChat } from './chat.js';
 
 const STORED_MESSAGES = 100_000;
 const CHANNELS = 10;
@@ -16,13 +16,8 @@ export async function run(): Promise<void> {
     chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: `channel ${c}` }], principals: [owner.user_id, other.user_id] });
     streamIds.push(chat.api.streams.getId(owner.user_id, { stream: `channel ${c}` }).stream_id);
   }
-  // Rows written directly (the index's triggers fill message_fts): 100,000 sends through the API
-  // would take minutes of set-up.
-  const message = db.prepare(
-    `INSERT INTO message (sender_id, stream_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
-     VALUES (?, ?, ?, ?, ?, '[]', ?, 'bench')`,
-  );
-  const userMessage = db.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
+  // Rows written directly (the index's triggers fill message_fts).
+  const { message, userMessage } = messageRowWriters(db);
   db.transaction(() => {
     for (let i = 0; i < STORED_MESSAGES; i++) {
       const words = [0, 3, 7].map((k) => WORDS[(i * (k + 1) + k) % WORDS.length]!).join(' ');

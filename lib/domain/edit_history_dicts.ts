@@ -2,6 +2,7 @@
 // a page of messages at once (Zulip's default message_edit_history_visibility_policy, "all").
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { groupBy } from '../group.js';
 import { selectMessageEdits, selectMessageEditsOf, type MessageEditRow } from '../store/message_edits.js';
 
 /** One entry of a message object's edit_history (Zulip's EditHistoryEvent), newest first. */
@@ -34,14 +35,8 @@ export function messageEditHistory(ctx: Ctx, messageId: number): EditHistoryEntr
 
 /** The edit_history of many message objects, read in one statement. */
 export function editHistoryByMessage(ctx: Ctx, messageIds: readonly number[]): Map<number, EditHistoryEntry[]> {
-  const byMessage = new Map<number, EditHistoryEntry[]>();
-  if (messageIds.length === 0) return byMessage;
-  for (const row of selectMessageEditsOf(ctx.store, messageIds)) {
-    const list = byMessage.get(row.message_id);
-    if (list) list.push(entryOf(row));
-    else byMessage.set(row.message_id, [entryOf(row)]);
-  }
-  return byMessage;
+  if (messageIds.length === 0) return new Map();
+  return groupBy(selectMessageEditsOf(ctx.store, messageIds), (row) => row.message_id, entryOf);
 }
 
 function isResolveOnly(entry: EditHistoryEntry): boolean {
