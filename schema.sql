@@ -196,6 +196,11 @@ CREATE TABLE IF NOT EXISTS message (
   date_sent INTEGER NOT NULL,
   last_edit_time INTEGER,
   sending_client TEXT NOT NULL DEFAULT '',
+  -- Zulip's has_link, has_image, has_attachment (has: narrows), from the rendered HTML at every
+  -- render (lib/render/content_features.ts).
+  has_link INTEGER NOT NULL DEFAULT 0,
+  has_image INTEGER NOT NULL DEFAULT 0,
+  has_attachment INTEGER NOT NULL DEFAULT 0,
   CHECK ((stream_id IS NULL) <> (direct_group_id IS NULL))
 ) STRICT;
 -- Channel and topic narrows, topic participants for @**topic**.
@@ -206,6 +211,24 @@ CREATE INDEX IF NOT EXISTS message_by_stream ON message (stream_id, id);
 CREATE INDEX IF NOT EXISTS message_by_direct_group ON message (direct_group_id, id);
 -- Sender narrows and topic participants.
 CREATE INDEX IF NOT EXISTS message_by_sender ON message (sender_id, id);
+
+-- Full-text index of each message's topic and Markdown source (search: narrows,
+-- lib/domain/search.ts), rowid = message.id. An external-content table: the text stays in message
+-- only. The triggers keep it in the transaction of every insert, edit and delete of a message,
+-- whoever writes it.
+CREATE VIRTUAL TABLE IF NOT EXISTS message_fts USING fts5(
+  topic, content, content = 'message', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS message_fts_insert AFTER INSERT ON message BEGIN
+  INSERT INTO message_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS message_fts_delete AFTER DELETE ON message BEGIN
+  INSERT INTO message_fts (message_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+END;
+CREATE TRIGGER IF NOT EXISTS message_fts_update AFTER UPDATE OF topic, content ON message BEGIN
+  INSERT INTO message_fts (message_fts, rowid, topic, content) VALUES ('delete', old.id, old.topic, old.content);
+  INSERT INTO message_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
+END;
 
 -- One row per (user, message) the user received or that entered their history, holding the
 -- personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,
@@ -222,8 +245,10 @@ CREATE TABLE IF NOT EXISTS user_message (
 CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
 -- unread_msgs in /register, is:unread narrows, first_unread anchors.
 CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
--- is:starred narrows.
+-- is:starred narrows, starred_messages in /register.
 CREATE INDEX IF NOT EXISTS user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
+-- recent_private_conversations in /register: the user's newest direct messages (is_private).
+CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
 
 -- Emoji reactions: one row per (message, user, emoji). reaction_type is Zulip's
 -- (unicode_emoji, realm_emoji, zulip_extra_emoji); emoji_code is unique within its type.
@@ -238,6 +263,23 @@ CREATE TABLE IF NOT EXISTS reaction (
 ) STRICT;
 -- The unique key answers "has the user reacted with this emoji"; reactions of a message (message
 -- dicts, has:reaction narrows) read the same index by its message_id prefix.
+
+-- Message edit history (Zulip's Message.edit_history): one row per edit or move of a message, by
+-- whom and when, with what it changed (NULL columns: unchanged). Deleting the message deletes it.
+CREATE TABLE IF NOT EXISTS message_edit (
+  id INTEGER PRIMARY KEY,
+  message_id INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  timestamp INTEGER NOT NULL,
+  prev_content TEXT,
+  prev_rendered_content TEXT,
+  prev_topic TEXT,
+  topic TEXT,
+  CHECK ((prev_content IS NULL) = (prev_rendered_content IS NULL)),
+  CHECK ((prev_topic IS NULL) = (topic IS NULL))
+) STRICT;
+-- GET /messages/{id}/history and edit_history in message objects (one message, or a page of them).
+CREATE INDEX IF NOT EXISTS message_edit_by_message ON message_edit (message_id, id);
 
 -- Alert words: one row per user and word (original casing kept; matched case-insensitively).
 -- id gives insertion order, which GET /users/me/alert_words reports.

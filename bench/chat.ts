@@ -39,3 +39,17 @@ export async function openBenchChat(options: { file?: boolean } = {}): Promise<B
     },
   };
 }
+
+/**
+ * Statements that write message and user_message rows directly: 100,000 sends through the API
+ * would take minutes of set-up.
+ */
+export function messageRowWriters(db: Database.Database) {
+  return {
+    message: db.prepare(
+      `INSERT INTO message (sender_id, stream_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
+       VALUES (?, ?, ?, ?, ?, '[]', ?, 'bench')`,
+    ),
+    userMessage: db.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)'),
+  };
+}

@@ -77,3 +77,23 @@ export function msOnce<T>(setup: () => T, fn: (state: T) => unknown, rounds = 5)
 }
 
 export const perSecond = (msPerOp: number): number => 1000 / msPerOp;
+
+/**
+ * Median ms per call of each function, measured in alternating rounds so that a change in the
+ * machine's load (other processes) hits both sides alike.
+ */
+export function interleaved(a: () => unknown, b: () => unknown, iterations: number, rounds: number): [number, number] {
+  for (let i = 0; i < Math.max(1, iterations / 5); i++) {
+    a();
+    b();
+  }
+  const times: [number[], number[]] = [[], []];
+  for (let r = 0; r < rounds; r++) {
+    [a, b].forEach((fn, side) => {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < iterations; i++) fn();
+      times[side]!.push(Number(process.hrtime.bigint() - start) / 1e6 / iterations);
+    });
+  }
+  return [median(times[0]), median(times[1])];
+}

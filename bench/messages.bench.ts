@@ -3,35 +3,11 @@
 // better-sqlite3 doing the same row work in the same run (PERFORMANCE.md).
 import Database from 'better-sqlite3';
 import type { ChatServer } from '../lib/index.js';
-import { record } from './harness.js';
-import { openBenchChat } from './chat.js';
+import { interleaved, record } from './harness.js';
+import { messageRowWriters, openBenchChat } from './chat.js';
 
 const SUBSCRIBERS = 1000;
 const STORED_MESSAGES = 100_000;
-
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-}
-
-/**
- * Median ms per call of each function, measured in alternating rounds so that a change in the
- * machine's load (other processes) hits both sides alike.
- */
-function interleaved(a: () => unknown, b: () => unknown, iterations: number, rounds: number): [number, number] {
-  for (let i = 0; i < Math.max(1, iterations / 5); i++) {
-    a();
-    b();
-  }
-  const times: [number[], number[]] = [[], []];
-  for (let r = 0; r < rounds; r++) {
-    [a, b].forEach((fn, side) => {
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < iterations; i++) fn();
-      times[side]!.push(Number(process.hrtime.bigint() - start) / 1e6 / iterations);
-    });
-  }
-  return [median(times[0]), median(times[1])];
-}
 
 async function setUp(file: boolean): Promise<{ chat: ChatServer; db: Database.Database; close: () => Promise<void>; ownerId: number; userIds: number[] }> {
   const { chat, db, owner, close } = await openBenchChat({ file });
@@ -85,12 +61,7 @@ async function fetchNewest(): Promise<void> {
   const other = await chat.admin.addUser({ email: 'other@example.com', fullName: 'Other' });
   chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'history' }], principals: [owner.user_id, other.user_id] });
   const streamId = chat.api.streams.getId(owner.user_id, { stream: 'history' }).stream_id;
-  // Rows written directly: 100,000 sends through the API would take minutes of set-up.
-  const message = db.prepare(
-    `INSERT INTO message (sender_id, stream_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
-     VALUES (?, ?, ?, ?, ?, '[]', ?, 'bench')`,
-  );
-  const userMessage = db.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
+  const { message, userMessage } = messageRowWriters(db);
   db.transaction(() => {
     for (let i = 0; i < STORED_MESSAGES; i++) {
       const sender = i % 2 === 0 ? owner.user_id : other.user_id;

@@ -64,10 +64,13 @@ export interface RateLimitOptions {
   loginFailuresPerAccount?: number;
 }
 
+/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
+export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+
 export interface LimitOptions {
   /** Largest accepted request body other than uploads, in bytes. */
   bodyBytes?: number;
-  /** Largest accepted multipart upload, in bytes. */
+  /** Largest accepted multipart upload, in bytes (default DEFAULT_UPLOAD_BYTES). */
   uploadBytes?: number;
   /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
   bodyTimeoutMs?: number;
@@ -137,6 +140,8 @@ export interface Ctx {
   tx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
+  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  once<T>(key: symbol, compute: () => T): T;
 }
 
 export function createContext(db: Database, options: ChatOptions, makeHub: (ctx: Ctx) => EventHub): Ctx {
@@ -144,6 +149,7 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
   // One transaction wrapper for every call (better-sqlite3 builds a wrapper per db.transaction()).
   const runInTransaction = db.transaction((fn: () => unknown) => fn());
   const clock = options.clock ?? Date.now;
+  const fixed = new Map<symbol, unknown>();
   const ctx: Ctx = {
     db,
     store,
@@ -164,6 +170,10 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
       return result;
     },
     now: () => Math.floor(clock() / 1000),
+    once<T>(key: symbol, compute: () => T): T {
+      if (!fixed.has(key)) fixed.set(key, compute());
+      return fixed.get(key) as T;
+    },
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;

@@ -25,7 +25,7 @@ type Kind = 'success' | 'error';
 
 /** The route groups each conformance file covers; together, every group (test/openapi.test.ts). */
 export const CORE_GROUPS = ['server', 'users', 'events', 'streams', 'userGroups', 'messages', 'messageFlags', 'reactions'] as const;
-export const FEATURE_GROUPS = ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'userSettings', 'realmEmoji', 'linkifiers', 'openApi', 'externalContent', 'typing', 'presence'] as const;
+export const FEATURE_GROUPS = ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'userSettings', 'realmEmoji', 'linkifiers', 'openApi', 'externalContent', 'typing', 'presence', 'emojiData'] as const;
 
 export function conformance(s: TestServer): Conformance {
   const zulip = zulipOpenApi();
@@ -38,7 +38,7 @@ export function conformance(s: TestServer): Conformance {
   const check = (t: Test, method: string, path: string, reply: Reply, status: number): void => {
     t.equal(reply.status, status, `${method} ${path}: status ${status} (${reply.body.msg ?? ''})`);
     const kind: Kind = reply.status < 400 ? 'success' : 'error';
-    const own = parley.match(method, /^\/(user_avatars|external_content)\//.test(path) ? path : `/api/v1${path}`);
+    const own = parley.match(method, /^\/(user_avatars|external_content|static)\//.test(path) ? path : `/api/v1${path}`);
     if (!own) return void t.fail(`parley's document has no ${method} ${path}`);
     t.same(parley.check(own, reply.status, reply.body), [], `${method} ${path} ${reply.status}: as parley's document says`);
     record(seen.parley, `${method} ${own.path}`, kind);

@@ -21,7 +21,7 @@ const VOLATILE = ['event_queue.last_poll_at'];
 // Routes that wait for the bouncer: its documented 502 for a bouncer that does not answer is no crash.
 const BOUNCER_ROUTES = new Set(['POST /mobile_push/e2ee/test_notification']);
 // Success bodies that are not the JSON envelope (documents and images).
-const RAW_ROUTES = new Set(['GET /openapi.json', 'GET /user_avatars/:realm_id/emoji/images/:file_name', 'GET /external_content/:digest/:hex_url']);
+const RAW_ROUTES = new Set(['GET /openapi.json', 'GET /static/generated/emoji/:file_name', 'GET /user_avatars/:realm_id/emoji/images/:file_name', 'GET /external_content/:digest/:hex_url']);
 
 // A bouncer that accepts registrations during the set-up and afterwards never answers: it only
 // gives up when the request's signal aborts (parley's timeout, as node-fetch does), so the test

@@ -105,7 +105,8 @@ function isUnread(raw: RawUnread, messageId: number): boolean {
 
 /**
  * A Zulip client's apply_event for unread_msgs: new unread messages, flag changes (with
- * message_details when marking unread, `all` for mark-all-as-read), topic and mention edits.
+ * message_details when marking unread, `all` for mark-all-as-read), topic and mention edits,
+ * deleted messages.
  */
 export function applyUnreadEvents(before: UnreadMsgs, events: readonly Record<string, any>[], userId: number, mutedStreamIds: ReadonlySet<number> = new Set()): UnreadMsgs {
   const raw = toRaw(structuredClone(before), mutedStreamIds);
@@ -138,6 +139,8 @@ export function applyUnreadEvents(before: UnreadMsgs, events: readonly Record<st
         }
         if (d.mentioned) raw.mentions.add(m);
       }
+    } else if (event.type === 'delete_message') {
+      for (const m of event.message_ids ?? [event.message_id]) forget(raw, m);
     } else if (event.type === 'update_message') {
       if (event.subject !== undefined) for (const m of event.message_ids) if (raw.stream.has(m)) raw.stream.get(m)!.topic = event.subject;
       if (isUnread(raw, event.message_id)) {

@@ -5,6 +5,7 @@ import type { Test } from 'tap';
 import { z } from 'zod';
 import type { TestServer, TestUser } from './helpers.js';
 import { poll, register } from './messaging_helpers.js';
+import { deleteMessageEventSchema } from '../lib/domain/message_delete.js';
 import { messageSchema as routeMessageSchema } from '../lib/routes/responses.js';
 
 export const STATE_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'realm_user_groups', 'max_message_id'] as const;
@@ -85,7 +86,7 @@ export const messageSchema = routeMessageSchema
 export const eventSchemas = {
   streamCreate: z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }).strict(),
   streamDelete: z.object({ id, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(z.object({ stream_id: id }).strict()), stream_ids: z.array(id) }).strict(),
-  streamUpdate: z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('first_message_id'), value: id, stream_id: id, name: z.string() }).strict(),
+  streamUpdate: z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('first_message_id'), value: id.nullable(), stream_id: id, name: z.string() }).strict(),
   subscriptionAdd: z.object({ id, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionSchema) }).strict(),
   subscriptionRemove: z
     .object({ id, type: z.literal('subscription'), op: z.literal('remove'), subscriptions: z.array(z.object({ name: z.string(), stream_id: id }).strict()) })
@@ -93,7 +94,8 @@ export const eventSchemas = {
   peer: z.object({ id, type: z.literal('subscription'), op: z.enum(['peer_add', 'peer_remove']), stream_ids: z.array(id), user_ids: z.array(id) }).strict(),
   groupAdd: z.object({ id, type: z.literal('user_group'), op: z.literal('add'), group: groupSchema }).strict(),
   groupMembers: z.object({ id, type: z.literal('user_group'), op: z.enum(['add_members', 'remove_members']), group_id: id, user_ids: z.array(id) }).strict(),
-  message: z.object({ id, type: z.literal('message'), message: messageSchema, flags: z.array(z.string()) }).strict(),
+  message: z.object({ id, type: z.literal('message'), message: messageSchema, flags: z.array(z.string()), local_message_id: z.string().optional() }).strict(),
+  deleteMessage: deleteMessageEventSchema.and(z.object({ id })),
   updateMessage: z
     .object({
       id,
@@ -145,6 +147,8 @@ export function schemaFor(event: Record<string, any>): z.ZodType | undefined {
       return eventSchemas.message;
     case 'update_message/':
       return eventSchemas.updateMessage;
+    case 'delete_message/':
+      return eventSchemas.deleteMessage;
     case 'update_message_flags/add':
       return eventSchemas.flagsRead;
     default:
@@ -166,8 +170,11 @@ export function checkSchemas(t: Test, events: readonly Record<string, any>[]): v
 
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
-/** A Zulip client's apply_event for this feature's state. */
-export function applyEvents(before: Record<string, any>, events: readonly Record<string, any>[]): Record<string, unknown> {
+/**
+ * A Zulip client's apply_event for this feature's state. After delete_message, Zulip's apply_event
+ * reads max_message_id again from the database: `maxMessageId` does that here.
+ */
+export function applyEvents(before: Record<string, any>, events: readonly Record<string, any>[], maxMessageId?: () => number): Record<string, unknown> {
   const state = structuredClone(pick(before)) as Record<string, any>;
   const lists = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams'] as const;
   const without = (list: any[], streamId: number) => list.filter((s) => s.stream_id !== streamId);
@@ -215,10 +222,18 @@ export function applyEvents(before: Record<string, any>, events: readonly Record
       }
     } else if (event.type === 'message') {
       state.max_message_id = Math.max(state.max_message_id, event.message.id);
+    } else if (event.type === 'delete_message') {
+      if (maxMessageId === undefined) throw new Error('delete_message needs maxMessageId');
+      state.max_message_id = maxMessageId();
     }
   }
   for (const key of lists) state[key] = [...state[key]].sort(byName);
   return state;
+}
+
+/** The newest message the user has a row for (Zulip's max_message_id), -1 without any. */
+export function userMaxMessageId(s: TestServer, user: TestUser): number {
+  return s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(user.user_id) as number;
 }
 
 /** Registers, runs the change, and checks every event's schema and that applying them equals a fresh register. */
@@ -232,7 +247,7 @@ export async function eventsApply(t: Test, s: TestServer, users: readonly TestUs
     const events = await poll(s, user, before);
     checkSchemas(t, events);
     const after = await register(s, user);
-    t.same(applyEvents(before, events), pick(after), `user ${user.user_id}: events applied to the state before equal a fresh register`);
+    t.same(applyEvents(before, events, () => userMaxMessageId(s, user)), pick(after), `user ${user.user_id}: events applied to the state before equal a fresh register`);
     all.set(user.user_id, events);
   }
   return all;

@@ -37,7 +37,7 @@ export function addAlertWord(s: TestServer, userId: number, word: string): void 
   s.db.prepare('INSERT INTO alert_word (user_id, word) VALUES (?, ?)').run(userId, word);
 }
 
-export const MESSAGING_TYPES = ['subscription', 'stream', 'user_group', 'message'];
+export const MESSAGING_TYPES = ['subscription', 'stream', 'user_group', 'message', 'delete_message'];
 
 export async function register(s: TestServer, user: TestUser, params: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const reply = await s.request('POST', '/register', { as: user, params: { event_types: MESSAGING_TYPES, ...params } });

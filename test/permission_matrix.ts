@@ -6,6 +6,7 @@ import { keyParams, newPhone, tokenParams, type StandInBouncer } from './bouncer
 import { storedKeyCamoPath } from './image_host.js';
 import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
+import { emojiDataUrl } from '../lib/domain/emoji_data.js';
 
 export const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
 export type Role = (typeof ROLES)[number];
@@ -74,6 +75,10 @@ function directMessage(env: Env, from: TestUser): number {
 async function botOfTarget(env: Env): Promise<number> {
   const owner = await env.target();
   return (await env.s.chat.api.users.createBot(owner.user_id, { fullName: 'Matrix Bot', shortName: env.unique('matrix') })).user_id as number;
+}
+
+function ownerChannelMessage(env: Env): number {
+  return env.s.chat.api.messages.send(env.s.owner.user_id, { type: 'stream', to: env.channel.name, topic: 'deletes', content: 'delete me' }).id;
 }
 
 const newLinkifier = (env: Env) => ({ pattern: `${env.unique('P').replace(/\W/g, '')}-(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' });
@@ -168,6 +173,16 @@ export const MATRIX: Record<string, MatrixEntry> = {
     request: (env, caller) => ({ path: `/messages/${directMessage(env, caller)}`, params: { content: 'edited' } }),
     expect: everyone,
   },
+  // A fresh message of the owner's in a public channel: administrators delete anyone's messages;
+  // others are refused, and guests (not subscribed) cannot read it.
+  'DELETE /messages/:message_id': {
+    request: (env) => ({ path: `/messages/${ownerChannelMessage(env)}` }),
+    expect: { ...admins(bad("You don't have permission to delete this message")), guest: bad('Invalid message(s)') },
+  },
+  'GET /messages/:message_id/history': {
+    request: (env) => ({ path: `/messages/${env.channel.messageId}/history` }),
+    expect: but({ guest: bad('Invalid message(s)') }),
+  },
   'POST /messages/render': { request: () => ({ path: '/messages/render', params: { content: '**bold**' } }), expect: everyone },
   'POST /messages/flags': {
     request: (env, caller) => ({ path: '/messages/flags', params: { messages: [directMessage(env, caller)], op: 'add', flag: 'starred' } }),
@@ -244,6 +259,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /user_avatars/:realm_id/emoji/images/:file_name': { request: (env) => ({ path: `/user_avatars/1/emoji/images/${env.emoji.fileName}` }), expect: everyone },
   'GET /openapi.json': { request: () => ({ path: '/openapi.json' }), expect: everyone },
+  'GET /static/generated/emoji/:file_name': { request: (env) => ({ path: new URL(emojiDataUrl(env.s.chat.ctx)).pathname }), expect: everyone },
   // The signature is the permission: no credentials are read (the server's fetch is a stand-in).
   'GET /external_content/:digest/:hex_url': {
     request: (env) => ({ path: storedKeyCamoPath(env.s.db, 'https://images.example/cat.png') }),

@@ -253,3 +253,30 @@ t.test('schema 4: accounts of a version-3 database keep showing their email to e
   const state = chat.api.events.register(ownerId, { eventTypes: ['realm_user_settings_defaults'] }) as Record<string, unknown>;
   t.same(state.realm_user_settings_defaults, { email_address_visibility: 3 });
 });
+
+t.test('schema 9: a database from before full-text search gets has_link/has_image/has_attachment from its HTML and a full-text index of its messages', async (t) => {
+  const { db, chat, ownerId, kept } = await migratedFrom(
+    t,
+    (old, ownerId) => {
+      old.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
+      const send = (content: string) => old.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'archive', content }).id;
+      return { plain: send('plain words'), link: send('see https://example.com'), image: send('![chart](/user_uploads/1/ab/chart.png)') };
+    },
+    // Back before version 9 (and 5, whose columns TO_VERSION_3 dropped): no index, no triggers, no has_* columns.
+    () => `DROP TRIGGER message_fts_insert; DROP TRIGGER message_fts_delete; DROP TRIGGER message_fts_update;
+    DROP TABLE message_fts;
+    ALTER TABLE message DROP COLUMN has_link; ALTER TABLE message DROP COLUMN has_image; ALTER TABLE message DROP COLUMN has_attachment;
+    PRAGMA user_version = 4;`,
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  const ids = (operator: string, operand: string) =>
+    chat.api.messages.list(ownerId, { anchor: 'newest', numBefore: 10, numAfter: 0, narrow: [{ operator, operand }] }).messages.map((m) => (m as { id: number }).id);
+  t.same(ids('has', 'link'), [kept.link]);
+  t.same(ids('has', 'image'), [kept.image]);
+  t.same(ids('has', 'attachment'), [kept.image]);
+  t.same(ids('search', 'archive'), [kept.plain, kept.link, kept.image], 'old messages are in the index, topics included');
+  t.same(ids('search', 'words'), [kept.plain]);
+  t.doesNotThrow(() => db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 1)"), 'the index matches the messages');
+  const id = chat.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'archive', content: 'fresh words' }).id;
+  t.same(ids('search', 'words'), [kept.plain, id], 'and new ones go in');
+});

@@ -123,6 +123,20 @@ t.test('reactions', async (t) => {
   await api.call(t, 'DELETE', path, { ...me, params: { emoji_name: 'octopus' } }, 400);
 });
 
+t.test('deleting messages and edit history', async (t) => {
+  const sent = await s.request('POST', '/messages', { ...me, params: { type: 'stream', to: 'general', topic: 'history', content: 'first' } });
+  const id = sent.body.id as number;
+  await s.request('PATCH', `/messages/${id}`, { ...me, params: { content: 'second', topic: 'history moved' } });
+  const history = await api.call(t, 'GET', `/messages/${id}/history`, me, 200);
+  t.equal(history.body.message_history.length, 2);
+  const fetched = await api.call(t, 'GET', `/messages/${id}`, me, 200);
+  t.match(fetched.body.message.edit_history, [{ prev_content: 'first', prev_topic: 'history', topic: 'history moved' }]);
+  await api.call(t, 'GET', '/messages/9999/history', me, 400);
+  await api.call(t, 'DELETE', `/messages/${id}`, { as: guest }, 400);
+  await api.call(t, 'DELETE', `/messages/${id}`, me, 200);
+  await api.call(t, 'DELETE', `/messages/${id}`, me, 400);
+});
+
 t.test('register and events: the state of every type, then the events of all the changes above', async (t) => {
   const registered = await api.call(t, 'POST', '/register', { ...me, params: { apply_markdown: true } }, 200);
   await api.call(t, 'POST', '/register', { ...me, params: { event_types: 'message' } }, 400);
@@ -133,7 +147,11 @@ t.test('register and events: the state of every type, then the events of all the
   await s.request('POST', '/users/me/subscriptions', { ...me, params: { subscriptions: [{ name: 'events-channel' }] } });
   await s.request('PATCH', `/users/${guest.user_id}`, { as: admin, params: { full_name: 'Guest Renamed' } });
   await s.request('POST', '/mark_all_as_read', me);
+  const doomed = await s.request('POST', '/messages', { as: admin, params: { type: 'stream', to: 'general', topic: 'events', content: 'gone soon' } });
+  await s.request('PATCH', `/messages/${doomed.body.id as number}`, { as: admin, params: { content: 'edited' } });
+  await s.request('DELETE', `/messages/${doomed.body.id as number}`, { as: admin });
   const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
+  t.match(events.body.events.slice(-2), [{ type: 'update_message' }, { type: 'delete_message', message_id: doomed.body.id }], 'edit and delete events');
   t.ok(events.body.events.length >= 4, 'events of several types');
   await api.call(t, 'GET', '/events', { ...me, params: { queue_id: 'no-such-queue', last_event_id: -1, dont_block: true } }, 400);
   await api.call(t, 'GET', '/events', { ...me, params: { last_event_id: -1 } }, 400);

@@ -1,7 +1,7 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
 // success and error bodies of the API document's features (user status, linkifiers, navigation
 // views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause,
-// the image proxy, and GET /openapi.json. The harness is test/conformance.ts.
+// the image proxy, the emoji data file, and GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
@@ -170,6 +170,13 @@ t.test('the events of all the changes above', async (t) => {
     t.ok(types.has(type), type);
   }
   await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);
+});
+
+t.test('the emoji data file at server_emoji_data_url, without credentials', async (t) => {
+  const path = new URL((await api.call(t, 'POST', '/register', { ...me, params: { fetch_event_types: ['realm'] } }, 200)).body.server_emoji_data_url).pathname;
+  api.check(t, 'GET', path, await image(path), 200);
+  const other = '/static/generated/emoji/emoji_api.0000000000000000.json';
+  api.check(t, 'GET', other, await image(other), 404);
 });
 
 t.test('GET /openapi.json, without credentials', async (t) => {

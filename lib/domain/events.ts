@@ -20,9 +20,11 @@ export interface RegisterInput {
   fetchEventTypes?: readonly string[] | null | undefined;
   clientCapabilities?: Record<string, unknown> | undefined;
   applyMarkdown?: boolean | undefined;
+  /** Subscribers in the subscription state ('partial' gets the full lists, which Zulip allows). */
+  includeSubscribers?: boolean | 'partial' | undefined;
   lifespanSecs?: number | undefined;
   /** The format and extent of the `presences` state (lib/domain/presence.ts). */
-  presence?: Pick<StateOptions, 'slimPresence' | 'presenceLastUpdateId' | 'presenceHistoryLimitDays'> | undefined;
+  presence?: { slimPresence?: boolean | undefined; presenceLastUpdateId?: number | undefined; presenceHistoryLimitDays?: number | undefined } | undefined;
 }
 
 function newQueueId(ctx: Ctx): string {
@@ -38,7 +40,14 @@ export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Rec
   const lifespan = Math.min(Math.max(input.lifespanSecs ?? ctx.options.events?.queueLifespanSeconds ?? DEFAULT_QUEUE_LIFESPAN_SECS, 1), MAX_QUEUE_LIFESPAN_SECS);
   return ctx.tx(() => {
     const lastEventId = ctx.events.maxEventId();
-    const state = fetchInitialState(ctx, actor, fetchTypes, { clientCapabilities, applyMarkdown, eventTypes, ...input.presence });
+    const state = fetchInitialState(ctx, actor, fetchTypes, {
+      clientCapabilities,
+      applyMarkdown,
+      includeSubscribers: input.includeSubscribers === true || input.includeSubscribers === 'partial',
+      slimPresence: input.presence?.slimPresence ?? false,
+      presenceLastUpdateId: input.presence?.presenceLastUpdateId,
+      presenceHistoryLimitDays: input.presence?.presenceHistoryLimitDays,
+    });
     const queueId = newQueueId(ctx);
     makeRoomForQueue(ctx.store, actor.id, ctx.options.events?.maxQueuesPerUser);
     insertQueue(ctx.store, {
@@ -74,15 +83,34 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
   return queue;
 }
 
-/** Shapes a stored event for one queue: message content as HTML or Markdown per apply_markdown. */
-function forQueue(queue: QueueRow, event: DeliveredEvent): DeliveredEvent {
-  return shapeForClient(event, queue.apply_markdown === 1);
+/** Shapes a stored event for one queue: per apply_markdown, its client capabilities, and whose queue it is. */
+function forQueue(queue: QueueRow, events: readonly DeliveredEvent[]): DeliveredEvent[] {
+  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const client = {
+    applyMarkdown: queue.apply_markdown === 1,
+    bulkMessageDeletion: capabilities.bulk_message_deletion === true,
+    queue: { id: queue.id, userId: queue.user_id },
+  };
+  return events.map((event) => shapeForClient(event, client));
 }
+
+/** Zulip's heartbeat wait: 45 s plus up to 10 s, unless configured. */
+const HEARTBEAT_SECONDS = 45;
+const HEARTBEAT_JITTER_SECONDS = 10;
+/** Zulip's EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: 35 s more than its longest heartbeat wait. */
+const LONGPOLL_TIMEOUT_SECONDS = 90;
 
 function heartbeatMs(ctx: Ctx): number {
   const configured = ctx.options.events?.heartbeatSeconds;
   if (configured !== undefined) return configured * 1000;
-  return (45 + (ctx.random(1)[0]! % 11)) * 1000;
+  return (HEARTBEAT_SECONDS + (ctx.random(1)[0]! % (HEARTBEAT_JITTER_SECONDS + 1))) * 1000;
+}
+
+/** event_queue_longpoll_timeout_seconds: above the longest heartbeat wait by Zulip's margin. */
+export function longpollTimeoutSeconds(ctx: Ctx): number {
+  const configured = ctx.options.events?.heartbeatSeconds;
+  const margin = LONGPOLL_TIMEOUT_SECONDS - HEARTBEAT_SECONDS - HEARTBEAT_JITTER_SECONDS;
+  return configured === undefined ? LONGPOLL_TIMEOUT_SECONDS : Math.max(LONGPOLL_TIMEOUT_SECONDS, Math.ceil(configured) + margin);
 }
 
 export interface GetEventsInput {
@@ -118,10 +146,10 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
   const accepts = typeFilter(queue);
   const first = ctx.events.read(actor.id, lastEventId, accepts);
   if (first.events.length > 0 || dontBlock) {
-    return { events: first.events.map((event) => forQueue(queue, event)), queue_id: queueId };
+    return { events: forQueue(queue, first.events), queue_id: queueId };
   }
   const events = await waitForEvents(ctx, actor, queue, first.scannedTo, lastEventId, input.signal);
-  return { events: events.map((event) => forQueue(queue, event)), queue_id: queueId };
+  return { events: forQueue(queue, events), queue_id: queueId };
 }
 
 function waitForEvents(

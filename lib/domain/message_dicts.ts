@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { isMeMessage } from '../render/markdown.js';
 import { selectDirectGroupMemberIds, selectSenderRow, type MessageRow, type SenderRow } from '../store/messages.js';
 import { selectStreamById, type StreamRow } from '../store/streams.js';
+import { editHistoryByMessage, lastMovedTimestamp, messageEditHistory, type EditHistoryEntry } from './edit_history_dicts.js';
 import { messageReactions, reactionsByMessage, type Reaction } from './reaction_dicts.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 
@@ -15,21 +16,33 @@ export interface DictCache {
   directGroups: Map<number, Record<string, unknown>[]>;
   /** The reactions of a page of messages, read at once; a message not in it is read alone. */
   reactions: Map<number, Reaction[]> | undefined;
+  /** The edit histories of a page of messages, read at once; likewise. */
+  edits: Map<number, EditHistoryEntry[]> | undefined;
 }
 
 export function newDictCache(): DictCache {
-  return { users: new Map(), streams: new Map(), directGroups: new Map(), reactions: undefined };
+  return { users: new Map(), streams: new Map(), directGroups: new Map(), reactions: undefined, edits: undefined };
 }
 
-/** A cache that holds the reactions of these messages (one statement for a page of messages). */
+/** A cache for a message just sent: no reactions and no edits to read. */
+export function newMessageDictCache(): DictCache {
+  return { ...newDictCache(), reactions: new Map(), edits: new Map() };
+}
+
+/** A cache that holds the reactions and edit histories of these messages (one statement each for a page). */
 export function dictCacheFor(ctx: Ctx, messageIds: readonly number[]): DictCache {
   const cache = newDictCache();
   cache.reactions = reactionsByMessage(ctx, messageIds);
+  cache.edits = editHistoryByMessage(ctx, messageIds);
   return cache;
 }
 
 function reactionsOf(ctx: Ctx, cache: DictCache, messageId: number): Reaction[] {
   return cache.reactions === undefined ? messageReactions(ctx, messageId) : (cache.reactions.get(messageId) ?? []);
+}
+
+function editsOf(ctx: Ctx, cache: DictCache, messageId: number): EditHistoryEntry[] {
+  return cache.edits === undefined ? messageEditHistory(ctx, messageId) : (cache.edits.get(messageId) ?? []);
 }
 
 /** A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email). */
@@ -99,5 +112,11 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     dict.display_recipient = directRecipients(ctx, cache, row.direct_group_id!);
   }
   if (row.last_edit_time !== null) dict.last_edit_timestamp = row.last_edit_time;
+  const edits = editsOf(ctx, cache, row.id);
+  if (edits.length > 0) {
+    dict.edit_history = edits;
+    const moved = lastMovedTimestamp(edits);
+    if (moved !== undefined) dict.last_moved_timestamp = moved;
+  }
   return dict;
 }

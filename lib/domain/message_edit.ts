@@ -15,6 +15,7 @@ import { RENDERED_FLAGS, flagList } from './flags.js';
 import { checkTopic, normalizeContent } from './message_addressee.js';
 import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import { accessMessage } from './message_fetch.js';
+import { recordEdit } from './message_history.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { isGuest, isModeratorOrAbove, type Actor } from './roles.js';
 import { isMeMessage } from '../render/markdown.js';
@@ -96,9 +97,13 @@ function newEvent(ctx: Ctx, actor: Actor, row: MessageRow, cache: DictCache): Up
   return event;
 }
 
-function moveTopic(ctx: Ctx, event: UpdateEvent, row: MessageRow, mode: PropagateMode, topic: string, ids: readonly number[]): void {
+/** Moves the messages to the topic; each but the edited one gets its edit history entry here. */
+function moveTopic(ctx: Ctx, actor: Actor, event: UpdateEvent, row: MessageRow, mode: PropagateMode, topic: string, ids: readonly number[]): void {
   const links = topicLinksJson(ctx, topic);
-  for (const id of ids) updateMessageTopic(ctx.store, id, topic, links);
+  for (const id of ids) {
+    updateMessageTopic(ctx.store, id, topic, links);
+    if (id !== row.id && topic !== row.topic) recordEdit(ctx, actor, id, { prevTopic: row.topic, topic });
+  }
   Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) });
 }
 
@@ -111,7 +116,7 @@ function moveBatch(ctx: Ctx, actor: Actor, row: MessageRow, mode: PropagateMode,
   if (ids.length <= MOVE_BATCH_SIZE) return undefined;
   const batch = ids.slice(0, MOVE_BATCH_SIZE);
   const event = newEvent(ctx, actor, row, cache);
-  moveTopic(ctx, event, row, mode, topic, batch);
+  moveTopic(ctx, actor, event, row, mode, topic, batch);
   event.message_ids = batch;
   appendByFlags(ctx, event, audienceOf(ctx, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id))));
   return true;
@@ -136,15 +141,16 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
   if (input.topic !== undefined && row.stream_id !== null) {
     topic = checkTopic(input.topic);
     if (mode !== 'change_one') changedIds = selectTopicMessageIds(ctx.store, row.stream_id, row.topic, mode === 'change_all' ? 0 : row.id);
-    moveTopic(ctx, event, row, mode, topic, changedIds);
+    moveTopic(ctx, actor, event, row, mode, topic, changedIds);
   }
 
   const rows = selectUserMessagesOfMessage(ctx.store, row.id);
   const flags = new Map(rows);
+  const edit: Parameters<typeof recordEdit>[3] = topic !== row.topic ? { prevTopic: row.topic, topic } : {};
   if (input.content !== undefined) {
     const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
     const rendered = renderMessage(ctx, content);
-    updateMessageContent(ctx.store, row.id, content, rendered.html, now);
+    updateMessageContent(ctx.store, row.id, content, rendered.columns, now);
     const recipients = rows.map(([userId]) => userId);
     const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
     const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
@@ -153,6 +159,7 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
       if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
       flags.set(userId, next);
     }
+    Object.assign(edit, { prevContent: row.content, prevRenderedContent: row.rendered_content });
     Object.assign(event, {
       orig_content: row.content,
       orig_rendered_content: row.rendered_content,
@@ -161,6 +168,7 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
       is_me_message: isMeMessage(content),
     });
   }
+  if (Object.keys(edit).length > 0) recordEdit(ctx, actor, row.id, edit);
   event.message_ids = [...changedIds].sort((a, b) => a - b);
   const others = changedIds.filter((id) => id !== row.id);
   appendByFlags(ctx, event, audienceOf(ctx, others, flags, new Map(flags)));

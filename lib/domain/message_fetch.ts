@@ -1,5 +1,6 @@
 // GET /messages (anchors, num_before/num_after, narrows, message_ids) and GET /messages/{id},
-// with Zulip's access rules (has_message_access) and found_* semantics.
+// with Zulip's access rules (has_message_access) and found_* semantics; the `with` operator,
+// which only GET /messages resolves (Zulip's clean_narrow_for_message_fetch).
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { missing } from '../http/params.js';
@@ -11,12 +12,13 @@ import {
   type FetchedRow,
   type MessageQuery,
 } from '../store/message_query.js';
-import { selectMessageById, type MessageRow } from '../store/messages.js';
+import { selectDirectGroupMemberIds, selectMessageById, type MessageRow } from '../store/messages.js';
 import { selectIsSubscribed } from '../store/streams.js';
 import { selectUserMessageFlags } from '../store/user_message.js';
 import { HISTORICAL_FLAGS, flagList } from './flags.js';
 import { dictCacheFor, messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
-import { parseNarrow, type NarrowTerm } from './narrow.js';
+import { badNarrow, parseNarrow, type NarrowTerm } from './narrow.js';
+import { searchFields, type SearchQuery } from './search.js';
 import { canReadStreamMessage } from './stream_access.js';
 import type { Actor } from './roles.js';
 
@@ -77,13 +79,52 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
   return Math.min(Math.max(value, 0), LARGER_THAN_MAX_MESSAGE_ID);
 }
 
-function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean): Record<string, unknown>[] {
+/** The message objects of a page; a search's also carry match_content and match_subject. */
+function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): Record<string, unknown>[] {
   const cache = dictCacheFor(ctx, rows.map((row) => row.id));
   return rows.map((row) => {
     const dict = messageDict(ctx, cache, row, applyMarkdown);
     dict.flags = flagList(row.um_flags ?? HISTORICAL_FLAGS);
+    if (search) Object.assign(dict, searchFields(row, search));
     return dict;
   });
+}
+
+const CONVERSATION_OPERATORS = ['stream', 'channel', 'topic', 'dm', 'pm-with'];
+
+/** Zulip's can_narrow_define_conversation. */
+function definesConversation(narrow: readonly NarrowTerm[]): boolean {
+  const has = (operators: string[]) => narrow.some((term) => operators.includes(term.operator));
+  return has(['dm', 'pm-with']) || (has(['stream', 'channel']) && has(['topic']));
+}
+
+/**
+ * Zulip's update_narrow_terms_containing_with_operator: `with:<message id>` becomes the message's
+ * current conversation (its channel and topic, or its direct-message members), replacing the
+ * narrow's own conversation terms. An inaccessible message keeps a narrow that names a
+ * conversation itself, without the `with` term.
+ */
+export function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | undefined): readonly NarrowTerm[] | undefined {
+  const withTerms = narrow?.filter((term) => term.operator === 'with') ?? [];
+  if (narrow === undefined || withTerms.length === 0) return narrow;
+  if (withTerms.length > 1) {
+    const desc = "Duplicate 'with' operators.";
+    throw new ApiError('BAD_NARROW', `Invalid narrow operator combination: ${desc}`, { extra: { desc } });
+  }
+  const rest = narrow.filter((term) => term !== withTerms[0]);
+  const { operand } = withTerms[0]!;
+  if (Array.isArray(operand)) throw badRequest('operand is not a string or integer');
+  // Python's int(): surrounding white space and a sign are allowed.
+  const text = String(operand).trim();
+  if (!/^[+-]?\d+$/.test(text)) throw badNarrow("Invalid 'with' operator");
+  const row = selectMessageById(ctx.store, Number(text));
+  if (!row || messageAccess(ctx, actor, row, newDictCache()) === undefined) {
+    if (definesConversation(rest)) return rest;
+    throw badNarrow("Invalid 'with' operator");
+  }
+  const others = rest.filter((term) => !CONVERSATION_OPERATORS.includes(term.operator));
+  if (row.stream_id !== null) return [{ operator: 'channel', operand: row.stream_id }, { operator: 'topic', operand: row.topic }, ...others];
+  return [{ operator: 'dm', operand: selectDirectGroupMemberIds(ctx.store, row.direct_group_id!) }, ...others];
 }
 
 /** GET /messages' answer; anchor and found_* only for a range query (not with message_ids). */
@@ -108,9 +149,10 @@ export function getMessages(ctx: Ctx, actor: Actor, input: GetMessagesInput): Me
     throw badRequest(`Too many messages requested (maximum ${MAX_MESSAGES_PER_FETCH}).`);
   }
   if (input.numBefore > 0 && input.numAfter > 0 && !includeAnchor) throw badRequest('The anchor can only be excluded at an end of the range');
-  const range = selectAnchoredRange(ctx, actor, { anchorValue, includeAnchor, numBefore: input.numBefore, numAfter: input.numAfter, narrow: input.narrow });
+  const narrow = resolveWith(ctx, actor, input.narrow);
+  const range = selectAnchoredRange(ctx, actor, { anchorValue, includeAnchor, numBefore: input.numBefore, numAfter: input.numAfter, narrow });
   return {
-    messages: format(ctx, range.rows, applyMarkdown),
+    messages: format(ctx, range.rows, applyMarkdown, range.search),
     found_anchor: range.foundAnchor,
     found_oldest: range.foundOldest,
     found_newest: range.foundNewest,
@@ -126,6 +168,7 @@ export interface AnchoredRange {
   foundAnchor: boolean;
   foundOldest: boolean;
   foundNewest: boolean;
+  search: SearchQuery | undefined;
 }
 
 export function selectAnchoredRange(
@@ -151,6 +194,7 @@ export function selectAnchoredRange(
     foundAnchor: at !== undefined,
     foundOldest: anchoredToLeft || before.length < numBefore,
     foundNewest: anchoredToRight || after.length < numAfter,
+    search: narrow.search,
   };
 }
 
@@ -168,7 +212,7 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
   if (conflicting.length > 0) {
     throw new ApiError('BAD_REQUEST', `Unsupported parameter combination: ${[...conflicting, 'message_ids'].join(', ')}`);
   }
-  const narrow = parseNarrow(ctx, actor, input.narrow ?? []);
+  const narrow = parseNarrow(ctx, actor, resolveWith(ctx, actor, input.narrow) ?? []);
   const cache = newDictCache();
   const query: MessageQuery = { userId: actor.id, history: true, conditions: narrow.conditions };
   const rows: FetchedRow[] = [];
@@ -178,5 +222,5 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
     const matched = narrow.conditions.length === 0 ? { ...row, um_flags: selectUserMessageFlags(ctx.store, actor.id, id) ?? null } : selectMessageAt(ctx.store, query, id);
     if (matched) rows.push(matched);
   }
-  return { messages: format(ctx, rows, applyMarkdown), history_limited: false };
+  return { messages: format(ctx, rows, applyMarkdown, narrow.search), history_limited: false };
 }

@@ -3,6 +3,7 @@
 // Rendered once per message, never per recipient.
 import type { Ctx } from '../context.js';
 import { AlertWordMatcher } from '../render/alert_words.js';
+import { contentFeatures } from '../render/content_features.js';
 import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
@@ -14,6 +15,7 @@ import {
   selectMentionableUsers,
   selectTopicSenderIds,
   type MentionableUser,
+  type RenderedColumns,
 } from '../store/messages.js';
 import { imageProxySource } from './external_content.js';
 import { FLAG } from './flags.js';
@@ -21,6 +23,8 @@ import type { Actor } from './roles.js';
 
 export interface RenderedMessage {
   html: string;
+  /** The message columns this render sets: the HTML, has_link, has_image, has_attachment. */
+  columns: RenderedColumns;
   /** Directly mentioned users and the members of mentioned groups. */
   mentionedUserIds: Set<number>;
   /** Mentioned users that are generic bots: they get a row even when not subscribed (Zulip). */
@@ -63,8 +67,10 @@ export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
   for (const groupId of rendered.mentions.groupIds) {
     for (const userId of selectGroupMemberIds(ctx.store, groupId)) mentioned.add(userId);
   }
+  const has = contentFeatures(rendered.html);
   return {
     html: rendered.html,
+    columns: { rendered_content: rendered.html, has_link: Number(has.link), has_image: Number(has.image), has_attachment: Number(has.attachment) },
     mentionedUserIds: mentioned,
     mentionedBotIds,
     streamWildcard: rendered.mentions.streamWildcard,

@@ -1,6 +1,7 @@
 // POST /messages: one message row, one user_message row and one `message` event per recipient,
 // all in one transaction; the content is rendered once.
 import type { Ctx } from '../context.js';
+import type { LocalEcho } from '../events/shape.js';
 import { badRequest } from '../errors.js';
 import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
 import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
@@ -9,7 +10,7 @@ import { selectMessageById } from '../store/messages.js';
 import { FLAG, flagList } from './flags.js';
 import { addressedStream, buildAddressee, normalizeContent } from './message_addressee.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
-import { messageDict, newDictCache } from './message_dicts.js';
+import { messageDict, newMessageDictCache } from './message_dicts.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { streamViewerIds } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
@@ -20,6 +21,9 @@ export interface SendInput {
   topic?: string | undefined;
   content: string;
   readBySender?: boolean | undefined;
+  /** Zulip's local echo: the sender's event queue and the client's id for the message. */
+  queueId?: string | undefined;
+  localId?: string | undefined;
 }
 
 /**
@@ -89,7 +93,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       direct_group_id: directGroupId,
       topic,
       content,
-      rendered_content: rendered.html,
+      ...rendered.columns,
       topic_links: stream ? topicLinksJson(ctx, topic) : '[]',
       date_sent: ctx.now(),
       sending_client: client,
@@ -114,19 +118,33 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
         name: stream.name,
       });
     }
-    appendMessageEvents(ctx, id, content, recipients, bits);
+    const echo: LocalEcho = input.queueId !== undefined && input.localId !== undefined ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {};
+    appendMessageEvents(ctx, actor.id, id, content, recipients, bits, echo);
     return { id };
   });
 }
 
-/** One `message` event per recipient with that user's flags; users with equal flags share one serialization. */
-function appendMessageEvents(ctx: Ctx, id: number, content: string, recipients: readonly number[], bits: readonly number[]): void {
-  const message = { ...messageDict(ctx, newDictCache(), selectMessageById(ctx.store, id)!, true), _markdown: content };
+/**
+ * One `message` event per recipient with that user's flags; users with equal flags share one
+ * serialization. The sender's carries the local echo fields (lib/events/shape.ts).
+ */
+function appendMessageEvents(
+  ctx: Ctx,
+  senderId: number,
+  id: number,
+  content: string,
+  recipients: readonly number[],
+  bits: readonly number[],
+  echo: LocalEcho,
+): void {
+  const message = { ...messageDict(ctx, newMessageDictCache(), selectMessageById(ctx.store, id)!, true), _markdown: content };
   const byFlags = new Map<number, number[]>();
   recipients.forEach((userId, i) => {
     const list = byFlags.get(bits[i]!);
     if (list) list.push(userId);
     else byFlags.set(bits[i]!, [userId]);
   });
-  for (const [value, users] of byFlags) ctx.events.append(users, { type: 'message', message, flags: flagList(value) });
+  for (const [value, users] of byFlags) {
+    ctx.events.append(users, { type: 'message', message, flags: flagList(value), ...(users.includes(senderId) ? echo : {}) });
+  }
 }

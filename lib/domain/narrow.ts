@@ -10,6 +10,7 @@ import { userByEmail } from './email_visibility.js';
 import { FLAG } from './flags.js';
 import { canAccessStreamHistory } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
+import { parseSearch, searchOperand, type SearchQuery } from './search.js';
 
 export interface NarrowTerm {
   operator: string;
@@ -21,9 +22,11 @@ export interface ParsedNarrow {
   conditions: NarrowCondition[];
   /** Zulip's ok_to_include_history: a channel whose whole history the user may read. */
   includeHistory: boolean;
+  /** The search terms, all of them combined into one (Zulip's add_narrow_conditions). */
+  search: SearchQuery | undefined;
 }
 
-function badNarrow(desc: string): ApiError {
+export function badNarrow(desc: string): ApiError {
   return new ApiError('BAD_NARROW', `Invalid narrow operator: ${desc}`, { extra: { desc } });
 }
 
@@ -84,8 +87,10 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
       return { condition: { kind: 'flags', mask: flag.mask, set: flag.set, negated }, history: false };
     }
     case 'has':
-      // Zulip's other operands (link, image, attachment) need data parley does not keep yet.
       if (operand === 'reaction') return { condition: { kind: 'has_reaction', negated }, history: null };
+      if (operand === 'link' || operand === 'image' || operand === 'attachment') {
+        return { condition: { kind: 'has', column: `has_${operand}`, negated }, history: null };
+      }
       throw badNarrow(`unknown 'has' operand ${describe(operand)}`);
     case 'id': {
       const id = typeof operand === 'number' ? operand : /^\d+$/.test(String(operand)) ? Number(operand) : NaN;
@@ -104,14 +109,21 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
 
 export function parseNarrow(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[]): ParsedNarrow {
   const conditions: NarrowCondition[] = [];
+  const searches: string[] = [];
   let includeHistory = false;
   let historyBlocked = false;
   for (const term of narrow) {
+    if (term.operator === 'search') {
+      searches.push(searchOperand(term.operand));
+      continue;
+    }
     const parsed = condition(ctx, actor, term);
     conditions.push(parsed.condition);
     if (parsed.history === true) includeHistory = true;
     // Terms on personal flags rule out history, which has no flags (Zulip's `is:` rule).
     if (term.operator === 'is') historyBlocked = true;
   }
-  return { conditions, includeHistory: includeHistory && !historyBlocked };
+  const search = searches.length > 0 ? parseSearch(searches.join(' ')) : undefined;
+  if (search) conditions.push({ kind: 'search', match: search.match, phrases: search.phrases });
+  return { conditions, includeHistory: includeHistory && !historyBlocked, search };
 }

@@ -1,6 +1,7 @@
 // The `reactions` of Zulip's message objects, read per message or for a page of messages at once.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { groupBy } from '../group.js';
 import { selectReactionsOfMessage, selectReactionsOfMessages, type ReactionRow } from '../store/reactions.js';
 
 /** A reaction in a message object (Zulip's EmojiReaction; the `user` object went at feature level 328). */
@@ -20,12 +21,6 @@ export function messageReactions(ctx: Ctx, messageId: number): Reaction[] {
 
 /** The reactions of many message objects, read in one statement. */
 export function reactionsByMessage(ctx: Ctx, messageIds: readonly number[]): Map<number, Reaction[]> {
-  const byMessage = new Map<number, Reaction[]>();
-  if (messageIds.length === 0) return byMessage;
-  for (const row of selectReactionsOfMessages(ctx.store, messageIds)) {
-    const list = byMessage.get(row.message_id);
-    if (list) list.push(reactionOf(row));
-    else byMessage.set(row.message_id, [reactionOf(row)]);
-  }
-  return byMessage;
+  if (messageIds.length === 0) return new Map();
+  return groupBy(selectReactionsOfMessages(ctx.store, messageIds), (row) => row.message_id, reactionOf);
 }

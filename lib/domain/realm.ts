@@ -95,6 +95,16 @@ export function pushConfigured(ctx: Ctx): boolean {
   return Boolean(ctx.options.push?.bouncerUrl);
 }
 
+/** The organization icon (Zulip's default icon path under the organization URL). */
+export function realmIconUrl(realm: Realm): string {
+  return `${realm.url}/static/images/logo/zulip-icon-128x128.png`;
+}
+
+/** Whether the organization can send push notifications: a bouncer is configured and allows it. */
+export function pushNotificationsEnabled(ctx: Ctx, realm: Realm): boolean {
+  return pushConfigured(ctx) && realm.pushNotificationsEnabled;
+}
+
 /** GET /server_settings: no authentication. */
 export function serverSettings(ctx: Ctx): Record<string, unknown> {
   const realm = getRealm(ctx);
@@ -102,7 +112,7 @@ export function serverSettings(ctx: Ctx): Record<string, unknown> {
     zulip_version: ZULIP_VERSION,
     zulip_feature_level: ZULIP_FEATURE_LEVEL,
     zulip_merge_base: ZULIP_MERGE_BASE,
-    push_notifications_enabled: pushConfigured(ctx) && realm.pushNotificationsEnabled,
+    push_notifications_enabled: pushNotificationsEnabled(ctx, realm),
     is_incompatible: false,
     email_auth_enabled: true,
     require_email_format_usernames: true,
@@ -124,7 +134,7 @@ export function serverSettings(ctx: Ctx): Record<string, unknown> {
     realm_url: realm.url,
     realm_uri: realm.url,
     realm_name: realm.name,
-    realm_icon: `${realm.url}/static/images/logo/zulip-icon-128x128.png`,
+    realm_icon: realmIconUrl(realm),
     realm_description: realm.description === '' ? '' : `<p>${realm.description}</p>`,
     realm_web_public_access_enabled: false,
   };

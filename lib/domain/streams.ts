@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from '../events/state.js';
 import {
+  selectActiveSubscriberIdsByStream,
   selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
   selectStreamById,
@@ -20,25 +21,34 @@ import { canAccessStreamContent, canSeeStream } from './stream_access.js';
 import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
 
-/** POST /register: the user's subscriptions, former subscriptions, and the other channels the user can see. */
-export function fetchSubscriptionState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+/**
+ * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
+ * can see; with include_subscribers, each with its active subscribers (every listed channel is
+ * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
+ */
+export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
   const counts = selectSubscriberCounts(ctx.store);
   const streams = new Map(selectStreams(ctx.store).map((stream) => [stream.id, stream]));
   const subs = selectSubscriptionsOfUser(ctx.store, actor.id);
   const subscribedIds = new Set(subs.map((sub) => sub.stream_id));
   const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id));
+  const subscribers = options.includeSubscribers ? selectActiveSubscriberIdsByStream(ctx.store) : undefined;
+  const subscribersOf = (id: number): number[] | undefined => subscribers && (subscribers.get(id) ?? []);
   const subscriptions = subs.map((sub) => {
     const stream = streams.get(sub.stream_id)!;
-    return subscriptionDict(stream, sub, counts.get(stream.id) ?? 0);
+    return subscriptionDict(stream, sub, counts.get(stream.id) ?? 0, subscribersOf(stream.id));
   });
   // A private channel one left drops out of every list with its `stream` delete event.
   const unsubscribed = [...formerIds]
     .map((id) => streams.get(id)!)
     .filter((stream) => canSeeStream(actor, stream, false))
-    .map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0));
+    .map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0, subscribersOf(stream.id)));
   const neverSubscribed = [...streams.values()]
     .filter((stream) => !subscribedIds.has(stream.id) && !formerIds.has(stream.id) && canSeeStream(actor, stream, false))
-    .map((stream) => streamDict(stream, counts.get(stream.id) ?? 0));
+    .map((stream) => {
+      const dict = streamDict(stream, counts.get(stream.id) ?? 0);
+      return subscribers ? { ...dict, subscribers: subscribersOf(stream.id) } : dict;
+    });
   return {
     subscriptions: subscriptions.sort(byName),
     unsubscribed: unsubscribed.sort(byName),

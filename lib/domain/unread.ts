@@ -145,8 +145,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
   };
 }
 
-/** POST /register: `unread_msgs`, which Zulip sends only when both `message` and `update_message_flags` events are wanted. */
-export function fetchUnreadState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
-  if (options.eventTypes !== null && !options.eventTypes.includes('message')) return {};
+/** POST /register: `unread_msgs` (fetched with both `message` and `update_message_flags`: lib/events/state.ts). */
+export function fetchUnreadState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   return { unread_msgs: unreadMessages(ctx, actor.id) };
 }

@@ -15,6 +15,8 @@ export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptio
   return {
     realm_users: rows.filter((row) => row.is_active === 1).map(format),
     realm_non_active_users: rows.filter((row) => row.is_active === 0).map(format),
+    // Zulip's system bots of other realms: a parley database holds one organization.
+    cross_realm_bots: [],
     user_id: actor.id,
     email: apiEmail(fakeEmailDomain(ctx), me),
     delivery_email: me.email,

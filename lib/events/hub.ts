@@ -230,7 +230,7 @@ export class EventHub {
       deliver: (events) => {
         for (const event of events) {
           try {
-            listener(shapeForClient(event, applyMarkdown));
+            listener(shapeForClient(event, { applyMarkdown, bulkMessageDeletion: true }));
           } catch (error) {
             this.#ctx.logger.error('event subscriber threw', { error: String(error) });
           }

@@ -1,13 +1,16 @@
-// The initial state POST /register returns, by event type: each entry is the `want(type)` of
+// The initial state POST /register returns, by fetch type: each entry is a `want(type)` of
 // Zulip's fetch_initial_state_data and is filled by the domain module that owns the type.
 import type { Ctx } from '../context.js';
 import type { Actor } from '../domain/roles.js';
+import { fetchRealmState } from '../domain/realm_state.js';
 import { fetchRealmUserState } from '../domain/users_state.js';
 import { fetchRealmBotState } from '../domain/bot_dicts.js';
 import { fetchSubscriptionState, fetchStreamState } from '../domain/streams.js';
 import { fetchUserGroupState } from '../domain/user_groups.js';
 import { fetchMessageState } from '../domain/messages.js';
 import { fetchUnreadState } from '../domain/message_flags.js';
+import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from '../domain/recent_conversations.js';
+import { fetchPresenceState } from '../domain/presence.js';
 import { fetchUserStatusState } from '../domain/user_status.js';
 import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from '../domain/user_settings.js';
 import { fetchRealmEmojiState } from '../domain/realm_emoji.js';
@@ -16,52 +19,79 @@ import { fetchNavigationViewState } from '../domain/navigation_views.js';
 import { fetchDraftState } from '../domain/drafts.js';
 import { fetchAlertWordState } from '../domain/alert_words.js';
 import { fetchDeviceState } from '../domain/push.js';
-import { fetchPresenceState } from '../domain/presence.js';
+import {
+  fetchChannelFolderState,
+  fetchCustomProfileFieldState,
+  fetchMutedTopicsState,
+  fetchMutedUsersState,
+  fetchSavedSnippetState,
+  fetchUserTopicState,
+} from '../domain/unmodelled_state.js';
 
 export interface StateOptions {
   /** The client_capabilities object of POST /register (e.g. linkifier_url_template). */
   clientCapabilities: Record<string, unknown>;
   applyMarkdown: boolean;
-  /** The event types the client asked for (null: all); fetchers that need two types check here. */
-  eventTypes: readonly string[] | null;
-  /** slim_presence, presence_last_update_id, presence_history_limit_days of POST /register (lib/domain/presence.ts). */
-  slimPresence?: boolean | undefined;
+  /** include_subscribers: each channel of the subscription state lists its subscribers. */
+  includeSubscribers: boolean;
+  /** slim_presence: presences keyed by user id (else by email, Zulip's legacy format). */
+  slimPresence: boolean;
+  /** presence_last_update_id and presence_history_limit_days of POST /register (lib/domain/presence.ts). */
   presenceLastUpdateId?: number | undefined;
   presenceHistoryLimitDays?: number | undefined;
 }
 
 export type StateFetcher = (ctx: Ctx, actor: Actor, options: StateOptions) => Record<string, unknown>;
 
-/** Event type -> the state keys it contributes to the /register response. Order is the response's. */
-export const STATE_FETCHERS: Readonly<Record<string, StateFetcher>> = {
-  realm_user: fetchRealmUserState,
-  realm_bot: fetchRealmBotState,
-  subscription: fetchSubscriptionState,
-  stream: fetchStreamState,
-  user_group: fetchUserGroupState,
-  message: fetchMessageState,
-  update_message_flags: fetchUnreadState,
-  user_status: fetchUserStatusState,
-  user_settings: fetchUserSettingsState,
-  realm_user_settings_defaults: fetchRealmUserSettingsDefaultsState,
-  realm_emoji: fetchRealmEmojiState,
-  realm_linkifiers: fetchLinkifierState,
-  navigation_view: fetchNavigationViewState,
-  drafts: fetchDraftState,
-  alert_words: fetchAlertWordState,
-  device: fetchDeviceState,
-  presence: fetchPresenceState,
-};
+/** The requested fetch types (null: all); `wants(types, t)` is Zulip's want(t). */
+export type FetchTypes = readonly string[] | null;
+const wants = (types: FetchTypes, type: string): boolean => types === null || types.includes(type);
 
-export function fetchInitialState(
-  ctx: Ctx,
-  actor: Actor,
-  fetchTypes: readonly string[] | null,
-  options: StateOptions,
-): Record<string, unknown> {
+interface StateSource {
+  /** Whether the request wants this state. */
+  wanted(types: FetchTypes): boolean;
+  fetch: StateFetcher;
+}
+
+/** A fetch type, and parley's older names for it (its event types) that still fetch it. */
+const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
+
+/** Where each part of the state comes from. Order is the response's. */
+export const STATE_SOURCES: readonly StateSource[] = [
+  { wanted: type('realm'), fetch: fetchRealmState },
+  { wanted: type('realm_user'), fetch: fetchRealmUserState },
+  { wanted: type('realm_bot'), fetch: fetchRealmBotState },
+  { wanted: type('subscription'), fetch: fetchSubscriptionState },
+  { wanted: type('stream'), fetch: fetchStreamState },
+  { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState },
+  { wanted: type('message'), fetch: fetchMessageState },
+  // Keeping unread_msgs current takes both event types (Zulip: new messages bring no flag update).
+  { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState },
+  { wanted: type('starred_messages'), fetch: fetchStarredMessagesState },
+  { wanted: type('recent_private_conversations'), fetch: fetchRecentPrivateConversationsState },
+  { wanted: type('presence'), fetch: fetchPresenceState },
+  { wanted: type('user_status'), fetch: fetchUserStatusState },
+  { wanted: type('user_settings'), fetch: fetchUserSettingsState },
+  { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState },
+  { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState },
+  { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState },
+  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState },
+  { wanted: type('drafts'), fetch: fetchDraftState },
+  { wanted: type('alert_words'), fetch: fetchAlertWordState },
+  { wanted: type('device'), fetch: fetchDeviceState },
+  { wanted: type('muted_users'), fetch: fetchMutedUsersState },
+  // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
+  { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState },
+  { wanted: type('user_topic'), fetch: fetchUserTopicState },
+  { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState },
+  { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState },
+  { wanted: type('channel_folders'), fetch: fetchChannelFolderState },
+];
+
+export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): Record<string, unknown> {
   const state: Record<string, unknown> = {};
-  for (const [type, fetch] of Object.entries(STATE_FETCHERS)) {
-    if (fetchTypes === null || fetchTypes.includes(type)) Object.assign(state, fetch(ctx, actor, options));
+  for (const source of STATE_SOURCES) {
+    if (source.wanted(fetchTypes)) Object.assign(state, source.fetch(ctx, actor, options));
   }
   return state;
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import { ApiError } from '../errors.js';
+import { DEFAULT_UPLOAD_BYTES } from '../context.js';
 
 export interface UploadedFile {
   field: string;
@@ -25,7 +26,7 @@ export interface BodyLimits {
 }
 
 // uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE.
-export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: 25 * 1024 * 1024, bodyTimeoutMs: 30_000 };
+export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: DEFAULT_UPLOAD_BYTES, bodyTimeoutMs: 30_000 };
 
 /** Fields per multipart body (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000 too). */
 export const MAX_FIELDS = 1000;

@@ -14,6 +14,8 @@ interface UnicodeEmojiTables {
   nameToCode: ReadonlyMap<string, string>;
   /** Code -> the emoji's first (canonical) short name. */
   codeToName: ReadonlyMap<string, string>;
+  /** Code -> every short name, the canonical one first (Zulip's code_to_names). */
+  codeToNames: ReadonlyMap<string, readonly string[]>;
 }
 
 let tables: UnicodeEmojiTables | undefined;
@@ -35,14 +37,16 @@ function build(): UnicodeEmojiTables {
   const data = createRequire(import.meta.url)('emoji-datasource/emoji.json') as EmojiDatum[];
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
+  const codeToNames = new Map<string, string[]>();
   for (const emoji of data) {
     // Skin-tone modifiers are not emoji one can pick on their own (Zulip has no names for them).
     if (emoji.category === 'Component') continue;
     const code = zulipEmojiCode(emoji.unified);
     codeToName.set(code, emoji.short_name);
+    codeToNames.set(code, [emoji.short_name, ...emoji.short_names.filter((name) => name !== emoji.short_name)]);
     for (const name of emoji.short_names) nameToCode.set(name, code);
   }
-  return { nameToCode, codeToName };
+  return { nameToCode, codeToName, codeToNames };
 }
 
 function unicodeTables(): UnicodeEmojiTables {
@@ -62,4 +66,9 @@ export function unicodeEmojiName(code: string): string | undefined {
 
 export function isUnicodeEmojiName(name: string): boolean {
   return unicodeTables().nameToCode.has(name);
+}
+
+/** Every Unicode emoji code with its names, the canonical name first. */
+export function unicodeEmojiNamesByCode(): ReadonlyMap<string, readonly string[]> {
+  return unicodeTables().codeToNames;
 }

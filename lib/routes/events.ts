@@ -42,6 +42,7 @@ export const eventRoutes = {
         fetchEventTypes: p.fetch_event_types === undefined ? undefined : p.fetch_event_types,
         clientCapabilities: p.client_capabilities,
         applyMarkdown: p.apply_markdown,
+        includeSubscribers: p.include_subscribers,
         presence: { slimPresence: p.slim_presence, presenceLastUpdateId: p.presence_last_update_id, presenceHistoryLimitDays: p.presence_history_limit_days },
       }),
   }),

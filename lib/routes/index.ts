@@ -19,6 +19,7 @@ import { reactionRoutes } from './reactions.js';
 import { externalContentRoutes } from './external_content.js';
 import { typingRoutes } from './typing.js';
 import { presenceRoutes } from './presence.js';
+import { emojiDataRoutes } from './emoji_data.js';
 import type { RouteDef } from './route.js';
 
 export const routeGroups = {
@@ -42,6 +43,7 @@ export const routeGroups = {
   externalContent: externalContentRoutes,
   typing: typingRoutes,
   presence: presenceRoutes,
+  emojiData: emojiDataRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

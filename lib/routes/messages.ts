@@ -1,7 +1,9 @@
 // Messages: POST /messages, GET /messages, GET /messages/{message_id}, PATCH /messages/{message_id},
-// POST /messages/render.
+// DELETE /messages/{message_id}, GET /messages/{message_id}/history, POST /messages/render.
 import { z } from 'zod';
+import { deleteMessage } from '../domain/message_delete.js';
 import { editMessage } from '../domain/message_edit.js';
+import { getMessageHistory, historySnapshotSchema } from '../domain/message_history.js';
 import { MAX_MESSAGES_PER_FETCH, getMessage, getMessages } from '../domain/message_fetch.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/message_addressee.js';
 import { previewMessage } from '../domain/message_render.js';
@@ -48,11 +50,18 @@ export const messageRoutes = {
       topic: str().optional().alias('subject'),
       content: str(),
       read_by_sender: bool().optional(),
+      queue_id: str(z.string().check(charsAtMost(MAX_TEXT_LENGTH))).optional().describe("The sender's event queue that gets local_message_id in the message event"),
+      local_id: str(z.string().check(charsAtMost(MAX_TEXT_LENGTH))).optional().describe("The client's id for the message, echoed as local_message_id"),
     },
     response: z.object({ id: z.int() }),
     errors: ['BAD_REQUEST', 'STREAM_DOES_NOT_EXIST'],
     handler: (ctx, actor, p, request) =>
-      sendMessage(ctx, actor, { type: p.type, to: p.to, topic: p.topic, content: p.content, readBySender: p.read_by_sender }, request.client),
+      sendMessage(
+        ctx,
+        actor,
+        { type: p.type, to: p.to, topic: p.topic, content: p.content, readBySender: p.read_by_sender, queueId: p.queue_id, localId: p.local_id },
+        request.client,
+      ),
   }),
   list: route({
     method: 'GET',
@@ -117,6 +126,26 @@ export const messageRoutes = {
     response: z.object({ detached_uploads: z.array(z.unknown()) }),
     handler: (ctx, actor, p) =>
       editMessage(ctx, actor, { messageId: p.message_id, content: p.content, topic: p.topic, propagateMode: p.propagate_mode }),
+  }),
+  delete: route({
+    method: 'DELETE',
+    path: '/messages/:message_id',
+    access: 'user',
+    summary: 'Delete a message (administrators: any; its sender, or the owner of the bot that sent it: within 10 minutes)',
+    params: { message_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => deleteMessage(ctx, actor, { messageId: p.message_id }),
+  }),
+  history: route({
+    method: 'GET',
+    path: '/messages/:message_id/history',
+    access: 'user',
+    summary: "A message's edit history: snapshots oldest first, the message as sent first",
+    params: { message_id: pathInt(), allow_empty_topic_name: bool().optional() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({ message_history: z.array(historySnapshotSchema) }),
+    handler: (ctx, actor, p) => getMessageHistory(ctx, actor, { messageId: p.message_id }),
   }),
   render: route({
     method: 'POST',

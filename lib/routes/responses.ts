@@ -2,6 +2,7 @@
 // schemas for the OpenAPI document. The conformance tests (test/conformance.ts) check real
 // answers against it.
 import { z } from 'zod';
+import { editHistoryEntrySchema } from '../domain/edit_history_dicts.js';
 import { reactionSchema } from '../domain/reaction_dicts.js';
 
 const id = z.int();
@@ -105,6 +106,11 @@ export const messageSchema = z.looseObject({
   stream_id: id.optional().describe('Channel messages'),
   display_recipient: z.union([z.string(), z.array(directRecipient)]),
   flags: z.array(z.string()),
+  last_edit_timestamp: z.int().optional().describe("When the message's content was last edited"),
+  last_moved_timestamp: z.int().optional().describe('When the message last moved to another topic (not only resolved)'),
+  edit_history: z.array(editHistoryEntrySchema).optional().describe('Edits and moves, newest first; absent when never edited'),
+  match_content: z.string().optional().describe('Search narrows: the HTML content with matching words in <span class="highlight">'),
+  match_subject: z.string().optional().describe('Search narrows: the HTML-escaped topic with matching words highlighted'),
 });
 
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID (anchor=newest) is above 2^53: a number, not an int. */

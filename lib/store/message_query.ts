@@ -1,6 +1,8 @@
 // SQL for GET /messages: a narrow's conditions over the user's own rows (user_message joined to
 // message, in the user's primary-key order) or over a channel's whole history (message with the
-// user's row, if any, left-joined). Statements are memoized by their text, one per narrow shape.
+// user's row, if any, left-joined). A search walks the full-text index in id order instead, and
+// reads the user's row and the message of each match. Statements are memoized by their text, one
+// per narrow shape.
 import type { Store } from './db.js';
 import type { MessageRow } from './messages.js';
 
@@ -14,6 +16,9 @@ export type NarrowCondition =
   | { kind: 'flags'; mask: number; set: boolean; negated: boolean }
   | { kind: 'is_direct'; negated: boolean }
   | { kind: 'has_reaction'; negated: boolean }
+  | { kind: 'has'; column: 'has_link' | 'has_image' | 'has_attachment'; negated: boolean }
+  /** An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must contain. */
+  | { kind: 'search'; match: string | null; phrases: readonly string[] }
   | { kind: 'id'; id: number; negated: boolean };
 
 export interface MessageQuery {
@@ -61,6 +66,14 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       // The reaction table's unique key starts with message_id.
       sql = 'EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)';
       break;
+    case 'has':
+      sql = `m.${c.column} = 1`;
+      break;
+    case 'search':
+      if (c.match === null) return '0';
+      params.push(c.match);
+      // Zulip combines every search term into one, never negated.
+      return ['f.message_fts MATCH ?', ...c.phrases.map((phrase) => likeBoth(phrase, params))].join(' AND ');
     case 'is_direct':
       sql = 'm.direct_group_id IS NOT NULL';
       break;
@@ -72,10 +85,24 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
   return c.negated ? `NOT coalesce(${sql}, 0)` : sql;
 }
 
+/** Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'` (SQLite's LIKE folds ASCII case only). */
+function likeBoth(phrase: string, params: unknown[]): string {
+  const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  params.push(pattern, pattern);
+  return "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')";
+}
+
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
   const where = q.conditions.map((c) => fragment(c, params)).filter((f): f is string => f !== undefined);
   const conditions = where.map((w) => ` AND ${w}`).join('');
+  if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
+    // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
+    const join = q.history
+      ? 'message_fts f CROSS JOIN message m ON m.id = f.rowid LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ?'
+      : 'message_fts f CROSS JOIN user_message um ON um.user_id = ? AND um.message_id = f.rowid CROSS JOIN message m ON m.id = f.rowid';
+    return { sql: `SELECT m.*, um.flags AS um_flags FROM ${join} WHERE 1${conditions}`, params, idColumn: 'f.rowid' };
+  }
   if (q.history) {
     return {
       sql: `SELECT m.*, um.flags AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,

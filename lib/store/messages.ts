@@ -14,6 +14,9 @@ export interface MessageRow {
   date_sent: number;
   last_edit_time: number | null;
   sending_client: string;
+  has_link: number;
+  has_image: number;
+  has_attachment: number;
 }
 
 export function selectMaxMessageId(s: Store): number {
@@ -26,8 +29,9 @@ export function selectMessageById(s: Store, id: number): MessageRow | undefined 
 
 export function insertMessage(s: Store, m: Omit<MessageRow, 'id' | 'last_edit_time'>): number {
   const result = s.run(
-    `INSERT INTO message (sender_id, stream_id, direct_group_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO message (sender_id, stream_id, direct_group_id, topic, content, rendered_content, topic_links, date_sent, sending_client,
+       has_link, has_image, has_attachment)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     m.sender_id,
     m.stream_id,
     m.direct_group_id,
@@ -37,12 +41,37 @@ export function insertMessage(s: Store, m: Omit<MessageRow, 'id' | 'last_edit_ti
     m.topic_links,
     m.date_sent,
     m.sending_client,
+    m.has_link,
+    m.has_image,
+    m.has_attachment,
   );
   return Number(result.lastInsertRowid);
 }
 
-export function updateMessageContent(s: Store, id: number, content: string, rendered: string, editTime: number): void {
-  s.run('UPDATE message SET content = ?, rendered_content = ?, last_edit_time = ? WHERE id = ?', content, rendered, editTime, id);
+/** The columns a render sets: the HTML and what it contains. */
+export type RenderedColumns = Pick<MessageRow, 'rendered_content' | 'has_link' | 'has_image' | 'has_attachment'>;
+
+export function updateMessageContent(s: Store, id: number, content: string, rendered: RenderedColumns, editTime: number): void {
+  s.run(
+    'UPDATE message SET content = ?, rendered_content = ?, has_link = ?, has_image = ?, has_attachment = ?, last_edit_time = ? WHERE id = ?',
+    content,
+    rendered.rendered_content,
+    rendered.has_link,
+    rendered.has_image,
+    rendered.has_attachment,
+    editTime,
+    id,
+  );
+}
+
+/** Deletes a message; its reactions and edit history go with it (ON DELETE CASCADE). */
+export function deleteMessageRow(s: Store, id: number): void {
+  s.run('DELETE FROM message WHERE id = ?', id);
+}
+
+/** A channel's oldest message (message_by_stream), or null when it has none. */
+export function selectFirstStreamMessageId(s: Store, streamId: number): number | null {
+  return (s.prepare('SELECT min(id) FROM message WHERE stream_id = ?').pluck().get(streamId) as number | null) ?? null;
 }
 
 export function updateMessageTopic(s: Store, id: number, topic: string, topicLinks: string): void {

@@ -1,11 +1,14 @@
 // Column changes to existing tables, by the schema version that introduced them. New tables and
 // indexes need no entry: schema.sql is re-applied (IF NOT EXISTS) after these run.
+import { contentFeatures } from '../render/content_features.js';
 import type { Database } from './db.js';
 
 export interface Migration {
   /** The schema version this migration brings a database up to. */
   version: number;
   up(db: Database): void;
+  /** Filling what schema.sql created for this version (run after it was applied). */
+  afterSchema?(db: Database): void;
 }
 
 function hasColumn(db: Database, table: string, column: string): boolean {
@@ -56,7 +59,39 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     up() {},
   },
+  {
+    // The user_message_private index: a new index, created when schema.sql is applied after this step.
+    version: 7,
+    up() {},
+  },
+  {
+    // The message_edit table: a new table, created when schema.sql is applied after this step.
+    version: 8,
+    up() {},
+  },
+  {
+    // has_link, has_image, has_attachment on message, filled from the rendered HTML; the
+    // message_fts full-text index and its triggers (created by schema.sql), filled from message.
+    version: 9,
+    up(db) {
+      for (const column of ['has_link', 'has_image', 'has_attachment']) {
+        if (!hasColumn(db, 'message', column)) db.exec(`ALTER TABLE message ADD COLUMN ${column} INTEGER NOT NULL DEFAULT 0`);
+      }
+      const page = db.prepare('SELECT id, rendered_content FROM message WHERE id > ? ORDER BY id LIMIT 1000');
+      const update = db.prepare('UPDATE message SET has_link = ?, has_image = ?, has_attachment = ? WHERE id = ?');
+      // In pages: a statement cannot write while another one's rows are being read.
+      for (let rows = page.all(0) as { id: number; rendered_content: string }[]; rows.length > 0; rows = page.all(rows.at(-1)!.id) as typeof rows) {
+        for (const row of rows) {
+          const has = contentFeatures(row.rendered_content);
+          if (has.link || has.image || has.attachment) update.run(Number(has.link), Number(has.image), Number(has.attachment), row.id);
+        }
+      }
+    },
+    afterSchema(db) {
+      db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 9;

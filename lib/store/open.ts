@@ -57,10 +57,10 @@ export function migrate(db: Database, plan: SchemaPlan = { version: SCHEMA_VERSI
     if (version > target) {
       throw new Error(`This database was written by a newer parley (schema version ${version}; this parley knows ${target}).`);
     }
-    if (version > 0) {
-      for (const migration of plan.migrations) if (migration.version > version && migration.version <= target) migration.up(db);
-    }
+    const pending = version > 0 ? plan.migrations.filter((m) => m.version > version && m.version <= target) : [];
+    for (const migration of pending) migration.up(db);
     db.exec(schema);
+    for (const migration of pending) migration.afterSchema?.(db);
     db.pragma(`user_version = ${target}`);
   }).immediate();
 }

@@ -58,6 +58,11 @@ export function updateStreamFirstMessageId(s: Store, streamId: number, messageId
   s.run('UPDATE stream SET first_message_id = ? WHERE id = ? AND first_message_id IS NULL', messageId, streamId);
 }
 
+/** After the channel's first message was deleted: its oldest remaining one, or null. */
+export function replaceStreamFirstMessageId(s: Store, streamId: number, messageId: number | null): void {
+  s.run('UPDATE stream SET first_message_id = ? WHERE id = ?', messageId, streamId);
+}
+
 export function selectSubscription(s: Store, userId: number, streamId: number): SubscriptionRow | undefined {
   return s.get<SubscriptionRow>('SELECT * FROM subscription WHERE user_id = ? AND stream_id = ?', userId, streamId);
 }
@@ -83,6 +88,23 @@ export function selectActiveSubscriberIds(s: Store, streamId: number): number[] 
 
 export function selectIsSubscribed(s: Store, userId: number, streamId: number): boolean {
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
+}
+
+/**
+ * Every channel's active subscribers, in id order (include_subscribers of POST /register): one
+ * read of the covering index subscription_by_stream, the few deactivated users left out after.
+ */
+export function selectActiveSubscriberIdsByStream(s: Store): Map<number, number[]> {
+  const inactive = new Set(s.prepare('SELECT id FROM user WHERE is_active = 0').pluck().all() as number[]);
+  const rows = s.prepare('SELECT stream_id, user_id FROM subscription ORDER BY stream_id, user_id').raw().all() as [number, number][];
+  const byStream = new Map<number, number[]>();
+  for (const [streamId, userId] of rows) {
+    if (inactive.has(userId)) continue;
+    const list = byStream.get(streamId);
+    if (list) list.push(userId);
+    else byStream.set(streamId, [userId]);
+  }
+  return byStream;
 }
 
 /** Active subscriber counts of every channel that has any. */

@@ -29,6 +29,11 @@ export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: n
   s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
 }
 
+/** Deletes every user's row for a message (user_message_by_message). */
+export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
+  s.run('DELETE FROM user_message WHERE message_id = ?', messageId);
+}
+
 /** The user's flags on a message, or undefined when the user has no row for it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
   return s
@@ -99,4 +104,26 @@ export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole:
     .prepare('SELECT um.user_id FROM user_message um JOIN user u ON u.id = um.user_id WHERE um.message_id = ? AND u.is_active = 1 AND u.role <= ?')
     .pluck()
     .all(messageId, maxRole) as number[];
+}
+
+/** The ids of the user's starred messages, ascending (index user_message_starred). */
+export function selectStarredMessageIds(s: Store, userId: number): number[] {
+  return s.prepare('SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id').pluck().all(userId) as number[];
+}
+
+/**
+ * The conversations of the user's newest `limit` direct messages: their members (direct_group's
+ * member_key, sorted ids) and the newest of those message ids, newest first (index user_message_private).
+ */
+export function selectRecentDirectConversations(s: Store, userId: number, limit: number): { memberKey: string; maxMessageId: number }[] {
+  const rows = s
+    .prepare(
+      `SELECT g.member_key, max(m.id) AS max_id FROM (
+         SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2048) <> 0 ORDER BY message_id DESC LIMIT ?
+       ) recent JOIN message m ON m.id = recent.message_id JOIN direct_group g ON g.id = m.direct_group_id
+       GROUP BY g.id ORDER BY max_id DESC`,
+    )
+    .raw()
+    .all(userId, limit) as [string, number][];
+  return rows.map(([memberKey, maxMessageId]) => ({ memberKey, maxMessageId }));
 }

@@ -121,7 +121,7 @@ t.test('createChatServer on a libsql file: WAL, the schema, and the API', async 
   t.equal(chat.ctx.db.pragma('journal_mode', { simple: true }), 'wal');
   t.equal(chat.ctx.db.pragma('foreign_keys', { simple: true }), 1);
   const owner = await chat.admin.initOrganization({ email: 'owner@example.com' });
-  t.equal(chat.api.users.me(owner.user_id).email, 'owner@example.com');
+  t.equal(chat.api.users.me(owner.user_id).delivery_email, 'owner@example.com');
   // A better-sqlite3 connection (another process, say) reads the same file.
   const other = new BetterSqlite3(file);
   t.teardown(() => other.close());

@@ -1,0 +1,113 @@
+// The search: narrow (Zulip's NarrowBuilder.by_search): the operand's words are ANDed, each
+// matching a word of the topic or the Markdown source that starts with it, "quoted phrases" match
+// those words in a row and, as Zulip's ILIKE, the phrase's text itself; and the match_content /
+// match_subject fields of the messages found, with the matching words wrapped in
+// <span class="highlight"> (Zulip's highlight_string).
+import { badRequest } from '../errors.js';
+
+/** A search condition for the store: the FTS5 query (null: nothing can match) and the phrases' texts. */
+export interface SearchQuery {
+  match: string | null;
+  phrases: string[];
+  /** The query's words, normalized; `prefix`: the word also matches longer words. */
+  terms: { token: string; prefix: boolean }[];
+}
+
+// FTS5's unicode61 tokenizer: runs of letters, numbers, private-use characters and combining
+// marks; case folded, diacritics removed (remove_diacritics 2).
+const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+const MARKS = /\p{M}/gu;
+const ASCII = /^[\x00-\x7f]*$/;
+
+function normalize(token: string): string {
+  // ASCII has nothing to decompose: the common case skips normalize(), the costly part.
+  return ASCII.test(token) ? token.toLowerCase() : token.normalize('NFD').replace(MARKS, '').toLowerCase();
+}
+
+function tokensOf(text: string): string[] {
+  return [...text.matchAll(TOKEN)].map((m) => normalize(m[0])).filter((token) => token !== '');
+}
+
+/** The search operand as Zulip checks it (check_required_string). */
+export function searchOperand(operand: unknown): string {
+  if (typeof operand !== 'string') throw badRequest('operand is not a string');
+  if (operand.trim() === '') throw badRequest('operand cannot be blank.');
+  return operand;
+}
+
+/** Zulip's split of an operand: "quoted phrases" and whitespace-separated words. */
+export function parseSearch(operand: string): SearchQuery {
+  const parts: string[] = [];
+  const phrases: string[] = [];
+  const terms: SearchQuery['terms'] = [];
+  for (const [part] of operand.matchAll(/"[^"]+"|\S+/g)) {
+    const phrase = part.length > 2 && part.startsWith('"') && part.endsWith('"');
+    if (phrase) phrases.push(part.slice(1, -1));
+    const tokens = tokensOf(phrase ? part.slice(1, -1) : part);
+    if (tokens.length === 0) continue;
+    // Tokens hold only letters and numbers: quoting them is all the escaping FTS5 needs.
+    parts.push(`"${tokens.join(' ')}"${phrase ? '' : '*'}`);
+    tokens.forEach((token, i) => terms.push({ token, prefix: !phrase && i === tokens.length - 1 }));
+  }
+  // Like Zulip's tsquery of an operand without a word, a search without one matches nothing.
+  return { match: parts.length > 0 ? parts.join(' ') : null, phrases, terms };
+}
+
+const HIGHLIGHT_START = '<span class="highlight">';
+const HIGHLIGHT_END = '</span>';
+
+function matches(token: string, terms: SearchQuery['terms']): boolean {
+  const normal = normalize(token);
+  return terms.some((term) => (term.prefix ? normal.startsWith(term.token) : normal === term.token));
+}
+
+const isAsciiWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+
+/** [start, end) of each matching word of ASCII HTML, found with indexOf: the common case, fast. */
+function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']): [number, number][] {
+  const found: [number, number][] = [];
+  for (const term of terms) {
+    for (let at = lower.indexOf(term.token); at !== -1; at = lower.indexOf(term.token, at + 1)) {
+      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+      let end = at + term.token.length;
+      if (term.prefix) while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+      else if (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) continue;
+      const inTag = html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
+      const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
+      if (!inTag && !inReference) found.push([at, end]);
+    }
+  }
+  if (terms.length === 1) return found;
+  // Several terms may match the same word: keep each word once, in order.
+  found.sort((a, b) => a[0] - b[0]);
+  return found.filter((match, i) => i === 0 || match[0] >= found[i - 1]![1]);
+}
+
+/** HTML with each matching word of its text (not of its tags or character references) highlighted. */
+export function highlight(html: string, terms: SearchQuery['terms']): string {
+  // A string that contains no term's text, folded, has no match: most strings need no pass.
+  const folded = normalize(html);
+  if (!terms.some((term) => folded.includes(term.token))) return html;
+  if (ASCII.test(html)) {
+    let result = '';
+    let position = 0;
+    for (const [start, end] of asciiMatches(html, folded, terms)) {
+      result += `${html.slice(position, start)}${HIGHLIGHT_START}${html.slice(start, end)}${HIGHLIGHT_END}`;
+      position = end;
+    }
+    return result + html.slice(position);
+  }
+  return html.replace(/(<[^>]*>|&#?\w+;)|[\p{L}\p{N}\p{Co}\p{M}]+/gu, (text, markup: string | undefined) =>
+    markup === undefined && matches(text, terms) ? `${HIGHLIGHT_START}${text}${HIGHLIGHT_END}` : text,
+  );
+}
+
+/** Zulip's escape_html of a topic, as match_subject starts from. */
+function escapeTopic(topic: string): string {
+  return topic.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/** Zulip's get_search_fields. */
+export function searchFields(row: { rendered_content: string; topic: string }, query: SearchQuery): { match_content: string; match_subject: string } {
+  return { match_content: highlight(row.rendered_content, query.terms), match_subject: highlight(escapeTopic(row.topic), query.terms) };
+}
