@@ -20,8 +20,7 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
-    requests?: Array<{ method?: string; path?: string; headers?: Record<string, string>; body?: string }>;
-    setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+    requests?: Array<RawRequest & { setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest }>;
   }
   interface RawRequest {
     method?: string;

@@ -73,7 +73,10 @@ export async function load(options: LoadOptions): Promise<number> {
     body: options.body,
     connections: options.connections ?? 50,
     duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
-    ...(options.setupRequest ? { setupRequest: options.setupRequest } : {}),
+    // autocannon applies a setupRequest given with the request it changes.
+    ...(options.setupRequest
+      ? { requests: [{ method: options.method ?? 'GET', headers: options.headers, body: options.body, setupRequest: options.setupRequest }] }
+      : {}),
   });
   if (result.errors > 0 || result.non2xx > 0) {
     throw new Error(`load on ${options.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
