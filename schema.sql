@@ -63,6 +63,11 @@ END;
 CREATE TRIGGER IF NOT EXISTS user_deleted AFTER DELETE ON user BEGIN
   INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
 END;
+-- The organization URL gives the callers' API emails their domain (lib/domain/email_visibility.ts),
+-- remembered with the callers' rows: a new URL is a new version too.
+CREATE TRIGGER IF NOT EXISTS realm_url_updated AFTER UPDATE OF url ON realm BEGIN
+  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+END;
 
 ------------------------------------------------------------------------------------------------
 -- Events (lib/events/): the transactional outbox and the durable event queues

@@ -2,6 +2,7 @@
 // delivery_email each viewer gets in user dictionaries, /register and messages; addressing users
 // by email; PATCH /settings and its events. Over HTTP and in-process.
 import t, { type Test } from 'tap';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { bad, bothFail } from './assertions.js';
@@ -246,4 +247,20 @@ t.test("parley's default: new users show their email to administrators only, bot
   t.match(userIn(state.realm_users, owner.user_id), { email: dummy(owner), delivery_email: null });
   t.match(userIn(state.realm_users, bot.user_id), { email: 'bot@example.com', delivery_email: 'bot@example.com' });
   t.match(userIn(chat.api.users.list(owner.user_id).members, member.user_id), { email: dummy(member), delivery_email: 'member@example.com' });
+});
+
+t.test("GET /users/me: the API email follows a new organization URL at once (it is remembered with the callers)", async (t) => {
+  const server = await startServer();
+  t.teardown(() => server.close());
+  const me = await server.user('member');
+  t.equal((await server.request('PATCH', '/settings', { as: me, params: { email_address_visibility: 3 } })).status, 200);
+  const before = await server.request('GET', '/users/me', { as: me });
+  t.equal(before.body.email, `user${me.user_id}@parley.invalid`);
+  // Another connection, as another process or a tool would.
+  const other = new Database(join(server.dir, 'chat.db'));
+  other.prepare('UPDATE realm SET url = ? WHERE id = 1').run('https://chat.example.org');
+  other.close();
+  const after = await server.request('GET', '/users/me', { as: me });
+  t.equal(after.body.email, `user${me.user_id}@chat.example.org`);
+  t.equal(after.body.delivery_email, me.email);
 });

@@ -33,6 +33,8 @@ interface UserCache {
   version: number;
   byEmail: Map<string, CachedUser>;
   byId: Map<number, CachedUser>;
+  /** The domain of API emails, from the organization URL (whose changes bump the version too). */
+  emailDomain?: string;
 }
 
 const MAX_CACHED_USERS = 10_000;
@@ -88,6 +90,17 @@ export function rememberedEmails(ctx: Ctx): number {
 /** The user row the caller was authenticated from, when it came through authenticate or resolveActor. */
 export function authenticatedRow(actor: Actor): UserRow | undefined {
   return rowsOfActors.get(actor);
+}
+
+/**
+ * The domain of API emails for a request whose caller was authenticated from the remembered rows:
+ * remembered with them (GET /users/me answers without reading the organization row). Computed
+ * again inside a transaction, or for a caller that was not remembered.
+ */
+export function rememberedEmailDomain(ctx: Ctx, actor: Actor, compute: () => string): string {
+  const cache = rowsOfActors.has(actor) && !ctx.db.inTransaction ? caches.get(ctx) : undefined;
+  if (cache === undefined) return compute();
+  return (cache.emailDomain ??= compute());
 }
 
 export function authenticate(ctx: Ctx, email: string, apiKey: string, rules: CallerRules = {}): Actor {
