@@ -19,7 +19,10 @@ CREATE TABLE IF NOT EXISTS realm (
   push_notifications_enabled INTEGER NOT NULL DEFAULT 1,
   -- The email_address_visibility new users start with (Zulip's realm_user_settings_defaults;
   -- 3, administrators only, as Zulip's default for new organizations). Bots always get 1.
-  default_email_address_visibility INTEGER NOT NULL DEFAULT 3 CHECK (default_email_address_visibility BETWEEN 1 AND 5)
+  default_email_address_visibility INTEGER NOT NULL DEFAULT 3 CHECK (default_email_address_visibility BETWEEN 1 AND 5),
+  -- 1 when the URL was chosen (realm.url, --url, initOrganization's url); 0: `parley serve` sets
+  -- it to the address it listens on, so clients' logins reach it (lib/domain/realm.ts).
+  url_chosen INTEGER NOT NULL DEFAULT 1 CHECK (url_chosen IN (0, 1))
 ) STRICT;
 
 -- Users and bots. A bot has a bot_type (1 generic, 2 incoming webhook, 3 outgoing webhook,

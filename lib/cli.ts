@@ -32,7 +32,9 @@ Usage:
 
 serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
            ${SERVE_DEFAULTS.host}). A database without an organization gets one, and its owner's
-           credentials are printed once. SIGINT/SIGTERM stop it cleanly.
+           credentials are printed once. --url sets the organization URL (where clients log
+           in); without it, a URL nobody chose follows the listening address. SIGINT/SIGTERM stop
+           it cleanly.
 init       Creates the organization and its owner; the last line of output is JSON
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
@@ -173,7 +175,7 @@ async function serve(args: string[], io: Io): Promise<number> {
 
   const { db, chat } = await openChat(file, {
     synchronous,
-    realm: { url: urlOption ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}` },
+    ...(urlOption === undefined ? {} : { realm: { url: urlOption } }),
     rateLimit: { requestsPerMinute: rateLimit },
     ...(trustProxy === undefined ? {} : { trustProxy }),
     push,
@@ -188,10 +190,14 @@ async function serve(args: string[], io: Io): Promise<number> {
     return 1;
   }
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  // --url is the operator's choice; without it, an organization URL nobody chose follows this
+  // address, which is where Zulip's clients send their logins (realm_url).
+  if (urlOption !== undefined) chat.admin.setOrganizationUrl(urlOption);
+  const organizationUrl = urlOption ?? chat.admin.followListeningUrl(url);
   if (!chat.admin.hasUsers()) {
     const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
     // Several processes started on a new file race to create the organization: one does.
-    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption ?? url }).catch((error: unknown) => {
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption }).catch((error: unknown) => {
       if (chat.admin.hasUsers()) return undefined;
       throw error;
     });
@@ -202,6 +208,7 @@ async function serve(args: string[], io: Io): Promise<number> {
     }
   }
   io.out(`parley listening on ${url}`);
+  if (organizationUrl !== url) io.out(`Organization URL (where clients log in): ${organizationUrl}`);
 
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

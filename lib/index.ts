@@ -7,7 +7,7 @@ import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
-import { configureRealm, ensureRealm, getRealm } from './domain/realm.js';
+import { configureRealm, ensureRealm, followListeningUrl, getRealm } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
@@ -76,6 +76,10 @@ export interface ChatServer {
     /** The account with this email (as stored), if any. */
     userByEmail(email: string): { user_id: number; email: string; is_bot: boolean; is_active: boolean } | undefined;
     hasUsers(): boolean;
+    /** Sets the organization URL (an operator's choice: kept from then on). */
+    setOrganizationUrl(url: string): void;
+    /** The organization URL becomes `url` unless someone chose one; returns the URL in force. */
+    followListeningUrl(url: string): string;
   };
   options: ChatOptions;
   /** Listens on host:port (defaults 0 and 127.0.0.1) and resolves to the bound address. */
@@ -122,6 +126,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const admin: ChatServer['admin'] = {
     hasUsers: () => selectUsers(ctx.store).length > 0,
+    setOrganizationUrl: (url) => configureRealm(ctx, { url }),
+    followListeningUrl: (url) => followListeningUrl(ctx, url),
     async initOrganization(input) {
       if (admin.hasUsers()) throw new Error(ORGANIZATION_EXISTS);
       const owner = await addUser(ctx, {

@@ -21,6 +21,8 @@ export interface Realm {
   pushNotificationsEnabled: boolean;
   /** The email_address_visibility of new users (Zulip's realm_user_settings_defaults). */
   defaultEmailAddressVisibility: number;
+  /** Chosen by an operator or embedder; otherwise `parley serve` moves it to where it listens. */
+  urlChosen: boolean;
 }
 
 function toRealm(row: RealmRow): Realm {
@@ -32,6 +34,7 @@ function toRealm(row: RealmRow): Realm {
     dateCreated: row.date_created,
     pushNotificationsEnabled: row.push_notifications_enabled === 1,
     defaultEmailAddressVisibility: row.default_email_address_visibility,
+    urlChosen: row.url_chosen === 1,
   };
 }
 
@@ -66,6 +69,7 @@ export function ensureRealm(ctx: Ctx): Realm {
       description: '',
       date_created: ctx.now(),
       default_email_address_visibility: ctx.options.realm?.emailAddressVisibility ?? EMAIL_VISIBILITY.admins,
+      url_chosen: ctx.options.realm?.url === undefined ? 0 : 1,
     });
     return toRealm(selectRealm(ctx.store)!);
   });
@@ -75,7 +79,21 @@ export function ensureRealm(ctx: Ctx): Realm {
 export function configureRealm(ctx: Ctx, input: { name?: string | undefined; url?: string | undefined }): void {
   ctx.tx(() => {
     if (input.name !== undefined) updateRealmName(ctx.store, input.name);
-    if (input.url !== undefined) updateRealmUrl(ctx.store, organizationUrl(input.url));
+    if (input.url !== undefined) updateRealmUrl(ctx.store, organizationUrl(input.url), true);
+  });
+}
+
+/**
+ * `parley serve` without --url: an organization URL nobody chose becomes the address the server
+ * listens on, so clients that log in at `realm_url` (Zulip's mobile app, Zulip Terminal) reach it.
+ * Returns the organization URL in force.
+ */
+export function followListeningUrl(ctx: Ctx, url: string): string {
+  return ctx.tx(() => {
+    const realm = getRealm(ctx);
+    if (realm.urlChosen || realm.url === organizationUrl(url)) return realm.url;
+    updateRealmUrl(ctx.store, organizationUrl(url), false);
+    return getRealm(ctx).url;
   });
 }
 

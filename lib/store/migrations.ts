@@ -91,7 +91,15 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
     },
   },
+  {
+    // realm.url_chosen: a database still at parley's default URL had it chosen by no one.
+    version: 10,
+    up(db) {
+      db.exec('ALTER TABLE realm ADD COLUMN url_chosen INTEGER NOT NULL DEFAULT 1 CHECK (url_chosen IN (0, 1))');
+      db.exec("UPDATE realm SET url_chosen = 0 WHERE url = 'http://localhost:9991'");
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;

@@ -10,6 +10,7 @@ export interface RealmRow {
   date_created: number;
   push_notifications_enabled: number;
   default_email_address_visibility: number;
+  url_chosen: number;
 }
 
 export interface UserRow {
@@ -35,14 +36,15 @@ export function selectRealm(s: Store): RealmRow | undefined {
 
 export function insertRealm(s: Store, r: Omit<RealmRow, 'id' | 'push_notifications_enabled'>): void {
   s.run(
-    `INSERT INTO realm (id, name, url, uuid, description, date_created, default_email_address_visibility)
-     VALUES (1, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO realm (id, name, url, uuid, description, date_created, default_email_address_visibility, url_chosen)
+     VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
     r.name,
     r.url,
     r.uuid,
     r.description,
     r.date_created,
     r.default_email_address_visibility,
+    r.url_chosen,
   );
 }
 
@@ -50,8 +52,8 @@ export function updateRealmName(s: Store, name: string): void {
   s.run('UPDATE realm SET name = ? WHERE id = 1', name);
 }
 
-export function updateRealmUrl(s: Store, url: string): void {
-  s.run('UPDATE realm SET url = ? WHERE id = 1', url);
+export function updateRealmUrl(s: Store, url: string, chosen: boolean): void {
+  s.run('UPDATE realm SET url = ?, url_chosen = ? WHERE id = 1', url, chosen ? 1 : 0);
 }
 
 export function updateRealmPushEnabled(s: Store, enabled: boolean): void {
