@@ -1,7 +1,7 @@
 // Alert words (API document 2.6, 4.6): GET, POST and DELETE /users/me/alert_words; the
 // `alert_words` event after every change and the `alert_words` register state.
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { deleteAlertWord, insertAlertWord, selectAlertWordPairsOfUser, selectAlertWords } from '../store/alert_words.js';
 import type { Actor } from './roles.js';
 

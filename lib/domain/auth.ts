@@ -4,8 +4,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { selectUserByEmail, selectUserById, selectUserTableVersion, type UserRow } from '../store/users.js';
 import { API_KEY_PATTERN, safeEqual, verifyPassword } from './credentials.js';
-import type { Actor } from './roles.js';
-import { toActor } from './users.js';
+import type { Actor, Role } from './roles.js';
 
 // Compared against when no account has the email, so a miss costs the same as a wrong key.
 const NO_KEY = 'x'.repeat(32);
@@ -144,4 +143,17 @@ export async function fetchApiKey(
   }
   if (user.is_active !== 1) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated');
   return { api_key: user.api_key, email: user.email, user_id: user.id };
+}
+
+/** The caller a user row authenticates as. */
+export function toActor(row: UserRow): Actor {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role as Role,
+    isBot: row.bot_type !== null,
+    botType: row.bot_type,
+    botOwnerId: row.bot_owner_id,
+  };
 }

@@ -2,7 +2,7 @@
 // events (add, update, remove) to the owner's clients and the `drafts` register state.
 import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import {
   deleteDraft as deleteDraftRow,
   insertDraft,

@@ -2,9 +2,11 @@
 // state), GET /events (acknowledge, then return newer events or long-poll), DELETE /events.
 // Queues are rows, so they and their undelivered events survive a restart.
 import type { Ctx } from '../context.js';
+import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/hub.js';
-import { fetchInitialState, type StateOptions } from '../events/state.js';
+import { fetchInitialState } from './register_state.js';
+import type { StateOptions } from './state_options.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
@@ -92,25 +94,6 @@ function forQueue(queue: QueueRow, events: readonly DeliveredEvent[]): Delivered
     queue: { id: queue.id, userId: queue.user_id },
   };
   return events.map((event) => shapeForClient(event, client));
-}
-
-/** Zulip's heartbeat wait: 45 s plus up to 10 s, unless configured. */
-const HEARTBEAT_SECONDS = 45;
-const HEARTBEAT_JITTER_SECONDS = 10;
-/** Zulip's EVENT_QUEUE_LONGPOLL_TIMEOUT_SECONDS: 35 s more than its longest heartbeat wait. */
-const LONGPOLL_TIMEOUT_SECONDS = 90;
-
-function heartbeatMs(ctx: Ctx): number {
-  const configured = ctx.options.events?.heartbeatSeconds;
-  if (configured !== undefined) return configured * 1000;
-  return (HEARTBEAT_SECONDS + (ctx.random(1)[0]! % (HEARTBEAT_JITTER_SECONDS + 1))) * 1000;
-}
-
-/** event_queue_longpoll_timeout_seconds: above the longest heartbeat wait by Zulip's margin. */
-export function longpollTimeoutSeconds(ctx: Ctx): number {
-  const configured = ctx.options.events?.heartbeatSeconds;
-  const margin = LONGPOLL_TIMEOUT_SECONDS - HEARTBEAT_SECONDS - HEARTBEAT_JITTER_SECONDS;
-  return configured === undefined ? LONGPOLL_TIMEOUT_SECONDS : Math.max(LONGPOLL_TIMEOUT_SECONDS, Math.ceil(configured) + margin);
 }
 
 export interface GetEventsInput {

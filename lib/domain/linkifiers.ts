@@ -2,7 +2,7 @@
 // /realm/linkifiers, the realm_linkifiers event and its /register state.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import {
   deleteLinkifierRow,
   insertLinkifier,

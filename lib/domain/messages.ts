@@ -1,7 +1,7 @@
 // Messages: the max_message_id state of POST /register. Sending, fetching and editing live in
 // message_send.ts, message_fetch.ts and message_edit.ts.
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import type { Actor } from './roles.js';
 

@@ -2,7 +2,7 @@
 // /navigation_views/{fragment}; `navigation_view` events (add, update, remove) and register state.
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import {
   deleteNavigationView,
   insertNavigationView,

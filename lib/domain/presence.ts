@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectPresence, selectShownPresences, upsertPresence, type ShownPresenceRow } from '../store/presence.js';
 import { selectActiveUserIds, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import type { Actor } from './roles.js';

@@ -3,7 +3,7 @@
 // The test notification is in push_notify.ts; talking to the bouncer is in push_bouncer.ts.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { decodeStandardBase64, parsePushKey } from '../push/crypto.js';
 import {
   insertDevice,

@@ -3,7 +3,7 @@
 import { fileTypeFromBuffer } from 'file-type';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { isUnicodeEmojiName } from '../render/emoji.js';
 import {
   insertRealmEmoji,

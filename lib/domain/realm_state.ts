@@ -3,9 +3,9 @@
 // defaults for the settings parley does not have.
 import type { Ctx } from '../context.js';
 import { DEFAULT_UPLOAD_BYTES } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { emojiDataUrl } from './emoji_data.js';
-import { longpollTimeoutSeconds } from './events.js';
+import { longpollTimeoutSeconds } from './heartbeat.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from './message_addressee.js';
 import { CONTENT_EDIT_LIMIT_SECONDS, TOPIC_EDIT_LIMIT_SECONDS } from './message_edit.js';
 import { OFFLINE_THRESHOLD_SECONDS, PING_INTERVAL_SECONDS } from './presence.js';

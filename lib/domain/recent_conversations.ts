@@ -2,7 +2,7 @@
 // update_message_flags events of the starred flag) and `recent_private_conversations` (kept
 // current by message events): Zulip's get_starred_message_ids and get_recent_private_conversations.
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectRecentDirectConversations, selectStarredMessageIds } from '../store/user_message.js';
 import type { Actor } from './roles.js';
 

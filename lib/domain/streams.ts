@@ -2,7 +2,7 @@
 // and the `subscriptions`, `unsubscribed`, `never_subscribed` and `streams` state of POST /register.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import {
   selectActiveSubscriberIdsByStream,
   selectFormerSubscriptionStreamIds,

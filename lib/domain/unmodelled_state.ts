@@ -2,7 +2,7 @@
 // custom profile fields, saved snippets, channel folders): the empty values Zulip sends for an
 // organization that never used them, so that clients which require the keys can start.
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import type { Actor } from './roles.js';
 
 export function fetchMutedUsersState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {

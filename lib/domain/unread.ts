@@ -2,7 +2,7 @@
 // `update_message_flags` event that marks messages unread (Zulip's get_raw_unread_data,
 // aggregate_unread_data and format_unread_message_details).
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectNewestUnreadRows, type Conversation } from '../store/message_flags.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectSubscriptionsOfUser } from '../store/streams.js';
@@ -145,7 +145,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
   };
 }
 
-/** POST /register: `unread_msgs` (fetched with both `message` and `update_message_flags`: lib/events/state.ts). */
+/** POST /register: `unread_msgs` (fetched with both `message` and `update_message_flags`: lib/domain/register_state.ts). */
 export function fetchUnreadState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   return { unread_msgs: unreadMessages(ctx, actor.id) };
 }

@@ -3,7 +3,7 @@
 // remove_members) and the realm_user_groups state of POST /register.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import {
   deleteUserGroupMember,
   insertUserGroup,

@@ -3,7 +3,7 @@
 // and PATCH /settings (email_address_visibility).
 // The user_settings update event is sent where a setting changes (user_status.ts: away).
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectActiveUserRoles, selectUserById, updateUserEmailAddressVisibility } from '../store/users.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';

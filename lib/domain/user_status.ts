@@ -2,7 +2,7 @@
 // GET /users/{user_id}/status, the user_status event and its /register state.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { stripPython } from '../text.js';
 import { updateUserPresenceEnabled } from '../store/users.js';
 import {

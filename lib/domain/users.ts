@@ -26,18 +26,6 @@ import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MIN_FULL_NAME_LENGTH = 2;
 
-export function toActor(row: UserRow): Actor {
-  return {
-    id: row.id,
-    email: row.email,
-    fullName: row.full_name,
-    role: row.role as Role,
-    isBot: row.bot_type !== null,
-    botType: row.bot_type,
-    botOwnerId: row.bot_owner_id,
-  };
-}
-
 /** Zulip's ISO 8601 dates (`+00:00`); memoized: formatting a Date is measurable on GET /users/me. */
 export const isoDate = boundedMemo(10_000, (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00'));
 

@@ -1,7 +1,7 @@
 // The realm_user part of POST /register: every active user and bot, and the deactivated ones, as
 // the caller sees them (real emails only where their owners' email_address_visibility allows).
 import type { Ctx } from '../context.js';
-import type { StateOptions } from '../events/state.js';
+import type { StateOptions } from './state_options.js';
 import { selectUsers } from '../store/users.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import type { Actor } from './roles.js';

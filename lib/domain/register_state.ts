@@ -1,24 +1,25 @@
-// The initial state POST /register returns, by fetch type: each entry is a `want(type)` of
+// The initial state POST /register returns (the domain's registry; lib/events only delivers), by fetch type: each entry is a `want(type)` of
 // Zulip's fetch_initial_state_data and is filled by the domain module that owns the type.
 import type { Ctx } from '../context.js';
-import type { Actor } from '../domain/roles.js';
-import { fetchRealmState } from '../domain/realm_state.js';
-import { fetchRealmUserState } from '../domain/users_state.js';
-import { fetchRealmBotState } from '../domain/bot_dicts.js';
-import { fetchSubscriptionState, fetchStreamState } from '../domain/streams.js';
-import { fetchUserGroupState } from '../domain/user_groups.js';
-import { fetchMessageState } from '../domain/messages.js';
-import { fetchUnreadState } from '../domain/message_flags.js';
-import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from '../domain/recent_conversations.js';
-import { fetchPresenceState } from '../domain/presence.js';
-import { fetchUserStatusState } from '../domain/user_status.js';
-import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from '../domain/user_settings.js';
-import { fetchRealmEmojiState } from '../domain/realm_emoji.js';
-import { fetchLinkifierState } from '../domain/linkifiers.js';
-import { fetchNavigationViewState } from '../domain/navigation_views.js';
-import { fetchDraftState } from '../domain/drafts.js';
-import { fetchAlertWordState } from '../domain/alert_words.js';
-import { fetchDeviceState } from '../domain/push.js';
+import type { FetchTypes, StateFetcher, StateOptions } from './state_options.js';
+import type { Actor } from './roles.js';
+import { fetchRealmState } from './realm_state.js';
+import { fetchRealmUserState } from './users_state.js';
+import { fetchRealmBotState } from './bot_dicts.js';
+import { fetchSubscriptionState, fetchStreamState } from './streams.js';
+import { fetchUserGroupState } from './user_groups.js';
+import { fetchMessageState } from './messages.js';
+import { fetchUnreadState } from './message_flags.js';
+import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
+import { fetchPresenceState } from './presence.js';
+import { fetchUserStatusState } from './user_status.js';
+import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from './user_settings.js';
+import { fetchRealmEmojiState } from './realm_emoji.js';
+import { fetchLinkifierState } from './linkifiers.js';
+import { fetchNavigationViewState } from './navigation_views.js';
+import { fetchDraftState } from './drafts.js';
+import { fetchAlertWordState } from './alert_words.js';
+import { fetchDeviceState } from './push.js';
 import {
   fetchChannelFolderState,
   fetchCustomProfileFieldState,
@@ -26,25 +27,8 @@ import {
   fetchMutedUsersState,
   fetchSavedSnippetState,
   fetchUserTopicState,
-} from '../domain/unmodelled_state.js';
+} from './unmodelled_state.js';
 
-export interface StateOptions {
-  /** The client_capabilities object of POST /register (e.g. linkifier_url_template). */
-  clientCapabilities: Record<string, unknown>;
-  applyMarkdown: boolean;
-  /** include_subscribers: each channel of the subscription state lists its subscribers. */
-  includeSubscribers: boolean;
-  /** slim_presence: presences keyed by user id (else by email, Zulip's legacy format). */
-  slimPresence: boolean;
-  /** presence_last_update_id and presence_history_limit_days of POST /register (lib/domain/presence.ts). */
-  presenceLastUpdateId?: number | undefined;
-  presenceHistoryLimitDays?: number | undefined;
-}
-
-export type StateFetcher = (ctx: Ctx, actor: Actor, options: StateOptions) => Record<string, unknown>;
-
-/** The requested fetch types (null: all); `wants(types, t)` is Zulip's want(t). */
-export type FetchTypes = readonly string[] | null;
 const wants = (types: FetchTypes, type: string): boolean => types === null || types.includes(type);
 
 interface StateSource {
