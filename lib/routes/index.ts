@@ -9,7 +9,7 @@ import { alertWordRoutes } from './alert_words.js';
 import { userStatusRoutes } from './user_status.js';
 import { userSettingsRoutes } from './user_settings.js';
 import { realmEmojiRoutes } from './realm_emoji.js';
-import { openApiRoutes } from './openapi.js';
+import { openApiRoutesFor } from './openapi.js';
 import { linkifierRoutes } from './linkifiers.js';
 import { streamRoutes } from './streams.js';
 import { userGroupRoutes } from './user_groups.js';
@@ -21,6 +21,9 @@ import { typingRoutes } from './typing.js';
 import { presenceRoutes } from './presence.js';
 import { emojiDataRoutes } from './emoji_data.js';
 import type { RouteDef } from './route.js';
+
+// RouteDef<any, any>: each group's routes keep their own parameter and answer types.
+type RouteTable = Readonly<Record<string, Readonly<Record<string, RouteDef<any, any>>>>>;
 
 export const routeGroups = {
   server: serverRoutes,
@@ -38,7 +41,7 @@ export const routeGroups = {
   userStatus: userStatusRoutes,
   userSettings: userSettingsRoutes,
   realmEmoji: realmEmojiRoutes,
-  openApi: openApiRoutes,
+  openApi: openApiRoutesFor((): RouteTable => routeGroups),
   linkifiers: linkifierRoutes,
   externalContent: externalContentRoutes,
   typing: typingRoutes,
