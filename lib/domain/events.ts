@@ -4,7 +4,7 @@
 import type { Ctx } from '../context.js';
 import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
-import type { DeliveredEvent } from '../events/hub.js';
+import type { DeliveredEvent } from '../events/event.js';
 import { fetchInitialState } from './register_state.js';
 import type { StateOptions } from './state_options.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';

@@ -3,6 +3,7 @@
 // requests and in-process subscribers. Commits by other processes are noticed by polling
 // PRAGMA data_version while anyone waits.
 import type { Ctx } from '../context.js';
+import type { ChatEvent, DeliveredEvent } from './event.js';
 import { shapeForClient } from './shape.js';
 import { collectQueueGarbage } from './queues.js';
 import {
@@ -17,16 +18,6 @@ import {
   updateQueueAck,
 } from '../store/events.js';
 
-/** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
-export interface ChatEvent {
-  type: string;
-  [key: string]: unknown;
-}
-
-/** An event as a client receives it. */
-export interface DeliveredEvent extends ChatEvent {
-  id: number;
-}
 
 const BATCH = 1000;
 const WAKE_BATCH = 5000;

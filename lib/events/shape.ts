@@ -2,7 +2,7 @@
 // the Markdown source (`_markdown`); a client gets one of them, per its apply_markdown. The
 // sender's own queue named in POST /messages gets `local_message_id` (Zulip's local echo);
 // delete_message events name one `message_id` for clients without bulk_message_deletion.
-import type { DeliveredEvent } from './hub.js';
+import type { DeliveredEvent } from './event.js';
 
 export interface ClientShape {
   applyMarkdown: boolean;
