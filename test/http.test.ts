@@ -103,6 +103,11 @@ t.test('a known path with another method is 405 with Allow', async (t) => {
     ['DELETE', '/api/v1/server_settings', 'GET'],
     ['PUT', '/api/v1/users', 'GET, POST'],
     ['POST', '/api/v1/users/5', 'GET, PATCH, DELETE'],
+    // The routes outside /api/v1 too: a custom emoji's image (any file name), the emoji data.
+    ['POST', '/user_avatars/1/emoji/images/0123456789abcdef.png', 'GET'],
+    ['PUT', '/user_avatars/1/emoji/images/0123456789abcdef.png', 'GET'],
+    ['DELETE', '//user_avatars/1/emoji/images/no-such-file.gif', 'GET'],
+    ['PATCH', '/static/generated/emoji/emoji_api.json', 'GET'],
   ];
   for (const [method, path, allow] of cases) {
     const reply = await raw(s.url, method, path, { headers: { authorization: s.owner.auth } });
@@ -290,6 +295,13 @@ t.test("mounted under a prefix: a custom emoji's source_url is under the organiz
   t.equal(image.status, 200, 'the client loads the image from source_url');
   t.equal(image.headers.get('content-type'), 'image/png');
   t.same(Buffer.from(await image.arrayBuffer()), IMAGES.png);
+  const posted = await raw(app.url, 'POST', emoji.source_url);
+  t.equal(posted.status, 405, 'another method on the image: 405, not next()');
+  t.same(posted.body, { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });
+  t.equal(posted.headers.allow, 'GET');
+  const deleted = await raw(app.url, 'DELETE', emoji.source_url, { headers: { authorization: owner.auth } });
+  t.equal(deleted.status, 405);
+  t.equal((await fetch(app.url + emoji.source_url)).status, 200, 'the image is still served');
 });
 
 t.test('an unexpected exception is a JSON 500 without details, logged, and the process keeps serving', async (t) => {

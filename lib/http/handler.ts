@@ -235,7 +235,8 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     const method = (req.method ?? 'GET').toUpperCase();
     const found = METHODS.includes(method as Method) ? router.find(method as Method, path) : null;
     if (found === null) {
-      const allowed = path.startsWith(API_PREFIX) ? allowedMethods(path) : [];
+      // A path of any route, under /api/v1 or not (a custom emoji's image): 405 with Allow.
+      const allowed = allowedMethods(path);
       if (allowed.length > 0) {
         req.resume();
         sendJson(res, 405, { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' }, { Allow: allowed.join(', ') });
