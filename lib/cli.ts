@@ -195,7 +195,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   if (urlOption !== undefined) chat.admin.setOrganizationUrl(urlOption);
   const organizationUrl = urlOption ?? chat.admin.followListeningUrl(url);
   if (!chat.admin.hasUsers()) {
-    const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
+    const email = fromEnv(io, 'PARLEY_OWNER_EMAIL') ?? 'owner@example.com';
     // Several processes started on a new file race to create the organization: one does.
     const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption }).catch((error: unknown) => {
       if (chat.admin.hasUsers()) return undefined;

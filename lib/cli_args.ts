@@ -66,8 +66,8 @@ export function secret(values: Values, io: Io, name: string, envName: string): {
     }
     return { value: text.replace(/\r?\n$/, ''), from: `--${name}-file` };
   }
-  const fromVariable = io.env[envName];
-  return fromVariable === undefined || fromVariable === '' ? undefined : { value: fromVariable, from: envName };
+  // A blank variable counts as unset; a set one is taken as it is (a secret may have spaces).
+  return fromEnv(io, envName) === undefined ? undefined : { value: io.env[envName]!, from: envName };
 }
 
 // Loaded on first use: `--help` and argument errors answer without loading the whole server.

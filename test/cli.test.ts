@@ -184,13 +184,14 @@ const rateLimitHeaders = async (url: string): Promise<(string | null)[]> => {
   return ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((name) => reply.headers.get(name));
 };
 
-t.test('serve without --db, --host or a rate limit: ./parley.db in the working directory, 127.0.0.1, 200 requests a minute; SIGINT stops it with exit 0', async (t) => {
+t.test('serve without --db, --host, a rate limit or an owner email (blank variables): ./parley.db in the working directory, 127.0.0.1, 200 requests a minute, owner@example.com; SIGINT stops it with exit 0', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-cwd-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  // A blank PARLEY_RATE_LIMIT counts as unset.
-  const served = await serveWith(t, [], { cwd: dir, env: { PARLEY_RATE_LIMIT: ' ' } });
+  // Blank variables count as unset: PARLEY_RATE_LIMIT and PARLEY_OWNER_EMAIL take their defaults.
+  const served = await serveWith(t, [], { cwd: dir, env: { PARLEY_RATE_LIMIT: ' ', PARLEY_OWNER_EMAIL: ' \t' } });
   t.match(served.url, /^http:\/\/127\.0\.0\.1:\d+$/, 'listens on 127.0.0.1');
   t.match(served.stdout, /^Created a new organization in \.\/parley\.db\./m);
+  t.match(served.stdout, /^  email: {3}owner@example\.com$/m, 'a blank PARLEY_OWNER_EMAIL: the default owner');
   t.ok(existsSync(join(dir, 'parley.db')), './parley.db is created in the working directory');
   t.equal((await rateLimitHeaders(served.url))[0], '200', 'X-RateLimit-Limit: 200');
   served.child.kill('SIGINT');

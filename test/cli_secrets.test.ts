@@ -77,6 +77,7 @@ t.test('password flags: exclusive, a missing file is named, one of them is requi
   t.same(await refusal([...init, '--password-file', join(dir, 'missing')]), [2, `parley: cannot read --password-file ${join(dir, 'missing')}: ENOENT`]);
   t.same(await refusal(init), [2, 'parley: --password, --password-file or PARLEY_PASSWORD is required']);
   t.same(await refusal(init, { PARLEY_PASSWORD: '' }), [2, 'parley: --password, --password-file or PARLEY_PASSWORD is required'], 'blank counts as unset');
+  t.same(await refusal(init, { PARLEY_PASSWORD: ' \t ' }), [2, 'parley: --password, --password-file or PARLEY_PASSWORD is required'], 'so does whitespace only');
   t.same(await refusal([...init, '--password', 'five5']), [1, 'parley: The password is too weak.']);
   t.same(await refusal([...init, '--password-file', join(dir, 'short')]), [1, 'parley: The password is too weak.']);
   t.same(await refusal(init, { PARLEY_PASSWORD: 'tiny' }), [1, 'parley: The password is too weak.']);
