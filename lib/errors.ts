@@ -1,5 +1,5 @@
 // Every error code parley answers with, its HTTP status, and the one error type domain code throws.
-// The README's error table is checked against ERROR_CODES by test/errors.test.ts.
+// docs/errors.md's table is checked against ERROR_CODES by test/errors.test.ts.
 
 export const ERROR_CODES = {
   BAD_REQUEST: 400,

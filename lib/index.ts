@@ -92,7 +92,8 @@ export interface ChatServer {
 }
 
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
-  // A libsql Database (the scale-out path, README "Beyond one machine") goes through an adapter.
+  // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
+  // adapter.
   const db = compatibleDatabase(database);
   const clientAddress = clientAddressResolver(options.trustProxy);
   prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });

@@ -17,7 +17,7 @@ const ROOT_ID = 'zulip-openapi';
 /**
  * The one place parley answers differently from Zulip's document on purpose: the API document
  * names Zulip's `zulip_extra_emoji` reaction type `service_extra_emoji`, and parley reports that
- * name back when the caller used it (README "Zulip's OpenAPI document").
+ * name back when the caller used it (docs/openapi.md, "Zulip's").
  */
 export const REACTION_TYPE_DEVIATION = 'service_extra_emoji';
 
@@ -93,7 +93,7 @@ export const UNDOCUMENTED_ERROR_FIELDS: Record<string, Schema> = {
 /**
  * What parley answers from later feature levels than the document's 420 (the API document's
  * device_id, reverse_template and alternative_url_templates): removed before validation, listed
- * in the README ("Zulip's OpenAPI document").
+ * in docs/openapi.md ("Zulip's").
  */
 export const NEWER_THAN_FL420 = {
   registerFields: ['devices'],

@@ -67,7 +67,7 @@ function commonErrors(route: RouteDef, hasBody: boolean): ErrorCode[] {
   if (route.access !== 'public') codes.push('UNAUTHORIZED');
   if (route.access === 'human') codes.push('BAD_REQUEST');
   if (route.access === 'admin') codes.push('UNAUTHORIZED_PRINCIPAL');
-  // options.rateLimit: every answer of the API while it is on (README "Limits").
+  // options.rateLimit: every answer of the API while it is on (docs/http.md "Limits").
   if (!route.outsideApi) codes.push('RATE_LIMIT_HIT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'REQUEST_TIMEOUT');
   return codes;

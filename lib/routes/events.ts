@@ -35,7 +35,7 @@ export const eventRoutes = {
         zulip_feature_level: z.int(),
         zulip_merge_base: z.string(),
       })
-      .describe('Also the state of each type in fetch_event_types (README "Events")'),
+      .describe('Also the state of each type in fetch_event_types (docs/events.md)'),
     handler: (ctx, actor, p) =>
       registerQueue(ctx, actor, {
         eventTypes: p.event_types ?? null,

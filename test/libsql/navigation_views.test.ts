@@ -1,3 +1,4 @@
-// The navigation view suite on libsql's Database (the scale-out path, README "Beyond one machine").
+// The navigation view suite on libsql's Database (the scale-out path, docs/operations.md "Beyond
+// one machine").
 process.env.PARLEY_TEST_DRIVER = 'libsql';
 await import('../navigation_views.test.js');

@@ -1,4 +1,4 @@
 // The custom emoji suite (uploads, images, deactivation) on libsql's Database (the scale-out path,
-// README "Beyond one machine").
+// docs/operations.md "Beyond one machine").
 process.env.PARLEY_TEST_DRIVER = 'libsql';
 await import('../realm_emoji.test.js');
