@@ -227,6 +227,9 @@ t.test('GET /messages parameter errors', async (t) => {
   isError(t, await s.request('GET', '/messages', { as: bob, params: { anchor: 'newest', num_before: -1, num_after: 0 } }), bad('num_before is too small'));
   isError(t, await s.request('GET', '/messages', { as: bob, params: { anchor: 'newest', num_before: 0, num_after: 0, narrow: '{}' } }), bad('narrow is not a list'));
   await fail({ message_ids: [1], anchor: 'newest' }, bad('Unsupported parameter combination: anchor, message_ids'));
+  for (const [narrow, error] of [[[[]], 'element is not a string pair'], [[{ operand: 'x' }], 'operator is missing'], [[{ operator: 'is' }], 'operand is missing'], [[null], 'dict or list required']] as const) {
+    await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow }, bad(`Invalid narrow[0]: Value error, ${error}`));
+  }
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'bogus', operand: 'x' }] }, { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown operator bogus', extra: { desc: 'unknown operator bogus' } });
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: 'nowhere' }] }, { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel nowhere' });
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'weird' }] }, { status: 400, code: 'BAD_NARROW', msg: "Invalid narrow operator: unknown 'is' operand weird" });

@@ -300,6 +300,18 @@ export function validateParams(shape: ParamShape, input: Readonly<Record<string,
   return values;
 }
 
+/** pydantic's wording for a validator that raised ValueError (Zulip's AfterValidator checks): `Invalid x: Value error, <error>`. */
+export function pushValueError(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }, error: string): void {
+  payload.issues.push({ code: 'custom', message: `Invalid {var}: Value error, ${error}`, input: payload.value });
+}
+
+/** An unsigned 32-bit integer (Zulip's check_uint32 message past the range). */
+export function uint32() {
+  return z.int().check((payload) => {
+    if (payload.value < 0 || payload.value > 2 ** 32 - 1) pushValueError(payload, 'Not a valid unsigned 32-bit integer');
+  });
+}
+
 /** A string limited in Unicode code points (zod counts UTF-16 units): Zulip's max_length. */
 export function maxCodePoints(limit: number) {
   return z.string().check((ctx) => {
