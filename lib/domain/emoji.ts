@@ -27,6 +27,15 @@ export function unicodeEmoji(ctx: Ctx): UnicodeEmojiTables {
   return ctx.once(UNICODE_EMOJI, buildUnicodeEmojiTables);
 }
 
+/**
+ * The `:name:` lookup of Markdown rendering: the Unicode code of a name. An active custom emoji of
+ * that name is Zulip's choice there (an image parley does not render), so it stays text.
+ */
+export function markdownEmojiLookup(ctx: Ctx): (name: string) => string | undefined {
+  const { nameToCode } = unicodeEmoji(ctx);
+  return (name) => (selectActiveRealmEmojiByName(ctx.store, name) ? undefined : nameToCode.get(name));
+}
+
 export interface EmojiData {
   emojiCode: string;
   reactionType: string;

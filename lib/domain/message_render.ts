@@ -6,8 +6,7 @@ import { AlertWordMatcher } from '../render/alert_words.js';
 import { contentFeatures } from '../render/content_features.js';
 import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
 import { renderMarkdown } from '../render/markdown.js';
-import { selectActiveRealmEmojiByName } from '../store/realm_emoji.js';
-import { unicodeEmoji } from './emoji.js';
+import { markdownEmojiLookup } from './emoji.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
 import {
   selectAlertWordPairs,
@@ -63,14 +62,12 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
 
 export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
   const { lookup, users } = mentionLookup(ctx, content);
-  const { nameToCode } = unicodeEmoji(ctx);
   const rendered = renderMarkdown({
     content,
     mentions: lookup,
     linkifiers: currentLinkifiers(ctx),
     imageProxy: imageProxySource(ctx),
-    // An active custom emoji of that name is Zulip's choice (an image parley does not render): text.
-    emoji: (name) => (selectActiveRealmEmojiByName(ctx.store, name) ? undefined : nameToCode.get(name)),
+    emoji: markdownEmojiLookup(ctx),
   });
   const mentioned = new Set(rendered.mentions.userIds);
   const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
