@@ -66,6 +66,25 @@ t.test('flags/narrow: missing parameters in alphabetical order; anchor, range an
   await fails(bob, { ...base(channel), op: 'toggle' }, bad("Invalid message flag operation: 'toggle'"));
 });
 
+t.test("flags/narrow: a malformed narrow term gets pydantic's wording, as Zulip's test_message_flags pins it", async (t) => {
+  const { bob, channel } = await world();
+  const cases: [unknown[], string][] = [
+    [[[], []], 'element is not a string pair'],
+    [[['channel']], 'element is not a string pair'],
+    [[['channel', 5]], 'element is not a string pair'],
+    [[{ operator: null, operand: channel }, { operator: 'topic', operand: 'topic 1' }], 'operator is missing'],
+    [[{ operand: channel }], 'operator is missing'],
+    [[{ operator: 'channel', operand: null }, { operator: 'topic', operand: 'topic 1' }], 'operand is missing'],
+    [[{ operator: null, operand: null }], 'operand is missing'],
+    [['x'], 'dict or list required'],
+    [[5], 'dict or list required'],
+  ];
+  for (const [narrow, error] of cases) {
+    await fails(bob, { ...base(channel), narrow, flag: 'bogus' }, bad(`Invalid narrow[0]: Value error, ${error}`));
+  }
+  await fails(bob, { ...base(channel), narrow: [{ operator: 'channel', operand: channel }, ['x']] }, bad('Invalid narrow[1]: Value error, element is not a string pair'));
+});
+
 t.test('flags/narrow: the range around the anchor is updated and described with Zulip\'s fields', async (t) => {
   const { bob, channel, ids } = await world();
   const first = ok(t, await narrowHttp(bob, { ...base(channel), num_after: 3 }));

@@ -170,6 +170,30 @@ t.test('markdown: Zulip-style HTML for paragraphs, emphasis, code, quotes, lists
   t.equal(s.chat.api.messages.get(alice.user_id, { messageId: me }).message.is_me_message, true);
 });
 
+t.test("markdown :name: emoji: Zulip's names and aliases become Zulip's emoji span; unknown names and code stay text", async (t) => {
+  const { s, alice } = await world(t);
+  const span = (name: string, code: string) => {
+    const title = name.replaceAll('_', ' ');
+    return `<span aria-label="${title}" class="emoji emoji-${code}" role="img" title="${title}">:${name}:</span>`;
+  };
+  const cases: [string, string][] = [
+    [':thumbs_up:', `<p>${span('thumbs_up', '1f44d')}</p>`],
+    ['good :+1: :smile:!', `<p>good ${span('+1', '1f44d')} ${span('smile', '1f642')}!</p>`],
+    [':heart::octopus:', `<p>${span('heart', '2764')}${span('octopus', '1f419')}</p>`],
+    [':thumbsup: (the emoji-datasource name)', `<p>${span('thumbsup', '1f44d')} (the emoji-datasource name)</p>`],
+    [':no_such_emoji: at 10:30:45', '<p>:no_such_emoji: at 10:30:45</p>'],
+    ['`:smile:`', '<p><code>:smile:</code></p>'],
+    ['**:tada:**', `<p><strong>${span('tada', '1f389')}</strong></p>`],
+  ];
+  for (const [content, html] of cases) {
+    const reply = ok(t, await s.request('POST', '/messages/render', { as: alice, params: { content } }));
+    t.equal(reply.rendered, html, content);
+    t.same(s.chat.api.messages.render(alice.user_id, { content }), { rendered: html }, `in-process: ${content}`);
+  }
+  const sent = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 'emoji', content: ':like:' })).id;
+  t.equal(ok(t, await s.request('GET', `/messages/${sent}`, { as: alice })).message.content, `<p>${span('like', '1f44d')}</p>`, 'sent messages too');
+});
+
 async function fiveMessages(s: TestServer, alice: TestUser): Promise<number[]> {
   const ids: number[] = [];
   for (let i = 1; i <= 5; i++) ids.push(await sendToStream(s, alice, 'general', 'counting', `message ${i}`));
@@ -227,6 +251,9 @@ t.test('GET /messages parameter errors', async (t) => {
   isError(t, await s.request('GET', '/messages', { as: bob, params: { anchor: 'newest', num_before: -1, num_after: 0 } }), bad('num_before is too small'));
   isError(t, await s.request('GET', '/messages', { as: bob, params: { anchor: 'newest', num_before: 0, num_after: 0, narrow: '{}' } }), bad('narrow is not a list'));
   await fail({ message_ids: [1], anchor: 'newest' }, bad('Unsupported parameter combination: anchor, message_ids'));
+  for (const [narrow, error] of [[[[]], 'element is not a string pair'], [[{ operand: 'x' }], 'operator is missing'], [[{ operator: 'is' }], 'operand is missing'], [[null], 'dict or list required']] as const) {
+    await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow }, bad(`Invalid narrow[0]: Value error, ${error}`));
+  }
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'bogus', operand: 'x' }] }, { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown operator bogus', extra: { desc: 'unknown operator bogus' } });
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'channel', operand: 'nowhere' }] }, { status: 400, code: 'BAD_NARROW', msg: 'Invalid narrow operator: unknown channel nowhere' });
   await fail({ anchor: 'newest', num_before: 1, num_after: 0, narrow: [{ operator: 'is', operand: 'weird' }] }, { status: 400, code: 'BAD_NARROW', msg: "Invalid narrow operator: unknown 'is' operand weird" });

@@ -160,14 +160,14 @@ t.test('push_key_id is an unsigned 32-bit integer', async (t) => {
   const { s, bouncer, member } = await sharedWorld();
   const base = allFields(bouncer, newPhone(), await newDevice(s, member));
   const cases: [unknown, string][] = [
-    [-1, 'push_key_id is too small'],
-    [2 ** 32, 'push_key_id is too large'],
+    [-1, 'Invalid push_key_id: Value error, Not a valid unsigned 32-bit integer'],
+    [2 ** 32, 'Invalid push_key_id: Value error, Not a valid unsigned 32-bit integer'],
     [1.5, 'push_key_id is not an integer'],
     ['"7"', 'push_key_id is not an integer'],
     ['seven', 'push_key_id is not valid JSON'],
   ];
   for (const [value, msg] of cases) isError(t, await register(s, member, { ...base, push_key_id: value }), bad(msg));
-  await throwsApiError(t, () => registerInProcess(s, member, { ...base, push_key_id: 2 ** 32 }), bad('push_key_id is too large'));
+  await throwsApiError(t, () => registerInProcess(s, member, { ...base, push_key_id: 2 ** 32 }), bad('Invalid push_key_id: Value error, Not a valid unsigned 32-bit integer'));
   const settled = registrationSettled(s, member.user_id, base.device_id as number);
   t.equal((await register(s, member, { ...base, push_key_id: 2 ** 32 - 1 })).status, 200, 'the largest uint32 is accepted');
   await settled;

@@ -39,13 +39,13 @@ t.test('a reaction by name is added and shows in the message object, with the us
 t.test('name, code and type may all be given; custom emoji and the zulip extra emoji', async (t) => {
   const { alice, channel } = await memberPair(t, s, 'types');
   const id = await sendToStream(s, alice, channel, 'hi', 'types');
-  ok(t, await react(alice, id, { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }));
+  ok(t, await react(alice, id, { emoji_name: 'smile', emoji_code: '1f642', reaction_type: 'unicode_emoji' }));
   const customId = await uploadEmoji('parrot');
   ok(t, await react(alice, id, { emoji_name: 'parrot' }));
   ok(t, await react(alice, id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' }));
   t.same(
     (await reactionsOf(alice, id)).map((r: Record<string, unknown>) => [r.emoji_name, r.emoji_code, r.reaction_type]),
-    [['smile', '1f604', 'unicode_emoji'], ['parrot', customId, 'realm_emoji'], ['zulip', 'zulip', 'zulip_extra_emoji']],
+    [['smile', '1f642', 'unicode_emoji'], ['parrot', customId, 'realm_emoji'], ['zulip', 'zulip', 'zulip_extra_emoji']],
     "reported with Zulip's type names",
   );
 });
@@ -88,6 +88,38 @@ t.test("reacting with an emoji code someone used already votes for that reaction
   t.same((await reactionsOf(alice, id)).map((r: { emoji_name: string }) => r.emoji_name), ['thumbsup', 'thumbsup']);
 });
 
+t.test("Zulip's emoji names: canonical names and aliases (Zulip Terminal's thumbs_up), and the older package names", async (t) => {
+  const { alice, bob, channel } = await memberPair(t, s, 'zulip-names');
+  const id = await sendToStream(s, alice, channel, 'hi', 'zulip names');
+  // Zulip Terminal's thumbs-up key sends the alias with the code and type.
+  ok(t, await react(bob, id, { emoji_name: 'thumbs_up', emoji_code: '1f44d', reaction_type: 'unicode_emoji' }));
+  api.reactions.add(alice.user_id, { messageId: id, emojiName: 'heart' });
+  ok(t, await react(alice, id, { emoji_name: 'smile' }));
+  ok(t, await react(alice, id, { emoji_name: 'big_smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }));
+  ok(t, await react(alice, id, { emoji_name: 'octopus' }));
+  // Names the emoji-datasource package gives and Zulip does not are still accepted.
+  ok(t, await react(bob, id, { emoji_name: 'grinning_face_with_star_eyes' }));
+  t.same(
+    (await reactionsOf(alice, id)).map((r: Record<string, unknown>) => [r.emoji_name, r.emoji_code]),
+    [['thumbs_up', '1f44d'], ['heart', '2764'], ['smile', '1f642'], ['big_smile', '1f604'], ['octopus', '1f419'], ['grinning_face_with_star_eyes', '1f929']],
+    'stored under the name sent, with the code of Zulip\'s map (smile is 1f642 in Zulip, not 1f604)',
+  );
+  for (const [name, code] of [['+1', '1f44d'], ['like', '1f44d'], ['thumbsup', '1f44d'], ['love', '2764'], ['relaxed', '263a'], ['star-struck', '1f929']] as const) {
+    const other = await sendToStream(s, alice, channel, 'hi', `alias ${name}`);
+    ok(t, await react(bob, other, { emoji_name: name, emoji_code: code, reaction_type: 'unicode_emoji' }), name);
+    t.same((await reactionsOf(alice, other)).map((r: Record<string, unknown>) => [r.emoji_name, r.emoji_code]), [[name, code]], `${name} names ${code}`);
+  }
+  const fresh = await sendToStream(s, alice, channel, 'hi', 'no reactions yet');
+  await bothFail(
+    t,
+    () => react(bob, fresh, { emoji_name: 'smile', emoji_code: '1f604', reaction_type: 'unicode_emoji' }),
+    () => api.reactions.add(bob.user_id, { messageId: fresh, emojiName: 'smile', emojiCode: '1f604', reactionType: 'unicode_emoji' }),
+    bad('Invalid emoji name.'),
+  );
+  ok(t, await unreact(bob, id, { emoji_name: 'thumbs_up' }));
+  ok(t, await unreact(alice, id, { emoji_name: 'love', emoji_code: '2764' }));
+});
+
 t.test('removing: by name or by code; neither, or a reaction not made, is an error', async (t) => {
   const { alice, bob, channel } = await memberPair(t, s, 'remove');
   const id = await sendToStream(s, alice, channel, 'hi', 'remove');
@@ -106,7 +138,7 @@ t.test('removing: by name or by code; neither, or a reaction not made, is an err
     { status: 400, code: 'REACTION_DOES_NOT_EXIST', msg: "Reaction doesn't exist." },
   );
   ok(t, await unreact(bob, id, { emoji_name: 'octopus' }));
-  ok(t, await unreact(bob, id, { emoji_code: '1f604' }));
+  ok(t, await unreact(bob, id, { emoji_code: '1f642' }));
   t.same(await reactionsOf(alice, id), []);
 });
 

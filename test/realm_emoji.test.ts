@@ -171,6 +171,9 @@ t.test("'You must upload exactly one file.'", async (t) => {
 
 t.test("'Only administrators can override default emoji.'", async (t) => {
   await upload(t, member, 'smile', badRequest('Only administrators can override default emoji.'));
+  // Zulip's names count, aliases included (mine is Zulip's name for 26cf, thumbs_up an alias of +1).
+  await upload(t, member, 'mine', badRequest('Only administrators can override default emoji.'));
+  await upload(t, member, 'thumbs_up', badRequest('Only administrators can override default emoji.'));
   await upload(t, admin, 'laughing', OK, { apiName: 'heart' });
 });
 
@@ -221,13 +224,13 @@ t.test("\"Emoji '<name>' does not exist\": HTTP 404, code BAD_REQUEST", async (t
 t.test("'Must be an organization administrator or emoji author'", async (t) => {
   const other = await s.user('member');
   const moderator = await s.user('moderator');
-  t.equal((await uploadEmoji(s, member, 'mine')).status, 200);
+  t.equal((await uploadEmoji(s, member, 'my_own')).status, 200);
   for (const via of ['http', 'api'] as const) {
-    t.same(await remove(other, 'mine', via), badRequest('Must be an organization administrator or emoji author'), `another member (${via})`);
-    t.same(await remove(moderator, 'mine', via), badRequest('Must be an organization administrator or emoji author'), `a moderator (${via})`);
+    t.same(await remove(other, 'my_own', via), badRequest('Must be an organization administrator or emoji author'), `another member (${via})`);
+    t.same(await remove(moderator, 'my_own', via), badRequest('Must be an organization administrator or emoji author'), `a moderator (${via})`);
   }
-  t.equal((await emojiNamed('mine')).deactivated, false, 'still active');
-  t.same(await remove(admin, 'mine', 'api'), OK, 'an administrator deletes anyone\'s');
+  t.equal((await emojiNamed('my_own')).deactivated, false, 'still active');
+  t.same(await remove(admin, 'my_own', 'api'), OK, 'an administrator deletes anyone\'s');
 });
 
 t.test('realm_emoji events carry the whole dict; applying them equals a fresh /register', async (t) => {

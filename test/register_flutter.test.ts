@@ -199,8 +199,12 @@ t.test('server_emoji_data_url: code_to_names without credentials, cached for goo
   t.equal(response.headers.get('content-type'), 'application/json');
   t.equal(response.headers.get('cache-control'), 'public, max-age=31536000, immutable');
   const data = z.object({ code_to_names: z.record(z.string(), z.array(z.string()).min(1)) }).strict().parse(await response.json());
-  t.same(data.code_to_names['1f697'], ['car', 'red_car'], 'the canonical name first, then the aliases');
-  t.same(data.code_to_names['2764'], ['heart'], 'codes without variation selectors, as reactions use them');
+  t.same(data.code_to_names['1f44d'], ['+1', 'thumbs_up', 'like'], "Zulip's names: the canonical name first, then the aliases");
+  t.same(data.code_to_names['1f642'], ['smile'], "Zulip's smile, not the emoji-datasource package's (1f604)");
+  t.same(data.code_to_names['1f604'], ['big_smile']);
+  t.same(data.code_to_names['1f697'], ['car'], "only Zulip's names for Zulip's emoji (red_car is still accepted)");
+  t.same(data.code_to_names['2764'], ['heart', 'love', 'love_you'], 'codes without variation selectors, as reactions use them');
+  t.same(data.code_to_names['1f419'], ['octopus']);
   t.ok(Object.keys(data.code_to_names).length > 1500, 'every Unicode emoji');
   const fileName = path.split('/').pop()!;
   const direct = s.chat.api.emojiData.file(null, { fileName });

@@ -31,7 +31,12 @@ t.test('subscribing to a channel that does not exist creates it and subscribes t
   const inProcess = s.chat.api.streams.subscribe(member.user_id, { subscriptions: [{ name: 'random', description: 'Off *topic*' }] });
   t.same(inProcess, { subscribed: { [member.user_id]: ['random'] }, already_subscribed: {} });
   const random = s.chat.api.streams.get(member.user_id, { streamId: streamId(s, 'random') }).stream;
-  t.match(random, { name: 'random', description: 'Off *topic*', rendered_description: '<p>Off <em>topic</em></p>', invite_only: false, creator_id: member.user_id, subscriber_count: 1 });
+  t.match(random, { name: 'random', description: 'Off *topic*', rendered_description: '<p>Off <em>topic</em></p>', invite_only: false, creator_id: member.user_id, subscriber_count: 1 });  s.chat.api.streams.subscribe(member.user_id, { subscriptions: [{ name: 'party', description: 'Fun :tada:' }] });
+  t.equal(
+    s.chat.api.streams.get(member.user_id, { streamId: streamId(s, 'party') }).stream.rendered_description,
+    '<p>Fun <span aria-label="tada" class="emoji emoji-1f389" role="img" title="tada">:tada:</span></p>',
+    'descriptions render :name: emoji as messages do',
+  );
 });
 
 t.test('channel names: stripped, not empty, at most 60 characters, printable', async (t) => {

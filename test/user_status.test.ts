@@ -158,6 +158,8 @@ t.test("'Client must pass emoji_name if they pass either emoji_code or reaction_
 t.test('emoji_name alone: the code and type are looked up (Unicode codes without FE0F)', async (t) => {
   const target = await s.user('member');
   const cases: [string, string][] = [['car', '1f697'], ['red_car', '1f697'], ['heart', '2764'], ['+1', '1f44d'], ['flag-fr', '1f1eb-1f1f7']];
+  // Zulip's names and aliases (smile is 1f642 in Zulip's map), then names only the emoji-datasource package has.
+  cases.push(['thumbs_up', '1f44d'], ['like', '1f44d'], ['smile', '1f642'], ['big_smile', '1f604'], ['octopus', '1f419'], ['love', '2764'], ['flag_france', '1f1eb-1f1f7'], ['thumbsup', '1f44d']);
   for (const [name, code] of cases) {
     await setStatus(t, admin, target.user_id, { emoji_name: name }, OK, name);
     t.same(await statusOf(target.user_id), { emoji_name: name, emoji_code: code, reaction_type: 'unicode_emoji' }, `${name} -> ${code}`);

@@ -1,5 +1,6 @@
 // Users and bots: GET /users/me, /users, /users/{id}; POST /users; PATCH and DELETE
 // /users/{id}; POST /bots; realm_user events. Over HTTP and in-process (chat.api.users.*).
+import { createHash } from 'node:crypto';
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { bad, throwsApiError } from './assertions.js';
@@ -82,6 +83,37 @@ t.test('GET /users/{user_id}: one user; an unknown id is "No such user"', async 
   t.ok(userDict.safeParse(reply.body.user).success);
   expectError(t, await s.request('GET', '/users/9999', { as: member }), 400, 'No such user');
   t.throws(() => s.chat.api.users.get(member.user_id, { userId: 9999 }), { code: 'BAD_REQUEST', message: 'No such user', status: 400 });
+});
+
+t.test("client_gravatar (GET /users, GET /users/{user_id}): Zulip's default true leaves avatar_url null for emails everyone sees; false gives the gravatar URL", async (t) => {
+  const s = await server(t);
+  const open = await s.user('member');
+  const hidden = await s.user('member');
+  t.equal((await s.request('PATCH', '/settings', { as: open, params: { email_address_visibility: 1 } })).status, 200);
+  t.equal((await s.request('PATCH', '/settings', { as: hidden, params: { email_address_visibility: 3 } })).status, 200);
+  const gravatar = (email: string) => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
+  const avatars = (members: { user_id: number; avatar_url: string | null }[]) =>
+    Object.fromEntries(members.filter((u) => u.user_id === open.user_id || u.user_id === hidden.user_id).map((u) => [u.user_id, u.avatar_url]));
+  for (const [params, wanted] of [
+    [{}, { [open.user_id]: null, [hidden.user_id]: gravatar(hidden.email) }],
+    [{ client_gravatar: true }, { [open.user_id]: null, [hidden.user_id]: gravatar(hidden.email) }],
+    [{ client_gravatar: false }, { [open.user_id]: gravatar(open.email), [hidden.user_id]: gravatar(hidden.email) }],
+  ] as const) {
+    const reply = await s.request('GET', '/users', { as: open, params });
+    t.equal(reply.status, 200);
+    t.notOk('ignored_parameters_unsupported' in reply.body, 'client_gravatar is read');
+    t.same(avatars(reply.body.members), wanted, `GET /users ${JSON.stringify(params)}`);
+    const inProcess = s.chat.api.users.list(open.user_id, { clientGravatar: (params as { client_gravatar?: boolean }).client_gravatar });
+    t.same(avatars(inProcess.members as never), wanted, 'in-process');
+    for (const user of [open, hidden]) {
+      const one = await s.request('GET', `/users/${user.user_id}`, { as: open, params });
+      t.equal(one.body.user.avatar_url, wanted[user.user_id], `GET /users/${user.user_id} ${JSON.stringify(params)}`);
+    }
+  }
+  t.equal(gravatar('Ab@Example.com'), gravatar('ab@example.com'), 'the hash of the lowercased real email');
+  const bad = await s.request('GET', '/users', { as: open, params: { client_gravatar: 'maybe' } });
+  t.same([bad.status, bad.body.msg], [400, 'client_gravatar is not valid JSON']);
+  t.equal((await s.request('GET', '/users/me', { as: open })).body.avatar_url, gravatar(open.email), 'GET /users/me: always the URL, as in Zulip');
 });
 
 t.test('POST /users: administrators create users, who can then log in', async (t) => {

@@ -1,6 +1,7 @@
 // Avatar URLs: parley stores no avatars, so every account has Zulip's default (gravatar) one.
 import { createHash } from 'node:crypto';
 import { boundedMemo } from '../memo.js';
+import { EMAIL_VISIBILITY } from './roles.js';
 
 /**
  * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
@@ -11,3 +12,12 @@ export const gravatarUrl = boundedMemo(
   10_000,
   (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
 );
+
+/**
+ * Zulip's get_avatar_field for the default avatar: null when the client computes the gravatar
+ * itself (client_gravatar) from an email everyone may see; otherwise the URL, hashed from the real
+ * email (Zulip forces client_gravatar off for users whose email not everyone may see).
+ */
+export function avatarUrl(row: { email: string; email_address_visibility: number }, clientGravatar: boolean): string | null {
+  return clientGravatar && row.email_address_visibility === EMAIL_VISIBILITY.everyone ? null : gravatarUrl(row.email);
+}

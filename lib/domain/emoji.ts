@@ -2,7 +2,7 @@
 // check_emoji_request (validation), shared by user status and anything else that stores emoji.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { unicodeEmojiCode, unicodeEmojiName } from '../render/emoji.js';
+import { buildUnicodeEmojiTables, type UnicodeEmojiTables } from '../render/emoji.js';
 import { selectActiveRealmEmojiByName, selectRealmEmojiById } from '../store/realm_emoji.js';
 
 /** The reaction types of API document 2.1; `service_extra_emoji` is parley's name for Zulip's `zulip_extra_emoji`. */
@@ -20,6 +20,22 @@ export const EXTRA_EMOJI_NAME = 'zulip';
 
 export const isExtraEmojiType = (type: string): boolean => type === REACTION_TYPE.extra || type === ZULIP_EXTRA_EMOJI;
 
+const UNICODE_EMOJI = Symbol('unicode emoji tables');
+
+/** Zulip's Unicode emoji names and codes, built once per server. */
+export function unicodeEmoji(ctx: Ctx): UnicodeEmojiTables {
+  return ctx.once(UNICODE_EMOJI, buildUnicodeEmojiTables);
+}
+
+/**
+ * The `:name:` lookup of Markdown rendering: the Unicode code of a name. An active custom emoji of
+ * that name is Zulip's choice there (an image parley does not render), so it stays text.
+ */
+export function markdownEmojiLookup(ctx: Ctx): (name: string) => string | undefined {
+  const { nameToCode } = unicodeEmoji(ctx);
+  return (name) => (selectActiveRealmEmojiByName(ctx.store, name) ? undefined : nameToCode.get(name));
+}
+
 export interface EmojiData {
   emojiCode: string;
   reactionType: string;
@@ -30,7 +46,7 @@ export function getEmojiData(ctx: Ctx, emojiName: string): EmojiData {
   const custom = selectActiveRealmEmojiByName(ctx.store, emojiName);
   if (custom) return { emojiCode: String(custom.id), reactionType: REACTION_TYPE.realm };
   if (emojiName === EXTRA_EMOJI_NAME) return { emojiCode: EXTRA_EMOJI_NAME, reactionType: REACTION_TYPE.extra };
-  const code = unicodeEmojiCode(emojiName);
+  const code = unicodeEmoji(ctx).nameToCode.get(emojiName);
   if (code !== undefined) return { emojiCode: code, reactionType: REACTION_TYPE.unicode };
   throw badRequest(`Emoji '${emojiName}' does not exist`);
 }
@@ -47,8 +63,9 @@ export function checkEmojiRequest(ctx: Ctx, emojiName: string, emojiCode: string
     if (emojiCode !== EXTRA_EMOJI_NAME) throw badRequest('Invalid emoji code.');
     if (emojiName !== emojiCode) throw badRequest('Invalid emoji name.');
   } else if (reactionType === REACTION_TYPE.unicode) {
-    if (unicodeEmojiName(emojiCode) === undefined) throw badRequest('Invalid emoji code.');
-    if (unicodeEmojiCode(emojiName) !== emojiCode) throw badRequest('Invalid emoji name.');
+    const { codeToName, nameToCode } = unicodeEmoji(ctx);
+    if (!codeToName.has(emojiCode)) throw badRequest('Invalid emoji code.');
+    if (nameToCode.get(emojiName) !== emojiCode) throw badRequest('Invalid emoji name.');
   } else {
     throw badRequest('Invalid emoji type.');
   }

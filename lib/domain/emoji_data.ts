@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { ApiError } from '../errors.js';
-import { unicodeEmojiNamesByCode } from '../render/emoji.js';
+import { unicodeEmoji } from './emoji.js';
 import { getRealm } from './realm.js';
 
 export const EMOJI_DATA_PATH = '/static/generated/emoji';
@@ -18,7 +18,7 @@ const EMOJI_DATA = Symbol('emoji data file');
 
 function emojiDataFile(ctx: Ctx): EmojiDataFile {
   return ctx.once(EMOJI_DATA, () => {
-    const body = JSON.stringify({ code_to_names: Object.fromEntries(unicodeEmojiNamesByCode()) });
+    const body = JSON.stringify({ code_to_names: Object.fromEntries(unicodeEmoji(ctx).codeToNames) });
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
     return { fileName: `emoji_api.${hash}.json`, body };
   });

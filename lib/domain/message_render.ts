@@ -6,6 +6,7 @@ import { AlertWordMatcher } from '../render/alert_words.js';
 import { contentFeatures } from '../render/content_features.js';
 import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { markdownEmojiLookup } from './emoji.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
 import {
   selectAlertWordPairs,
@@ -61,7 +62,13 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
 
 export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
   const { lookup, users } = mentionLookup(ctx, content);
-  const rendered = renderMarkdown({ content, mentions: lookup, linkifiers: currentLinkifiers(ctx), imageProxy: imageProxySource(ctx) });
+  const rendered = renderMarkdown({
+    content,
+    mentions: lookup,
+    linkifiers: currentLinkifiers(ctx),
+    imageProxy: imageProxySource(ctx),
+    emoji: markdownEmojiLookup(ctx),
+  });
   const mentioned = new Set(rendered.mentions.userIds);
   const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
   for (const groupId of rendered.mentions.groupIds) {

@@ -4,7 +4,6 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { StateOptions } from './state_options.js';
-import { isUnicodeEmojiName } from '../render/emoji.js';
 import {
   insertRealmEmoji,
   selectActiveRealmEmojiByName,
@@ -13,6 +12,7 @@ import {
   updateRealmEmojiDeactivated,
   type RealmEmojiRow,
 } from '../store/realm_emoji.js';
+import { unicodeEmoji } from './emoji.js';
 import { getRealm } from './realm.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
 import { requireHuman } from './users.js';
@@ -126,7 +126,7 @@ export async function uploadRealmEmoji(
   checkValidEmojiName(name);
   checkNameFree(ctx, name);
   if (input.files.length !== 1) throw badRequest('You must upload exactly one file.');
-  if (isUnicodeEmojiName(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
+  if (unicodeEmoji(ctx).nameToCode.has(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
   const file = input.files[0]!;
   const limit = emojiBytes(ctx);
   if (file.data.length > limit) throw badRequest(`Uploaded file is larger than the allowed limit of ${mebibytes(limit)} MiB`);

@@ -2,6 +2,7 @@
 // /streams, GET /users/me/subscriptions, /register and the stream/subscription events carry them.
 import type { Ctx } from '../context.js';
 import { renderMarkdown } from '../render/markdown.js';
+import { markdownEmojiLookup } from './emoji.js';
 import { imageProxySource } from './external_content.js';
 import type { StreamRow, SubscriptionRow } from '../store/streams.js';
 
@@ -10,7 +11,7 @@ export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 /** Zulip's render_stream_description. */
 export function renderStreamDescription(ctx: Ctx, description: string): string {
-  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx) }).html;
+  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx), emoji: markdownEmojiLookup(ctx) }).html;
 }
 
 export function streamDict(stream: StreamRow, subscriberCount: number): Record<string, unknown> {

@@ -16,7 +16,7 @@ import {
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { authenticatedRow, rememberedEmailDomain } from './auth.js';
 import { boundedMemo } from '../memo.js';
-import { gravatarUrl } from './avatars.js';
+import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
@@ -33,12 +33,12 @@ export const isoDate = boundedMemo(10_000, (seconds: number): string => new Date
  * Zulip's user dictionary (GET /users, realm_user state and events): `email` is the API email
  * (lib/domain/email_visibility.ts), `delivery_email` the real one or null for who may not see it.
  */
-export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean): Record<string, unknown> {
+export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean, avatar: string | null = null): Record<string, unknown> {
   const user: Record<string, unknown> = {
     email: apiEmail(domain, row),
     user_id: row.id,
     avatar_version: 1,
-    avatar_url: null,
+    avatar_url: avatar,
     is_admin: isAdmin(row),
     is_owner: isOwner(row),
     is_guest: isGuest(row),
@@ -113,20 +113,28 @@ export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   return user;
 }
 
-/** A formatter of user dictionaries as `viewer` sees them. */
-export function userFormatterFor(ctx: Ctx, viewer: Actor): (row: UserRow) => Record<string, unknown> {
+/**
+ * A formatter of user dictionaries as `viewer` sees them. With `clientGravatar` (GET /users), the
+ * avatar_url of avatarUrl; without (the realm_user state and events), null for everyone.
+ */
+export function userFormatterFor(ctx: Ctx, viewer: Actor, clientGravatar?: boolean): (row: UserRow) => Record<string, unknown> {
   const domain = fakeEmailDomain(ctx);
-  return (row) => formatUser(row, domain, canAccessDeliveryEmail(viewer, row));
+  return (row) => formatUser(row, domain, canAccessDeliveryEmail(viewer, row), clientGravatar === undefined ? null : avatarUrl(row, clientGravatar));
 }
 
-export function listUsers(ctx: Ctx, actor: Actor): { members: Record<string, unknown>[] } {
-  return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor)) };
+/** GET /users and GET /users/{user_id}: Zulip's client_gravatar defaults to true there. */
+export interface UserListOptions {
+  clientGravatar?: boolean | undefined;
 }
 
-export function getUser(ctx: Ctx, actor: Actor, userId: number): { user: Record<string, unknown> } {
+export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {}): { members: Record<string, unknown>[] } {
+  return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor, options.clientGravatar ?? true)) };
+}
+
+export function getUser(ctx: Ctx, actor: Actor, userId: number, options: UserListOptions = {}): { user: Record<string, unknown> } {
   const row = selectUserById(ctx.store, userId);
   if (!row) throw badRequest('No such user');
-  return { user: userFormatterFor(ctx, actor)(row) };
+  return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
 }
 
 export interface NewUser {

@@ -187,7 +187,8 @@ export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknow
       if (path.length > 0 && valueAt(root, path) === undefined) return `${where} field is missing: Field required`;
       return `Invalid ${where}`;
     default:
-      return `Invalid ${where}`;
+      // A schema's own message in one of these templates (e.g. valueErrorMessage on a union).
+      return issue.message.includes('{var}') ? issue.message.replaceAll('{var}', where) : `Invalid ${where}`;
   }
 }
 
@@ -298,6 +299,18 @@ export function validateParams(shape: ParamShape, input: Readonly<Record<string,
     values[name] = validateParam(name, param, value);
   }
   return values;
+}
+
+/** pydantic's wording for a validator that raised ValueError (Zulip's AfterValidator checks): `Invalid x: Value error, <error>`. */
+export const valueErrorMessage = (error: string): string => `Invalid {var}: Value error, ${error}`;
+
+/** An unsigned 32-bit integer (Zulip's check_uint32 message past the range). */
+export function uint32() {
+  return z.int().check((payload) => {
+    if (payload.value < 0 || payload.value > 2 ** 32 - 1) {
+      payload.issues.push({ code: 'custom', message: valueErrorMessage('Not a valid unsigned 32-bit integer'), input: payload.value });
+    }
+  });
 }
 
 /** A string limited in Unicode code points (zod counts UTF-16 units): Zulip's max_length. */

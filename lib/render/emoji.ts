@@ -1,6 +1,9 @@
-// The Unicode emoji names and codes (Zulip's name_to_codepoint / codepoint_to_name), built once,
-// on first use, from the emoji-datasource package (iamcal's data, which Zulip's names derive from).
+// The Unicode emoji names and codes (Zulip's name_to_codepoint / codepoint_to_name / code_to_names):
+// Zulip's names (zulip_emoji_names.json, made by tools/zulip-emoji-names.mjs from Zulip's
+// EMOJI_NAME_MAPS), then, for compatibility, the emoji-datasource package's short names that name
+// no Zulip emoji (`thumbsup`, and the emoji Zulip's map lacks). Built by the caller once per server.
 import { createRequire } from 'node:module';
+import zulipNames from './zulip_emoji_names.json' with { type: 'json' };
 
 interface EmojiDatum {
   unified: string;
@@ -9,16 +12,14 @@ interface EmojiDatum {
   category: string;
 }
 
-interface UnicodeEmojiTables {
-  /** Every short name, aliases included -> code. */
+export interface UnicodeEmojiTables {
+  /** Every accepted name, Zulip's aliases and the package's names included -> code. */
   nameToCode: ReadonlyMap<string, string>;
-  /** Code -> the emoji's first (canonical) short name. */
+  /** Code -> the emoji's canonical name (Zulip's, else the package's). */
   codeToName: ReadonlyMap<string, string>;
-  /** Code -> every short name, the canonical one first (Zulip's code_to_names). */
+  /** Code -> its names, the canonical one first (Zulip's code_to_names): Zulip's names for Zulip's emoji. */
   codeToNames: ReadonlyMap<string, readonly string[]>;
 }
-
-let tables: UnicodeEmojiTables | undefined;
 
 /**
  * iamcal's `unified` without the U+FE0F variation selectors, lowercase: Zulip's codes drop them
@@ -33,42 +34,26 @@ export function zulipEmojiCode(unified: string): string {
     .join('-');
 }
 
-function build(): UnicodeEmojiTables {
-  const data = createRequire(import.meta.url)('emoji-datasource/emoji.json') as EmojiDatum[];
+export function buildUnicodeEmojiTables(): UnicodeEmojiTables {
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
-  const codeToNames = new Map<string, string[]>();
+  const codeToNames = new Map<string, readonly string[]>();
+  for (const [code, names] of Object.entries(zulipNames.code_to_names)) {
+    codeToName.set(code, names[0]!);
+    codeToNames.set(code, names);
+    for (const name of names) nameToCode.set(name, code);
+  }
+  const data = createRequire(import.meta.url)('emoji-datasource/emoji.json') as EmojiDatum[];
   for (const emoji of data) {
     // Skin-tone modifiers are not emoji one can pick on their own (Zulip has no names for them).
     if (emoji.category === 'Component') continue;
     const code = zulipEmojiCode(emoji.unified);
-    codeToName.set(code, emoji.short_name);
-    codeToNames.set(code, [emoji.short_name, ...emoji.short_names.filter((name) => name !== emoji.short_name)]);
-    for (const name of emoji.short_names) nameToCode.set(name, code);
+    const names = emoji.short_names.filter((name) => !nameToCode.has(name));
+    for (const name of names) nameToCode.set(name, code);
+    if (codeToName.has(code) || names.length === 0) continue;
+    const canonical = names.includes(emoji.short_name) ? emoji.short_name : names[0]!;
+    codeToName.set(code, canonical);
+    codeToNames.set(code, [canonical, ...names.filter((name) => name !== canonical)]);
   }
   return { nameToCode, codeToName, codeToNames };
-}
-
-function unicodeTables(): UnicodeEmojiTables {
-  tables ??= build();
-  return tables;
-}
-
-/** The code of a Unicode emoji name (aliases included), e.g. `car` -> `1f697`. */
-export function unicodeEmojiCode(name: string): string | undefined {
-  return unicodeTables().nameToCode.get(name);
-}
-
-/** The canonical name of a Unicode emoji code, or undefined when the code is not an emoji. */
-export function unicodeEmojiName(code: string): string | undefined {
-  return unicodeTables().codeToName.get(code);
-}
-
-export function isUnicodeEmojiName(name: string): boolean {
-  return unicodeTables().nameToCode.has(name);
-}
-
-/** Every Unicode emoji code with its names, the canonical name first. */
-export function unicodeEmojiNamesByCode(): ReadonlyMap<string, readonly string[]> {
-  return unicodeTables().codeToNames;
 }

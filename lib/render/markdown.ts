@@ -1,8 +1,9 @@
 // Message rendering: Zulip-flavoured Markdown basics with markdown-it (paragraphs with hard line
 // breaks, emphasis, strikethrough, code spans and blocks, quotes, lists, links and bare URLs),
-// mentions (lib/render/mentions.ts) and linkifiers (lib/render/linkifiers.ts). Raw HTML is escaped.
+// mentions (lib/render/mentions.ts), linkifiers (lib/render/linkifiers.ts) and `:emoji:` (lib/render/emoji_markdown.ts). Raw HTML is escaped.
 // Images from other hosts go through the image proxy or become links (lib/render/image_proxy.ts).
 import markdownIt, { type MarkdownIt } from 'markdown-it';
+import { emojiPlugin, type EmojiLookup } from './emoji_markdown.js';
 import { classifyImageSource } from './image_proxy.js';
 import { linkifierPlugin, type CompiledLinkifier } from './linkifiers.js';
 import { emptyMentionResult, mentionPlugin, type MentionLookup, type MentionResult } from './mentions.js';
@@ -11,6 +12,7 @@ function createRenderer(): MarkdownIt {
   const md = markdownIt({ html: false, breaks: true, linkify: true, typographer: false });
   md.use(mentionPlugin);
   md.use(linkifierPlugin);
+  md.use(emojiPlugin);
   const escape = md.utils.escapeHtml;
   // Zulip's code blocks: <div class="codehilite"><pre><span></span><code>...</code></pre></div>.
   md.renderer.rules.fence = (tokens, idx) => {
@@ -48,6 +50,8 @@ export interface RenderInput {
   content: string;
   mentions?: MentionLookup | undefined;
   linkifiers?: readonly CompiledLinkifier[] | undefined;
+  /** `:name:` emoji: the Unicode code of a name; without it, the syntax stays text. */
+  emoji?: EmojiLookup | undefined;
   /** The proxied source of an external image (an absolute http(s) URL); without it, or when it gives undefined, the image is a link. */
   imageProxy?: ((url: string) => string | undefined) | undefined;
 }
@@ -68,6 +72,7 @@ export function renderMarkdown(input: RenderInput): Rendered {
     linkifiers: input.linkifiers ?? [],
     mentionResult: emptyMentionResult(),
     imageProxy: input.imageProxy,
+    emoji: input.emoji,
   };
   const html = renderer.render(input.content, env).replace(/\n$/, '');
   return { html, mentions: env.mentionResult };

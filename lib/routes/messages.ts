@@ -9,21 +9,39 @@ import { MAX_MESSAGE_LENGTH } from '../domain/message_addressee.js';
 import { previewMessage } from '../domain/message_render.js';
 import { sendMessage } from '../domain/message_send.js';
 import type { NarrowTerm } from '../domain/narrow.js';
-import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
+import { bool, json, jsonOrString, maxCodePoints, pathInt, str, valueErrorMessage } from '../http/params.js';
 import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, charsAtMost, itemsAtMost } from './limits.js';
 import { anchorSchema, messageSchema } from './responses.js';
 import { route } from './route.js';
 
+/** Zulip's NarrowParameter.convert_term checks, in its order, as pydantic words a ValueError. */
+function narrowTermShapeError(term: unknown): string | undefined {
+  if (Array.isArray(term)) return term.length !== 2 || term.some((part) => typeof part !== 'string') ? 'element is not a string pair' : undefined;
+  if (term === null || typeof term !== 'object') return 'dict or list required';
+  const { operand, operator } = term as { operand?: unknown; operator?: unknown };
+  if (operand === undefined || operand === null) return 'operand is missing';
+  if (operator === undefined || operator === null) return 'operator is missing';
+  return undefined;
+}
+
 export const narrowTerm = z
-  .union([
-    z.object({
-      operator: z.string(),
-      operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
-      negated: z.boolean().optional(),
-    }),
-    // Zulip's legacy form: [operator, operand].
-    z.tuple([z.string(), z.string()]),
-  ])
+  .union(
+    [
+      z.object({
+        operator: z.string(),
+        operand: z.union([z.string(), z.int(), z.array(z.union([z.int(), z.string()]))]),
+        negated: z.boolean().optional(),
+      }),
+      // Zulip's legacy form: [operator, operand].
+      z.tuple([z.string(), z.string()]),
+    ],
+    {
+      error: (issue) => {
+        const error = issue.code === 'invalid_union' ? narrowTermShapeError(issue.input) : undefined;
+        return error === undefined ? undefined : valueErrorMessage(error);
+      },
+    },
+  )
   // On the whole term: a failure inside the union would only read `Invalid narrow[0]`.
   .check((payload) => {
     const legacy = Array.isArray(payload.value);

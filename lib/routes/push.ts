@@ -1,7 +1,7 @@
 // POST /register_client_device, POST /mobile_push/register, POST /mobile_push/e2ee/test_notification.
 import { z } from 'zod';
 import { registerClientDevice, registerPushDevice, sendTestNotification } from '../domain/push.js';
-import { int, json, maxCodePoints, str } from '../http/params.js';
+import { int, json, maxCodePoints, str, uint32 } from '../http/params.js';
 import { MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
@@ -23,7 +23,7 @@ export const pushRoutes = {
     params: {
       device_id: int().alias('push_account_id').describe('From POST /register_client_device (older name: push_account_id)'),
       push_key: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Standard Base64 of 0x31 followed by a 32-byte libsodium secretbox key'),
-      push_key_id: json(z.int().min(0).max(2 ** 32 - 1)).optional().describe('The client\'s uint32 name for push_key'),
+      push_key_id: json(uint32()).optional().describe('The client\'s uint32 name for push_key'),
       token_kind: str(z.enum(['fcm', 'apns'])).optional(),
       token_id: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Base64 of the first 8 bytes of SHA-256(token)'),
       bouncer_public_key: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),

@@ -6,10 +6,13 @@ import { regenerateOwnApiKey } from '../domain/api_keys.js';
 import { createBot, deactivateBot, regenerateBotApiKey } from '../domain/bots.js';
 import { deactivateUser, reactivateUser } from '../domain/user_activation.js';
 import { createUser, getOwnUser, getUser, listUsers, updateUser } from '../domain/users.js';
-import { int, maxCodePoints, pathInt, str } from '../http/params.js';
+import { bool, int, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { userSchema } from './responses.js';
 import { route } from './route.js';
+
+const CLIENT_GRAVATAR =
+  'Default true: avatar_url is null for users with the default avatar whose email everyone may see (the client computes the gravatar); false: the gravatar URL';
 
 export const userRoutes = {
   me: route({
@@ -26,19 +29,19 @@ export const userRoutes = {
     path: '/users',
     access: 'user',
     summary: 'All users and bots of the organization',
-    params: {},
+    params: { client_gravatar: bool().optional().describe(CLIENT_GRAVATAR) },
     response: z.object({ members: z.array(userSchema) }),
-    handler: (ctx, actor) => listUsers(ctx, actor),
+    handler: (ctx, actor, p) => listUsers(ctx, actor, { clientGravatar: p.client_gravatar }),
   }),
   get: route({
     method: 'GET',
     path: '/users/:user_id',
     access: 'user',
     summary: 'One user',
-    params: { user_id: pathInt() },
+    params: { user_id: pathInt(), client_gravatar: bool().optional().describe(CLIENT_GRAVATAR) },
     errors: ['BAD_REQUEST'],
     response: z.object({ user: userSchema }),
-    handler: (ctx, actor, p) => getUser(ctx, actor, p.user_id),
+    handler: (ctx, actor, p) => getUser(ctx, actor, p.user_id, { clientGravatar: p.client_gravatar }),
   }),
   create: route({
     method: 'POST',
