@@ -486,7 +486,8 @@ CREATE TABLE IF NOT EXISTS image_proxy_key (
 -- ("1/ab/<random>/<sanitized name>"), file_name the name it was uploaded with, create_time in
 -- milliseconds. Its bytes are the attachment_chunk rows.
 CREATE TABLE IF NOT EXISTS attachment (
-  id INTEGER PRIMARY KEY,
+  -- Never reused (a download streaming a deleted file must not continue with another's bytes).
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   path_id TEXT NOT NULL UNIQUE,
   file_name TEXT NOT NULL,
   owner_id INTEGER NOT NULL REFERENCES user(id),

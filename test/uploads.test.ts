@@ -60,7 +60,7 @@ async function send(as: TestUser, to: string, content: string): Promise<number> 
 }
 
 s.chat.api.streams.subscribe(alice.user_id, { subscriptions: [{ name: 'shared' }], principals: [alice.user_id, bob.user_id] });
-s.chat.api.streams.subscribe(alice.user_id, { subscriptions: [{ name: 'secret' }], invite_only: true });
+s.chat.api.streams.subscribe(alice.user_id, { subscriptions: [{ name: 'secret' }], inviteOnly: true });
 
 t.test('POST /user_uploads answers uri, url and filename; the file is the bytes uploaded', async (t) => {
   const data = Buffer.alloc(2 * MIB + 12345, 7);
@@ -126,7 +126,7 @@ t.test('who may download: the uploader, then readers of a message linking the fi
   };
   t.match(await status(bob), forbidden, 'not yet shared');
   t.match(await status(null), { status: 401, code: 'UNAUTHORIZED' }, 'credentials are required');
-  t.throws(() => s.chat.api.uploads.download(bob.user_id, { realm_id: realmId!, path }), { status: 403, code: 'BAD_REQUEST', message: forbidden.msg });
+  t.throws(() => s.chat.api.uploads.download(bob.user_id, { realmId: realmId!, path }), { status: 403, code: 'BAD_REQUEST', message: forbidden.msg });
 
   await send(alice, 'secret', `[plan](${url})`);
   t.match(await status(bob), forbidden, 'a private channel bob is not in');
@@ -152,7 +152,7 @@ t.test('temporary URLs work without credentials for 60 seconds', async (t) => {
   const reply = await s.request('GET', url, { as: alice });
   t.equal(reply.status, 200);
   t.match(reply.body.url, /^\/user_uploads\/temporary\/[^/]+\/temp\.txt$/);
-  const inProcess = s.chat.api.uploads.temporaryUrl(alice.user_id, { realm_id: '1', path: url.split('/').slice(3).join('/') });
+  const inProcess = s.chat.api.uploads.temporaryUrl(alice.user_id, { realmIdStr: '1', filename: url.split('/').slice(3).join('/') });
   t.match(inProcess.url, /^\/user_uploads\/temporary\//);
   t.equal((await s.request('GET', url, { as: bob })).status, 403, 'the same rule as the file');
   const fetched = await get(reply.body.url, null);
@@ -214,10 +214,10 @@ t.test('GET /attachments, claims by send, edit and delete, and the attachment ev
 
   const id = listed.body.attachments[1].id as number;
   const invalid = badRequest('Invalid attachment');
-  await expectBoth(t, invalid, () => s.request('DELETE', `/attachments/${id}`, { as: alice }), () => s.chat.api.uploads.removeAttachment(alice.user_id, { attachment_id: id }), "someone else's");
-  await expectBoth(t, invalid, () => s.request('DELETE', '/attachments/999999', { as: dana }), () => s.chat.api.uploads.removeAttachment(dana.user_id, { attachment_id: 999999 }), 'unknown');
+  await expectBoth(t, invalid, () => s.request('DELETE', `/attachments/${id}`, { as: alice }), () => s.chat.api.uploads.removeAttachment(alice.user_id, { attachmentId: id }), "someone else's");
+  await expectBoth(t, invalid, () => s.request('DELETE', '/attachments/999999', { as: dana }), () => s.chat.api.uploads.removeAttachment(dana.user_id, { attachmentId: 999999 }), 'unknown');
   t.same(outcomeOf(await s.request('DELETE', `/attachments/${id}`, { as: dana })), OK);
-  t.same(await inProcessOutcome(() => s.chat.api.uploads.removeAttachment(dana.user_id, { attachment_id: id })), invalid, 'gone');
+  t.same(await inProcessOutcome(() => s.chat.api.uploads.removeAttachment(dana.user_id, { attachmentId: id })), invalid, 'gone');
   t.equal((await get(second.url, dana)).status, 404, 'the file is gone');
 
   const events = await eventsSince(s, dana, queue);

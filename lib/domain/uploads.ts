@@ -191,7 +191,7 @@ export function downloadFile(ctx: Ctx, actor: Actor, input: { realmId: string; p
   return downloadable(ctx, accessFile(ctx, actor, input.realmId, input.path));
 }
 
-/** The temporary URL key, made on first use; other processes keep the first one stored. */
+/** The temporary URL key, made when the first URL is; other processes keep the first one stored. */
 function urlKey(ctx: Ctx): Buffer {
   const key = selectUploadUrlKey(ctx.store);
   if (key !== undefined) return key;
@@ -217,7 +217,10 @@ export function downloadWithToken(ctx: Ctx, input: { token: string; filename: st
   const [encoded, mac, ...rest] = input.token.split('.');
   if (encoded === undefined || mac === undefined || rest.length > 0) throw invalid();
   const payload = Buffer.from(encoded, 'base64url').toString();
-  const expected = sign(urlKey(ctx), payload);
+  // Checking a token writes nothing: without a key no URL was ever made.
+  const key = selectUploadUrlKey(ctx.store);
+  if (key === undefined) throw invalid();
+  const expected = sign(key, payload);
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalid();
   const colon = payload.lastIndexOf(':');

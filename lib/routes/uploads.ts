@@ -57,15 +57,16 @@ export const uploadRoutes = {
     rawResponse: 'application/octet-stream',
     handler: (ctx, actor, p) => fileResponse(downloadFile(ctx, actor, { realmId: p.realm_id, path: p.path })),
   }),
+  // Zulip's names for the same two parts of the path.
   temporaryUrl: route({
     method: 'GET',
-    path: '/user_uploads/:realm_id/*',
+    path: '/user_uploads/:realm_id_str/*',
     access: 'user',
     summary: 'A URL that serves an uploaded file without credentials for 60 seconds',
-    params: filePath,
+    params: { realm_id_str: pathStr(), filename: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') },
     response: z.object({ url: z.string() }),
     errors: ['NOT_FOUND', FORBIDDEN],
-    handler: (ctx, actor, p) => temporaryFileUrl(ctx, actor, { realmId: p.realm_id, path: p.path }),
+    handler: (ctx, actor, p) => temporaryFileUrl(ctx, actor, { realmId: p.realm_id_str, path: p.filename }),
   }),
   temporary: route({
     method: 'GET',
