@@ -79,6 +79,9 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
 
 const { server, info } = await start();
 server.keepAliveTimeout = 60_000;
+// node:http's default 300 s for a whole request cuts off large uploads on a busy machine; the
+// handler's own body timeout applies (BENCH_BODY_TIMEOUT_MS).
+if (process.env.BENCH_BODY_TIMEOUT_MS) server.requestTimeout = 0;
 server.maxConnections = 10_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
