@@ -477,3 +477,58 @@ CREATE TABLE IF NOT EXISTS image_proxy_key (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   key BLOB NOT NULL CHECK (length(key) >= 16)
 ) STRICT;
+
+------------------------------------------------------------------------------------------------
+-- Uploaded files and bot storage (lib/domain/uploads.ts, lib/domain/attachments.ts, lib/domain/bot_storage.ts)
+------------------------------------------------------------------------------------------------
+
+-- A file a user uploaded (Zulip's Attachment): path_id is its URL below /user_uploads/
+-- ("1/ab/<random>/<sanitized name>"), file_name the name it was uploaded with, create_time in
+-- milliseconds. Its bytes are the attachment_chunk rows.
+CREATE TABLE IF NOT EXISTS attachment (
+  -- Never reused (a download streaming a deleted file must not continue with another's bytes).
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  path_id TEXT NOT NULL UNIQUE,
+  file_name TEXT NOT NULL,
+  owner_id INTEGER NOT NULL REFERENCES user(id),
+  size INTEGER NOT NULL CHECK (size >= 0),
+  content_type TEXT NOT NULL,
+  create_time INTEGER NOT NULL
+) STRICT;
+-- GET /attachments lists one owner's files.
+CREATE INDEX IF NOT EXISTS attachment_owner ON attachment (owner_id);
+
+-- An uploaded file's bytes in pieces of at most 1 MiB, seq 0, 1, ...: a file is written and read
+-- one piece at a time, never whole in memory. Deleting the attachment deletes them.
+CREATE TABLE IF NOT EXISTS attachment_chunk (
+  id INTEGER PRIMARY KEY,
+  attachment_id INTEGER NOT NULL REFERENCES attachment(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  UNIQUE (attachment_id, seq)
+) STRICT;
+
+-- Which messages link an uploaded file (Zulip's Attachment.messages, claim_attachment): who may
+-- download it besides its owner. Deleting the message or the file deletes the row.
+CREATE TABLE IF NOT EXISTS attachment_message (
+  attachment_id INTEGER NOT NULL REFERENCES attachment(id) ON DELETE CASCADE,
+  message_id INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+  PRIMARY KEY (attachment_id, message_id)
+) STRICT, WITHOUT ROWID;
+-- Editing or deleting a message finds its claims.
+CREATE INDEX IF NOT EXISTS attachment_message_message ON attachment_message (message_id);
+
+-- The key that signs temporary download URLs (/user_uploads/temporary/<token>/<name>): 32 random
+-- bytes made on the first request for one. Never logged nor answered. One row; id is always 1.
+CREATE TABLE IF NOT EXISTS upload_url_key (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  key BLOB NOT NULL CHECK (length(key) >= 16)
+) STRICT;
+
+-- A bot's key-value storage (Zulip's BotStorageData, GET/PUT/DELETE /bot_storage).
+CREATE TABLE IF NOT EXISTS bot_storage (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (user_id, key)
+) STRICT, WITHOUT ROWID;

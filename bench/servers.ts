@@ -60,7 +60,9 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   // BENCH_BOUNCER_URL/_ID/_KEY: push through a bouncer stand-in run by the benchmark.
   const bouncerUrl = process.env.BENCH_BOUNCER_URL;
   const push = bouncerUrl ? { bouncerUrl, serverId: process.env.BENCH_BOUNCER_ID, serverKey: process.env.BENCH_BOUNCER_KEY } : undefined;
-  const chat = createChatServer(db, { logger: silentLogger, push });
+  // BENCH_BODY_TIMEOUT_MS: time for a request body to arrive (large uploads on a busy machine).
+  const bodyTimeoutMs = process.env.BENCH_BODY_TIMEOUT_MS ? Number(process.env.BENCH_BODY_TIMEOUT_MS) : undefined;
+  const chat = createChatServer(db, { logger: silentLogger, push, ...(bodyTimeoutMs && { limits: { bodyTimeoutMs } }) });
   const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
   const users = Number(process.env.BENCH_USERS ?? 0);
   const role = (process.env.BENCH_USER_ROLE ?? 'member') as 'member';
@@ -77,6 +79,9 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
 
 const { server, info } = await start();
 server.keepAliveTimeout = 60_000;
+// node:http's default 300 s for a whole request cuts off large uploads on a busy machine; the
+// handler's own body timeout applies (BENCH_BODY_TIMEOUT_MS).
+if (process.env.BENCH_BODY_TIMEOUT_MS) server.requestTimeout = 0;
 server.maxConnections = 10_000;
 server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };

@@ -76,6 +76,10 @@ export interface LimitOptions {
   bodyTimeoutMs?: number;
   /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
+  /** Characters of keys and values one user's /bot_storage may hold (Zulip: USER_STATE_SIZE_LIMIT, 10,000,000). */
+  botStorageCharacters?: number;
+  /** Where POST /user_uploads spools a file while it arrives (default: the OS's temporary directory). */
+  spoolDir?: string;
 }
 
 export interface ImageProxyOptions {

@@ -78,6 +78,13 @@ export interface ErrorVariant {
 /** What notFound() answers: list it in a route's `errors` so the OpenAPI document has the 404. */
 export const RESOURCE_NOT_FOUND: ErrorVariant = { code: 'BAD_REQUEST', status: 404 };
 
+/** A request the caller may not make, answered 403 with code `BAD_REQUEST` (Zulip answers downloads it refuses with 403). */
+export const FORBIDDEN: ErrorVariant = { code: 'BAD_REQUEST', status: 403 };
+
+export function forbidden(msg: string): ApiError {
+  return new ApiError('BAD_REQUEST', msg, { status: FORBIDDEN.status });
+}
+
 export function unauthorized(msg: string): ApiError {
   return new ApiError('UNAUTHORIZED', msg, { headers: { 'WWW-Authenticate': 'Basic realm="zulip"' } });
 }

@@ -15,7 +15,7 @@ const ACCESS: Record<string, string> = {
 
 /** `GET /users/{user_id}`: find-my-way's `:param` (and a `*` tail) written Zulip-style. */
 export function endpointKey(route: Pick<RouteDef, 'method' | 'path' | 'params'>): string {
-  const tailParam = Object.entries(route.params).find(([, param]) => param.in === 'path')?.[0] ?? 'path';
+  const tailParam = Object.entries(route.params).find(([name, param]) => param.in === 'path' && !route.path.includes(`:${name}`))?.[0] ?? 'path';
   const path = route.path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, `{${tailParam}}`);
   return `\`${route.method} ${path}\``;
 }

@@ -21,7 +21,7 @@ const VOLATILE = ['event_queue.last_poll_at'];
 // Routes that wait for the bouncer: its documented 502 for a bouncer that does not answer is no crash.
 const BOUNCER_ROUTES = new Set(['POST /mobile_push/e2ee/test_notification']);
 // Success bodies that are not the JSON envelope (documents and images).
-const RAW_ROUTES = new Set(['GET /openapi.json', 'GET /static/generated/emoji/:file_name', 'GET /user_avatars/:realm_id/emoji/images/:file_name', 'GET /external_content/:digest/:hex_url']);
+const RAW_ROUTES = new Set(['GET /openapi.json', 'GET /static/generated/emoji/:file_name', 'GET /user_avatars/:realm_id/emoji/images/:file_name', 'GET /external_content/:digest/:hex_url', 'GET /user_uploads/:realm_id/*', 'GET /user_uploads/temporary/:token/:filename']);
 
 // A bouncer that accepts registrations during the set-up and afterwards never answers: it only
 // gives up when the request's signal aborts (parley's timeout, as node-fetch does), so the test
@@ -79,10 +79,11 @@ for (let waited = 0; activeToken.get(deviceId) === null; waited += 5) {
   await new Promise((resolve) => setTimeout(resolve, 5));
 }
 bouncerAnswers = false;
+const uploaded = (await api.uploads.upload(member.user_id, { files: [{ field: 'f', filename: 'fuzz.txt', mimetype: 'text/plain', data: Buffer.from('fuzz') }] })).url;
 const queues = [api.events.register(member.user_id, {}), api.events.register(s.owner.user_id, {})].map((q) => (q as { queue_id: string }).queue_id);
 const world: World = {
   ids: [...victims.map((v) => v.user_id), streamId, messageId, draftId, linkifierId, groupId, deviceId, 1],
-  names: ['fuzz', 'fuzzing', 'Fuzz', 'narrow/fuzz', 'inbox', 'fuzzers', victims[1]!.email, ...queues, 'smile', 'octopus'],
+  names: ['fuzz', 'fuzzing', 'Fuzz', 'narrow/fuzz', 'inbox', 'fuzzers', victims[1]!.email, ...queues, 'smile', 'octopus', uploaded.split('/').slice(3).join('/')],
 };
 const restoreKey = s.db.prepare('UPDATE user SET api_key = ? WHERE id = ?');
 const auth = { owner: s.owner.auth, member: member.auth, nobody: basic('nobody@example.com', 'n'.repeat(32)) };

@@ -56,9 +56,16 @@ function load(): ParleyOpenApi {
     document,
     match(method, path) {
       const bare = path.split('?')[0]!.replace(/^\/\/+/, '/');
-      return operations
-        .filter((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare))
-        .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+      // A path's last parameter may hold slashes (a `*` route, e.g. /user_uploads/{realm_id}/{path}) when nothing else matches.
+      const matching = (lastTakesSlashes: boolean) =>
+        operations
+          .filter((op) => {
+            let pattern = op.path.replace(/\{[^}]+\}/g, '[^/]+');
+            if (lastTakesSlashes) pattern = pattern.replace(/\[\^\/\]\+$/, '.+');
+            return op.method === method && new RegExp(`^${pattern}$`).test(bare);
+          })
+          .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+      return matching(false) ?? matching(true);
     },
     check({ operation }, status, body) {
       const response = operation.responses[String(status)];

@@ -81,6 +81,11 @@ function ownerChannelMessage(env: Env): number {
   return env.s.chat.api.messages.send(env.s.owner.user_id, { type: 'stream', to: env.channel.name, topic: 'deletes', content: 'delete me' }).id;
 }
 
+/** A file the caller uploaded (in-process; its URL is root-relative, outside /api/v1). */
+function uploadOf(env: Env, caller: TestUser): Promise<{ url: string }> {
+  return env.s.chat.api.uploads.upload(caller.user_id, { files: [{ field: 'file', filename: 'm.txt', mimetype: 'text/plain', data: Buffer.from('matrix') }] });
+}
+
 const newLinkifier = (env: Env) => ({ pattern: `${env.unique('P').replace(/\W/g, '')}-(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' });
 
 export const MATRIX: Record<string, MatrixEntry> = {
@@ -259,6 +264,29 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /user_avatars/:realm_id/emoji/images/:file_name': { request: (env) => ({ path: `/user_avatars/1/emoji/images/${env.emoji.fileName}` }), expect: everyone },
   'GET /openapi.json': { request: () => ({ path: '/openapi.json' }), expect: everyone },
+  // Everyone may upload, and download what they uploaded; bot storage is the caller's own.
+  'POST /user_uploads': { request: () => ({ path: '/user_uploads', upload: true }), expect: everyone },
+  'GET /user_uploads/:realm_id/*': { request: async (env, caller) => ({ path: (await uploadOf(env, caller)).url }), expect: everyone },
+  'GET /user_uploads/:realm_id_str/*': { request: async (env, caller) => ({ path: (await uploadOf(env, caller)).url }), expect: everyone },
+  'GET /user_uploads/temporary/:token/:filename': {
+    request: async (env, caller) => {
+      const [, , realmId, ...rest] = (await uploadOf(env, caller)).url.split('/');
+      return { path: env.s.chat.api.uploads.temporaryUrl(caller.user_id, { realmIdStr: realmId!, filename: rest.join('/') }).url };
+    },
+    expect: everyone,
+  },
+  'GET /attachments': { request: () => ({ path: '/attachments' }), expect: everyone },
+  'DELETE /attachments/:attachment_id': {
+    request: async (env, caller) => {
+      const { url } = await uploadOf(env, caller);
+      const mine = env.s.chat.api.uploads.attachments(caller.user_id).attachments.find((a) => url.endsWith(a.path_id))!;
+      return { path: `/attachments/${mine.id}` };
+    },
+    expect: everyone,
+  },
+  'GET /bot_storage': { request: () => ({ path: '/bot_storage' }), expect: everyone },
+  'PUT /bot_storage': { request: () => ({ path: '/bot_storage', params: { storage: { counter: '1' } } }), expect: everyone },
+  'DELETE /bot_storage': { request: () => ({ path: '/bot_storage' }), expect: everyone },
   'GET /static/generated/emoji/:file_name': { request: (env) => ({ path: new URL(emojiDataUrl(env.s.chat.ctx)).pathname }), expect: everyone },
   // The signature is the permission: no credentials are read (the server's fetch is a stand-in).
   'GET /external_content/:digest/:hex_url': {

@@ -32,6 +32,12 @@ s.chat.admin.deactivateUser(deactivated.user_id);
 const badCredentials = { auth: basic(deactivated.email.replace('member', 'nobody'), 'k'.repeat(32)) } as TestUser;
 
 async function send(method: string, route: { outsideApi?: boolean }, as: TestUser, request: MatrixRequest): Promise<Reply> {
+  if (request.upload && request.path === '/user_uploads') {
+    const form = new FormData();
+    form.append('file', new Blob([IMAGES.png]), 'e.png');
+    const response = await fetch(`${s.url}/api/v1/user_uploads`, { method, headers: { authorization: as.auth }, body: form });
+    return { status: response.status, body: (await response.json()) as Record<string, any>, headers: response.headers };
+  }
   if (request.upload) return uploadEmoji(s, as, request.path.slice('/realm/emoji/'.length), [{ filename: 'e.png', data: IMAGES.png }]);
   if (route.outsideApi) {
     const response = await fetch(s.url + request.path, { method, headers: { authorization: as.auth } });

@@ -214,9 +214,16 @@ function load(): ZulipOpenApi {
 /** Zulip's operation for a concrete path (`/users/12/status`): literal segments beat parameters. */
 export function matchOperation(api: ZulipOpenApi, method: string, path: string): ZulipOperation | undefined {
   const bare = path.split('?')[0]!;
-  return api
-    .operations()
-    .filter((op) => op.method === method && new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare))
-    .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+  // A path's last parameter may hold slashes (Zulip's <path:filename>) when nothing else matches.
+  const matching = (lastTakesSlashes: boolean) =>
+    api
+      .operations()
+      .filter((op) => {
+        let pattern = op.path.replace(/\{[^}]+\}/g, '[^/]+');
+        if (lastTakesSlashes) pattern = pattern.replace(/\[\^\/\]\+$/, '.+');
+        return op.method === method && new RegExp(`^${pattern}$`).test(bare);
+      })
+      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
+  return matching(false) ?? matching(true);
 }
 

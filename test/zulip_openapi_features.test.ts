@@ -1,6 +1,6 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
 // success and error bodies of the API document's features (user status, linkifiers, navigation
-// views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause,
+// views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause, uploads, attachments, bot storage,
 // the image proxy, the emoji data file, and GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
@@ -52,6 +52,43 @@ t.test('custom emoji', async (t) => {
   api.check(t, 'GET', '/user_avatars/1/emoji/images/0000000000000000.png', await image('/user_avatars/1/emoji/images/0000000000000000.png'), 404);
   await api.call(t, 'DELETE', '/realm/emoji/party_parrot', me, 200);
   await api.call(t, 'DELETE', '/realm/emoji/no_such_emoji', me, 404);
+});
+
+t.test('uploads, attachments and bot storage', async (t) => {
+  const form = (files: number) => {
+    const body = new FormData();
+    for (let i = 0; i < files; i++) body.append(`f${i}`, new Blob([IMAGES.png]), `f${i}.png`);
+    return body;
+  };
+  const post = async (files: number) => {
+    const response = await fetch(`${s.url}/api/v1/user_uploads`, { method: 'POST', headers: { authorization: member.auth }, body: form(files) });
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> };
+  };
+  const uploaded = await post(1);
+  api.check(t, 'POST', '/user_uploads', uploaded, 200);
+  api.check(t, 'POST', '/user_uploads', await post(2), 400);
+  const url = uploaded.body.url as string;
+  const raw = async (path: string, as = member) => {
+    const response = await fetch(s.url + path, { headers: { authorization: as.auth } });
+    const text = Buffer.from(await response.arrayBuffer());
+    return { status: response.status, headers: response.headers, body: response.ok ? {} : JSON.parse(text.toString()) };
+  };
+  api.check(t, 'GET', url, await raw(url), 200, true);
+  api.check(t, 'GET', url, await raw(url, admin), 403, true);
+  const temporary = await api.call(t, 'GET', url, me, 200);
+  await api.call(t, 'GET', '/user_uploads/1/00/none/x.png', me, 404);
+  api.check(t, 'GET', temporary.body.url, await image(temporary.body.url), 200, true);
+  api.check(t, 'GET', '/user_uploads/temporary/bad/x.png', await image('/user_uploads/temporary/bad/x.png'), 400, true);
+  const listed = await api.call(t, 'GET', '/attachments', me, 200);
+  await api.call(t, 'GET', '/attachments', {}, 401);
+  await api.call(t, 'DELETE', '/attachments/999999', me, 400);
+  await api.call(t, 'DELETE', `/attachments/${listed.body.attachments[0].id}`, me, 200);
+  await api.call(t, 'PUT', '/bot_storage', { as: bot, params: { storage: { count: '1' } } }, 200);
+  await api.call(t, 'PUT', '/bot_storage', { as: bot, params: { storage: { count: 1 } } }, 400);
+  await api.call(t, 'GET', '/bot_storage', { as: bot, params: { keys: ['count'] } }, 200);
+  await api.call(t, 'GET', '/bot_storage', { as: bot, params: { keys: ['missing'] } }, 400);
+  await api.call(t, 'DELETE', '/bot_storage', { as: bot, params: { keys: ['missing'] } }, 400);
+  await api.call(t, 'DELETE', '/bot_storage', { as: bot, params: { keys: ['count'] } }, 200);
 });
 
 t.test('the image proxy', async (t) => {

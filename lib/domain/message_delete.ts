@@ -10,6 +10,7 @@ import { deleteUserMessagesOfMessage } from '../store/user_message.js';
 import { selectUserById } from '../store/users.js';
 import { newDictCache, streamOf } from './message_dicts.js';
 import { accessMessage } from './message_fetch.js';
+import { releaseClaims } from './attachments.js';
 import { isAdmin, type Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
 
@@ -66,6 +67,7 @@ export function deleteMessage(ctx: Ctx, actor: Actor, input: { messageId: number
     const stream = row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id);
     // Read before the rows go: Zulip's event_recipient_ids_for_action_on_messages, and always the deleter.
     const audience = [...new Set([...messageActionAudience(ctx, row, stream), actor.id])].sort((a, b) => a - b);
+    releaseClaims(ctx, row.id);
     deleteUserMessagesOfMessage(ctx.store, row.id);
     deleteMessageRow(ctx.store, row.id);
     const event: DeleteMessageEvent = { type: 'delete_message', message_ids: [row.id], message_type: stream ? 'stream' : 'private' };

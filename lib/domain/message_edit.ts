@@ -11,12 +11,14 @@ import {
   type MessageRow,
 } from '../store/messages.js';
 import { selectUserMessagesOfMessage, updateUserMessageFlags } from '../store/user_message.js';
+import { selectUserById } from '../store/users.js';
 import { RENDERED_FLAGS, flagList } from './flags.js';
 import { checkTopic, normalizeContent } from './message_addressee.js';
 import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import { recordEdit } from './message_history.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { updateClaims } from './attachments.js';
 import { isGuest, isModeratorOrAbove, type Actor } from './roles.js';
 import { isMeMessage } from '../render/markdown.js';
 import { firstUnprintable } from './stream_dicts.js';
@@ -151,6 +153,9 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
     const content = normalizeContent(input.content.trimEnd() === '' ? '(deleted)' : input.content);
     const rendered = renderMessage(ctx, content);
     updateMessageContent(ctx.store, row.id, content, rendered.columns, now);
+    // Zulip's check_attachment_reference_change claims for the sender, whoever edits.
+    const sender = selectUserById(ctx.store, row.sender_id);
+    if (sender) updateClaims(ctx, sender, row.id, rendered.html);
     const recipients = rows.map(([userId]) => userId);
     const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
     const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);

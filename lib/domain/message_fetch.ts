@@ -38,7 +38,7 @@ export interface GetMessagesInput {
 }
 
 /** Zulip's has_message_access; returns the user's flags (historical ones when they have no row), or undefined. */
-export function messageAccess(ctx: Ctx, actor: Actor, row: MessageRow, cache: DictCache): number | undefined {
+export function messageAccess(ctx: Ctx, actor: { id: number; role: number }, row: MessageRow, cache: DictCache): number | undefined {
   const own = selectUserMessageFlags(ctx.store, actor.id, row.id);
   if (row.stream_id === null) return own;
   const stream = streamOf(ctx, cache, row.stream_id)!;

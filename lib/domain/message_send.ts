@@ -12,6 +12,7 @@ import { addressedStream, buildAddressee, normalizeContent } from './message_add
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { messageDict, newMessageDictCache } from './message_dicts.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { updateClaims } from './attachments.js';
 import { streamViewerIds } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
 
@@ -106,6 +107,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       return value;
     });
     insertUserMessages(ctx.store, id, recipients, bits);
+    updateClaims(ctx, actor, id, rendered.html);
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);

@@ -1,7 +1,10 @@
 // Request bodies: application/x-www-form-urlencoded (URLSearchParams) and multipart/form-data
 // (@fastify/busboy, a streaming parser), for every method. Every received byte counts against the
 // route's limit, declared or chunked; over-large bodies are refused with 413 as soon as they pass it.
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import { ApiError } from '../errors.js';
 import { DEFAULT_UPLOAD_BYTES } from '../context.js';
@@ -10,12 +13,17 @@ export interface UploadedFile {
   field: string;
   filename: string;
   mimetype: string;
+  /** The file's bytes; empty when the route spools its files to disk (`spooled`). */
   data: Buffer;
+  /** Routes that spool uploads: the temporary file holding the bytes (removed once answered) and its size. */
+  spooled?: { path: string; size: number };
 }
 
 export interface ParsedBody {
   fields: Map<string, string>;
   files: UploadedFile[];
+  /** Removes the spooled files, if any (the handler calls it once the request is answered). */
+  cleanup?: () => void;
 }
 
 export interface BodyLimits {
@@ -23,6 +31,8 @@ export interface BodyLimits {
   uploadBytes: number;
   /** How long a body may take to arrive once the request is routed (408 after that). */
   bodyTimeoutMs?: number;
+  /** Where spooled uploads are written while their request runs (default: the OS's temporary directory). */
+  spoolDir?: string;
 }
 
 // uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE.
@@ -65,13 +75,15 @@ export function hasBody(req: IncomingMessage): boolean {
  * holding more. Elsewhere file parts are read and dropped as they arrive (Zulip ignores them too),
  * counted against `bodyBytes`.
  */
-export async function readBody(req: IncomingMessage, limits: BodyLimits, fileBytes?: number): Promise<ParsedBody> {
+export async function readBody(req: IncomingMessage, limits: BodyLimits, fileBytes?: number, spool = false): Promise<ParsedBody> {
   if (!hasBody(req)) return EMPTY_BODY;
-  const parsing = parseBody(req, limits, fileBytes);
+  const parsing = parseBody(req, limits, fileBytes, spool);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       req.resume();
+      // A body that still arrives after the answer leaves no spooled files behind.
+      parsing.then((body) => body.cleanup?.(), () => {});
       reject(new ApiError('REQUEST_TIMEOUT', 'Request body timed out', { headers: { Connection: 'close' } }));
     }, limits.bodyTimeoutMs ?? DEFAULT_LIMITS.bodyTimeoutMs);
   });
@@ -84,9 +96,9 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits, fileByt
   }
 }
 
-async function parseBody(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined): Promise<ParsedBody> {
+async function parseBody(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined, spool: boolean): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
-  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, fileBytes);
+  if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, fileBytes, spool);
   const raw = await readRaw(req, limits.bodyBytes);
   if (raw.length === 0) return EMPTY_BODY;
   if (type === '' || type.startsWith('application/x-www-form-urlencoded')) {
@@ -143,7 +155,53 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined): Promise<ParsedBody> {
+/**
+ * Spooled files: each part streams to a file of one temporary directory per request, so a large
+ * upload holds no more than the streams' buffers in memory.
+ */
+class Spool {
+  #dir: string | undefined;
+  #count = 0;
+  #removed = false;
+  readonly #writing: Promise<boolean>[] = [];
+
+  constructor(private readonly parent: string) {}
+
+  write(stream: NodeJS.ReadableStream, file: UploadedFile): void {
+    if (this.#removed) {
+      stream.resume();
+      return;
+    }
+    this.#dir ??= mkdtempSync(join(this.parent, 'parley-upload-'));
+    const path = join(this.#dir, String(this.#count++));
+    const spooled = { path, size: 0 };
+    file.spooled = spooled;
+    const out = createWriteStream(path);
+    stream.on('data', (chunk: Buffer) => {
+      spooled.size += chunk.length;
+    });
+    stream.pipe(out);
+    this.#writing.push(
+      new Promise((resolve) => {
+        out.on('close', () => resolve(true));
+        out.on('error', () => resolve(false));
+      }),
+    );
+  }
+
+  /** Whether every file reached the disk (resolves once they all did or failed). */
+  async written(): Promise<boolean> {
+    return (await Promise.all(this.#writing)).every(Boolean);
+  }
+
+  remove(): void {
+    this.#removed = true;
+    if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
+    this.#dir = undefined;
+  }
+}
+
+function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined, spoolFiles: boolean): Promise<ParsedBody> {
   const total = limits.bodyBytes + (fileBytes ?? 0);
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > total) return Promise.reject(tooLarge(total));
@@ -169,11 +227,13 @@ function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: numb
       reject(malformed());
       return;
     }
-    const result: ParsedBody = { fields: new Map(), files: [] };
+    const spool = spoolFiles && fileBytes !== undefined ? new Spool(limits.spoolDir ?? tmpdir()) : undefined;
+    const result: ParsedBody = { fields: new Map(), files: [], ...(spool && { cleanup: () => spool.remove() }) };
     let settled = false;
     const fail = (error: ApiError): void => {
       if (settled) return;
       settled = true;
+      spool?.remove();
       req.unpipe();
       req.resume();
       parser.removeAllListeners('finish');
@@ -191,6 +251,12 @@ function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: numb
         stream.resume();
         return;
       }
+      if (spool) {
+        const file: UploadedFile = { field, filename, mimetype: mimetype || 'application/octet-stream', data: Buffer.alloc(0) };
+        result.files.push(file);
+        spool.write(stream, file);
+        return;
+      }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () =>
@@ -200,8 +266,20 @@ function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: numb
     parser.on('error', () => fail(malformed()));
     parser.on('finish', () => {
       if (settled) return;
-      settled = true;
-      resolve(result);
+      if (!spool) {
+        settled = true;
+        resolve(result);
+        return;
+      }
+      void spool.written().then((ok) => {
+        if (!ok) {
+          fail(new ApiError('INTERNAL_SERVER_ERROR', 'The upload could not be stored'));
+          return;
+        }
+        if (settled) return;
+        settled = true;
+        resolve(result);
+      });
     });
     req.on('error', () => fail(malformed()));
     countBytes(req, total, parser, () => fail(tooLarge(total)));

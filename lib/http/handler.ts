@@ -14,7 +14,7 @@ import { decodeParams } from './params.js';
 import { RawResponse, sendError, sendJson, sendRaw, sendSuccess } from './respond.js';
 
 export const API_PREFIX = '/api/v1';
-const METHODS: readonly Method[] = ['GET', 'POST', 'PATCH', 'DELETE'];
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export interface HandlerDeps {
   routes: readonly RouteDef[];
@@ -162,6 +162,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
 
     const run = (body: ParsedBody): void => {
       bodyUnread = false;
+      let pending = false;
       try {
         const raw = new Map<string, string>(query === '' ? undefined : new URLSearchParams(query));
         for (const [key, value] of body.fields) raw.set(key, value);
@@ -172,10 +173,17 @@ export function createHandler(deps: HandlerDeps): RequestListener {
           return;
         }
         const result = deps.invoke(route, actor, values, request);
-        if (result instanceof Promise) result.then((value) => answer(value, ignored)).catch(fail);
-        else answer(result, ignored);
+        if (result instanceof Promise) {
+          pending = true;
+          result
+            .then((value) => answer(value, ignored))
+            .catch(fail)
+            .finally(() => body.cleanup?.());
+        } else answer(result, ignored);
       } catch (error) {
         fail(error);
+      } finally {
+        if (!pending) body.cleanup?.();
       }
     };
 
@@ -216,7 +224,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       if (route.before && route.access !== 'public') deps.before?.(route, actor);
       if (bodyUnread) {
         const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
-        readBody(req, deps.limits, fileBytes).then(run, (error: unknown) => {
+        readBody(req, deps.limits, fileBytes, route.spoolUploads === true).then(run, (error: unknown) => {
           bodyUnread = false;
           fail(error);
         });

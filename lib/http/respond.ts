@@ -69,3 +69,12 @@ export function sendRaw(res: ServerResponse, result: RawResponse, headers: Reado
   if (body instanceof Readable) pipeline(body, res, () => undefined);
   else res.end(body);
 }
+
+/**
+ * A Content-Disposition value (RFC 6266): an ASCII name quoted with its backslashes and quotes
+ * escaped, any other name percent-encoded as filename* (RFC 8187).
+ */
+export function contentDisposition(kind: 'inline' | 'attachment', fileName: string): string {
+  if (/^[\x20-\x7e]*$/.test(fileName)) return `${kind}; filename="${fileName.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  return `${kind}; filename*=utf-8''${encodeURIComponent(fileName)}`;
+}

@@ -8,7 +8,7 @@ import { ApiError, mustBeAdmin, type ErrorCode, type ErrorVariant } from '../err
 import type { UploadedFile } from '../http/body.js';
 import type { ParamShape, ParamValues } from '../http/params.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * public: no credentials (server_settings, fetch_api_key);
@@ -63,6 +63,8 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   uploads?: string;
   /** The largest file the route takes, in bytes (default: limits.uploadBytes); its body may be that much larger. */
   uploadBytes?: (ctx: Ctx) => number;
+  /** Its files are spooled to temporary files rather than held in memory (request.files[i].spooled). */
+  spoolUploads?: boolean;
   /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
   allowIncomingWebhooks?: boolean;
   handler: Handler<P, R>;
