@@ -135,7 +135,7 @@ export function databaseSnapshots(db: Database.Database, volatile: readonly stri
   let last: { changes: unknown; dump: string } | undefined;
   return () => {
     const now = changes.get();
-    if (last?.changes !== now) last = { changes: now, dump: dumpDatabase(db, volatile) };
+    if (last === undefined || last.changes !== now) last = { changes: now, dump: dumpDatabase(db, volatile) };
     return last.dump;
   };
 }
