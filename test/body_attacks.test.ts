@@ -66,7 +66,7 @@ async function postMultipart(s: TestServer, path: string, body: string | Buffer,
 }
 
 t.test('a chunked multipart body whose part header never ends is cut off at the body limit with 413', async (t) => {
-  const s = await startServer({ limits: { bodyBytes: 256 * 1024 } });
+  const s = await startServer({ socket: true, limits: { bodyBytes: 256 * 1024 } });
   t.teardown(() => s.close());
   const reply = await streamUntilAnswered(
     s,
@@ -85,7 +85,7 @@ t.test('a chunked multipart body whose part header never ends is cut off at the 
 });
 
 t.test('a chunked urlencoded or multipart body over the limit is 413, whichever route', async (t) => {
-  const s = await startServer({ limits: { bodyBytes: 1024 } });
+  const s = await startServer({ socket: true, limits: { bodyBytes: 1024 } });
   t.teardown(() => s.close());
   const field = Buffer.from('--b\r\nContent-Disposition: form-data; name="full_name"\r\n\r\n');
   for (const [label, path, headers, first] of [
@@ -100,7 +100,7 @@ t.test('a chunked urlencoded or multipart body over the limit is 413, whichever 
 });
 
 t.test('a part header of repeated filename= parameters is parsed in linear time and capped', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const header = 'form-data; name="username"; ' + 'filename="'.repeat(80 * 1024);
   const body = Buffer.from(`--b\r\nContent-Disposition: ${header}\r\n\r\nowner@example.com\r\n--b--\r\n`);
@@ -114,7 +114,7 @@ t.test('a part header of repeated filename= parameters is parsed in linear time 
 });
 
 t.test('more than 1000 fields in a multipart body is 400 naming the field limit', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   let body = '';
   for (let i = 0; i <= 1000; i += 1) body += `--b\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`;
@@ -125,7 +125,7 @@ t.test('more than 1000 fields in a multipart body is 400 naming the field limit'
 });
 
 t.test('a guest upload is refused before its body is read; the connection closes', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const guest = await s.user('guest');
   const bot = await s.user('member', { bot: true });
@@ -157,7 +157,7 @@ t.test('a guest upload is refused before its body is read; the connection closes
 });
 
 t.test('an upload route caps its body at its own limit: the emoji limit plus the field limit', async (t) => {
-  const s = await startServer({ limits: { emojiBytes: 1000, bodyBytes: 500 } });
+  const s = await startServer({ socket: true, limits: { emojiBytes: 1000, bodyBytes: 500 } });
   t.teardown(() => s.close());
   const declared = await postMultipart(s, '/realm/emoji/big', 'x'.repeat(1501), s.owner.auth);
   t.equal(declared.status, 413);
@@ -169,7 +169,7 @@ t.test('an upload route caps its body at its own limit: the emoji limit plus the
 });
 
 t.test('a part is a file when it has a filename, with or without a Content-Type (python-requests)', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   // A 1x1 PNG.
   const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -230,7 +230,7 @@ t.test('queues expire after their lifespan without a poll; acknowledged events a
 });
 
 t.test('a closed client connection frees its waiting long-poll at once', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const queue = await register(s, s.owner);
   const controller = new AbortController();

@@ -12,7 +12,7 @@ import type { PushOptions } from '../lib/index.js';
 import { allRoutes } from '../lib/routes/index.js';
 import { basic, startServer } from './helpers.js';
 import { requestsFor, type FuzzRequest, type World } from './fuzz_arbitraries.js';
-import { dumpDatabase, sendRaw, type RawReply } from './raw_http.js';
+import { databaseSnapshots, sendRaw, type RawReply } from './raw_http.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_422);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -86,6 +86,8 @@ const world: World = {
   names: ['fuzz', 'fuzzing', 'Fuzz', 'narrow/fuzz', 'inbox', 'fuzzers', victims[1]!.email, ...queues, 'smile', 'octopus', uploaded.split('/').slice(3).join('/')],
 };
 const restoreKey = s.db.prepare('UPDATE user SET api_key = ? WHERE id = ?');
+// parley writes through s.db's connection: the dump is only made again after rows changed.
+const snapshot = databaseSnapshots(s.db, VOLATILE);
 const auth = { owner: s.owner.auth, member: member.auth, nobody: basic('nobody@example.com', 'n'.repeat(32)) };
 
 function problem(routeKey: string, request: FuzzRequest, reply: RawReply): string | undefined {
@@ -117,7 +119,7 @@ for (const route of allRoutes) {
     const property = fc.asyncProperty(requestsFor(route, world), async (request) => {
       // Bookkeeping the server defers to the next tick (poll acknowledgements) lands first.
       await new Promise((resolve) => setImmediate(resolve));
-      const before = dumpDatabase(s.db, VOLATILE);
+      const before = snapshot();
       const reply = await sendRaw(s.url, {
         method: request.method,
         path: request.path,
@@ -131,7 +133,7 @@ for (const route of allRoutes) {
       const found = problem(key, request, reply);
       if (found) throw new Error(`${found}\n  request: ${describe(request)}`);
       if (reply.json?.result !== 'success' && !(RAW_ROUTES.has(key) && reply.status === 200)) {
-        const after = dumpDatabase(s.db, VOLATILE);
+        const after = snapshot();
         if (after !== before) throw new Error(`a failed request (${reply.status} ${reply.text.slice(0, 120)}) changed the database\n  request: ${describe(request)}`);
       }
     });

@@ -1,12 +1,17 @@
-// Shared test set-up: a parley server on a real SQLite database, listening on 127.0.0.1, with an
-// owner and helpers to make users and HTTP requests (urlencoded, multipart or query string).
+// Shared test set-up: a parley server on a real SQLite database, with an owner and helpers to make
+// users and HTTP requests (urlencoded, multipart or query string). The server listens on 127.0.0.1
+// (`url`, for clients and raw fetches), but `request()` goes in-process through light-my-request
+// (fastify's inject) into chat.handler; with `{ socket: true }` it goes over the socket with fetch.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { inject } from 'light-my-request';
 import { createChatServer, type ChatOptions, type ChatServer, type Credentials } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
+import { hashPassword } from '../lib/domain/credentials.js';
 
 export interface TestUser extends Credentials {
   auth: string;
@@ -31,6 +36,7 @@ export interface RequestOptions {
 export interface TestServer {
   chat: ChatServer;
   db: Database.Database;
+  /** The listening server's base URL (http://127.0.0.1:port). */
   url: string;
   dir: string;
   owner: TestUser;
@@ -72,11 +78,12 @@ export function formValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-export async function sendRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+/** The URL (path and query after the API prefix) and the init of a request as `fetch` takes it. */
+function requestInit(method: string, path: string, options: RequestOptions): { url: string; init: RequestInit } {
   const encoding = options.encoding ?? (method === 'GET' ? 'query' : 'urlencoded');
   const headers: Record<string, string> = { ...options.headers };
   if (options.as) headers.authorization = options.as.auth;
-  let url = base + '/api/v1' + path;
+  let url = '/api/v1' + path;
   let body: string | FormData | undefined;
   const entries = Object.entries(options.params ?? {}).filter(([, v]) => v !== undefined);
   if (entries.length > 0) {
@@ -91,13 +98,47 @@ export async function sendRequest(base: string, method: string, path: string, op
       body = new URLSearchParams(entries.map(([k, v]): [string, string] => [k, formValue(v)])).toString();
     }
   }
-  const response = await fetch(url, { method, headers, body, signal: options.signal });
+  return { url, init: { method, headers, body, signal: options.signal } };
+}
+
+export async function sendRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+  const { url, init } = requestInit(method, path, options);
+  const response = await fetch(base + url, init);
   return { status: response.status, body: await jsonBody(response), headers: response.headers };
+}
+
+// The headers fetch (undici) sends with every request, so a handler sees the same request either way.
+const FETCH_HEADERS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+/** The same request as sendRequest, dispatched into a request listener without a socket. */
+export async function injectRequest(handler: ChatServer['handler'], method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+  if (options.signal) throw new Error('an aborting request needs a socket: startServer({ socket: true })');
+  const { url, init } = requestInit(method, path, options);
+  // Request encodes the body as fetch would (a multipart body with its boundary).
+  const encoded = new Request('http://127.0.0.1' + url, init);
+  const headers: Record<string, string> = { ...FETCH_HEADERS };
+  encoded.headers.forEach((value, key) => (headers[key] = value));
+  const payload = init.body === undefined ? undefined : Buffer.from(await encoded.arrayBuffer());
+  const response = await inject((req, res) => handler(req, res), { method: method as 'GET', url, headers, payload });
+  const replyHeaders = new Headers();
+  for (const [key, value] of Object.entries(response.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) replyHeaders.append(key, String(one));
+  }
+  return { status: response.statusCode, body: parseJson(response.payload), headers: replyHeaders };
 }
 
 /** A response's JSON body; a body that is not JSON comes back as `{ _raw: text }`. */
 export async function jsonBody(response: Response): Promise<Record<string, any>> {
-  const text = await response.text();
+  return parseJson(await response.text());
+}
+
+function parseJson(text: string): Record<string, any> {
   try {
     return JSON.parse(text) as Record<string, any>;
   } catch {
@@ -105,7 +146,16 @@ export async function jsonBody(response: Response): Promise<Record<string, any>>
   }
 }
 
-export async function startServer(options: ChatOptions & { file?: boolean } = {}): Promise<TestServer> {
+/**
+ * A test server with an owner. `request()` is in-process unless `socket` is set: then it goes over
+ * HTTP, for tests of HTTP itself (bodies on the wire, aborted long-polls, sockets' addresses).
+ */
+// The owner's password is 'owner-password'. Its scrypt hash (parley's real parameters) is made once
+// per test process and stored with each new owner: scrypt is meant to be slow, and most suites
+// never log in with a password (test/auth.test.ts and test/passwords.test.ts hash their own).
+let ownerPasswordHash: Promise<string> | undefined;
+
+export async function startServer(options: ChatOptions & { file?: boolean; socket?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
   // Most suites address users by their real emails: their organizations show emails to everyone
@@ -113,16 +163,17 @@ export async function startServer(options: ChatOptions & { file?: boolean } = {}
   const chat = createChatServer(opened, { logger: silentLogger, ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
   // With libsql, tests read and write rows through the same adapter parley uses.
   const db = chat.ctx.db;
-  const address = await chat.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${address.port}`;
-  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' }));
+  const url = `http://127.0.0.1:${(await chat.listen(0, '127.0.0.1')).port}`;
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner' }));
+  ownerPasswordHash ??= hashPassword('owner-password', randomBytes);
+  db.prepare('UPDATE user SET password_hash = ? WHERE id = ?').run(await ownerPasswordHash, owner.user_id);
   const server: TestServer = {
     chat,
     db,
     url,
     dir,
     owner,
-    request: (method, path, opts) => sendRequest(url, method, path, opts),
+    request: (method, path, opts) => (options.socket ? sendRequest(url, method, path, opts) : injectRequest(chat.handler, method, path, opts)),
     async user(role = 'member', extra = {}) {
       counter += 1;
       const email = extra.email ?? `${role}${counter}@example.com`;

@@ -85,7 +85,7 @@ function memoryLogger() {
 }
 
 t.test('an unknown endpoint is a JSON 404 NOT_FOUND', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   for (const path of ['/api/v1/no_such_endpoint', '/api/v1/users/me/no/such', '/not-api', '/']) {
     const reply = await raw(s.url, 'GET', path, { headers: { authorization: s.owner.auth } });
@@ -96,7 +96,7 @@ t.test('an unknown endpoint is a JSON 404 NOT_FOUND', async (t) => {
 });
 
 t.test('a known path with another method is 405 with Allow', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const cases: [string, string, string][] = [
     ['PUT', '/api/v1/users/me', 'GET'],
@@ -118,7 +118,7 @@ t.test('a known path with another method is 405 with Allow', async (t) => {
 });
 
 t.test('a path id that is not an integer is a 404', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   for (const id of ['abc', '1.5', '-1', '%zz', '1e3']) {
     const reply = await raw(s.url, 'GET', `/api/v1/users/${id}`, { headers: { authorization: s.owner.auth } });
@@ -131,7 +131,7 @@ t.test('a path id that is not an integer is a 404', async (t) => {
 });
 
 t.test('//api/v1/... (what zulip-js sends for a server URL ending in /) is served like /api/v1/...', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const reply = await raw(s.url, 'GET', '//api/v1/users/me?x=1', { headers: { authorization: s.owner.auth } });
   t.equal(reply.status, 200);
@@ -141,7 +141,7 @@ t.test('//api/v1/... (what zulip-js sends for a server URL ending in /) is serve
 });
 
 t.test('an oversized body is 413 PAYLOAD_TOO_LARGE and the server keeps working', async (t) => {
-  const s = await startServer({ limits: { bodyBytes: 100, uploadBytes: 200 } });
+  const s = await startServer({ socket: true, limits: { bodyBytes: 100, uploadBytes: 200 } });
   t.teardown(() => s.close());
   const headers = { authorization: s.owner.auth, 'content-type': 'application/x-www-form-urlencoded' };
   const declared = await raw(s.url, 'PATCH', `/api/v1/users/${s.owner.user_id}`, { headers, body: 'full_name=' + 'a'.repeat(200) });
@@ -165,7 +165,7 @@ t.test('an oversized body is 413 PAYLOAD_TOO_LARGE and the server keeps working'
 });
 
 t.test('a body that does not arrive in time is 408 REQUEST_TIMEOUT', async (t) => {
-  const s = await startServer({ limits: { bodyTimeoutMs: 50 } });
+  const s = await startServer({ socket: true, limits: { bodyTimeoutMs: 50 } });
   t.teardown(() => s.close());
   const reply = await new Promise<RawReply>((resolve, reject) => {
     const req = http.request(`${s.url}/api/v1/users/${s.owner.user_id}`, {
@@ -192,7 +192,7 @@ t.test('a body that does not arrive in time is 408 REQUEST_TIMEOUT', async (t) =
 });
 
 t.test('a body that is neither form-urlencoded nor multipart is 415', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const reply = await raw(s.url, 'PATCH', `/api/v1/users/${s.owner.user_id}`, {
     headers: { authorization: s.owner.auth, 'content-type': 'application/json' },
@@ -209,7 +209,7 @@ t.test('a body that is neither form-urlencoded nor multipart is 415', async (t) 
 });
 
 t.test('a malformed multipart body is 400', async (t) => {
-  const s = await startServer();
+  const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const expected = { result: 'error', msg: 'Malformed multipart/form-data body', code: 'BAD_REQUEST' };
   const noBoundary = await raw(s.url, 'PATCH', `/api/v1/users/${s.owner.user_id}`, {
@@ -335,7 +335,7 @@ t.test('an unexpected exception is a JSON 500 without details, logged, and the p
 
 t.test('rate limits: X-RateLimit headers, 429 RATE_LIMIT_HIT with retry-after, per user, recovery', async (t) => {
   let now = 1_700_000_000_000;
-  const s = await startServer({ rateLimit: { requestsPerMinute: 3 }, clock: () => now });
+  const s = await startServer({ socket: true, rateLimit: { requestsPerMinute: 3 }, clock: () => now });
   t.teardown(() => s.close());
   const member = await s.user('member');
   for (const remaining of [2, 1, 0]) {
@@ -368,7 +368,7 @@ t.test('rate limits: X-RateLimit headers, 429 RATE_LIMIT_HIT with retry-after, p
 
 t.test('failed authentications of an address hit the stricter per-address limit', async (t) => {
   let now = 1_700_000_000_000;
-  const s = await startServer({ rateLimit: { requestsPerMinute: 100, authAttemptsPerMinute: 2 }, clock: () => now });
+  const s = await startServer({ socket: true, rateLimit: { requestsPerMinute: 100, authAttemptsPerMinute: 2 }, clock: () => now });
   t.teardown(() => s.close());
   const wrong = { auth: basic(s.owner.email, 'x'.repeat(32)) } as never;
   for (let i = 0; i < 2; i += 1) {
@@ -392,7 +392,7 @@ t.test('failed authentications of an address hit the stricter per-address limit'
 
 t.test('POST /fetch_api_key failures are limited per address, and per account whatever the address', async (t) => {
   let now = 1_700_000_000_000;
-  const s = await startServer({ rateLimit: { authAttemptsPerMinute: 2 }, clock: () => now });
+  const s = await startServer({ socket: true, rateLimit: { authAttemptsPerMinute: 2 }, clock: () => now });
   t.teardown(() => s.close());
   const params = { username: s.owner.email, password: 'owner-password' };
   const member = await s.user('member', { password: 'member-password' });

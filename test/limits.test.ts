@@ -24,7 +24,7 @@ import {
 } from '../lib/routes/limits.js';
 import { startServer } from './helpers.js';
 
-const s = await startServer();
+const s = await startServer({ socket: true });
 t.teardown(() => s.close());
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => i + 1);

@@ -123,3 +123,19 @@ export function dumpDatabase(db: Database.Database, volatile: readonly string[] 
   }
   return out.join('\n');
 }
+
+/**
+ * dumpDatabase, made again only when the connection changed rows since the last dump: SQLite's
+ * total_changes() counts every row inserted, updated or deleted through the connection (even in
+ * a transaction rolled back later), so an unchanged count means an unchanged database when the
+ * server writes through this same connection.
+ */
+export function databaseSnapshots(db: Database.Database, volatile: readonly string[] = []): () => string {
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  let last: { changes: unknown; dump: string } | undefined;
+  return () => {
+    const now = changes.get();
+    if (last === undefined || last.changes !== now) last = { changes: now, dump: dumpDatabase(db, volatile) };
+    return last.dump;
+  };
+}
