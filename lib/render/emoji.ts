@@ -1,9 +1,9 @@
 // The Unicode emoji names and codes (Zulip's name_to_codepoint / codepoint_to_name / code_to_names):
-// Zulip's names (zulip_emoji_names.json, made by tools/zulip-emoji-names.mjs from Zulip's
+// Zulip's names (zulip_emoji_names.ts, made by tools/zulip-emoji-names.mjs from Zulip's
 // EMOJI_NAME_MAPS), then, for compatibility, the emoji-datasource package's short names that name
 // no Zulip emoji (`thumbsup`, and the emoji Zulip's map lacks). Built by the caller once per server.
 import { createRequire } from 'node:module';
-import zulipNames from './zulip_emoji_names.json' with { type: 'json' };
+import { zulipCodeToNames } from './zulip_emoji_names.js';
 
 interface EmojiDatum {
   unified: string;
@@ -38,7 +38,7 @@ export function buildUnicodeEmojiTables(): UnicodeEmojiTables {
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
   const codeToNames = new Map<string, readonly string[]>();
-  for (const [code, names] of Object.entries(zulipNames.code_to_names)) {
+  for (const [code, names] of Object.entries(zulipCodeToNames)) {
     codeToName.set(code, names[0]!);
     codeToNames.set(code, names);
     for (const name of names) nameToCode.set(name, code);
