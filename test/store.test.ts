@@ -159,8 +159,11 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `ALTER TABLE realm DROP COLUMN url_chosen;
+// Back to version 3: no user_setting, user_topic or muted_user tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `DROP TABLE user_setting;
+    DROP TABLE user_topic;
+    DROP TABLE muted_user;
+    ALTER TABLE realm DROP COLUMN url_chosen;
     ALTER TABLE user DROP COLUMN email_address_visibility;
     ALTER TABLE realm DROP COLUMN default_email_address_visibility;
     DROP TABLE reaction;

@@ -158,8 +158,12 @@ function checkEmailFree(ctx: Ctx, email: string): void {
 const PASSWORD_MIN_LENGTH = 6;
 
 /** Zulip's check_password_strength, without its zxcvbn guess count: at least 6 characters. */
+export function isStrongPassword(password: string): boolean {
+  return [...password].length >= PASSWORD_MIN_LENGTH;
+}
+
 function checkPasswordStrength(password: string): void {
-  if ([...password].length < PASSWORD_MIN_LENGTH) throw badRequest('The password is too weak.');
+  if (!isStrongPassword(password)) throw badRequest('The password is too weak.');
 }
 
 /** Creates a user or bot without a permission check (bootstrap, the CLI); emits realm_user add. */
@@ -237,15 +241,19 @@ export function updateUser(
       updateUserRole(ctx.store, target.id, input.role);
       ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
     }
-    if (fullName !== undefined && fullName !== target.full_name) {
-      updateUserFullName(ctx.store, target.id, fullName);
-      ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
-      if (target.bot_type !== null) {
-        ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
-      }
-    }
+    if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};
   });
+}
+
+/** Zulip's do_change_full_name for a checked name: realm_user update to everyone, realm_bot update to a bot's owners. */
+export function changeFullName(ctx: Ctx, target: UserRow, fullName: string): void {
+  if (fullName === target.full_name) return;
+  updateUserFullName(ctx.store, target.id, fullName);
+  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+  if (target.bot_type !== null) {
+    ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+  }
 }
 
 export function roleOf(ctx: Ctx, userId: number): Role | undefined {

@@ -99,7 +99,12 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec("UPDATE realm SET url_chosen = 0 WHERE url = 'http://localhost:9991'");
     },
   },
+  {
+    // The user_setting, user_topic and muted_user tables: new tables, created when schema.sql is applied after this step.
+    version: 11,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
