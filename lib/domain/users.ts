@@ -20,7 +20,7 @@ import { gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
-import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -123,8 +123,9 @@ export function listUsers(ctx: Ctx, actor: Actor): { members: Record<string, unk
   return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor)) };
 }
 
-export function getUser(ctx: Ctx, actor: Actor, userId: number): { user: Record<string, unknown> } {
-  const row = selectUserById(ctx.store, userId);
+/** GET /users/{user_id}, and Zulip's GET /users/{email} (get_user_by_email: the email rules of userByEmail). */
+export function getUser(ctx: Ctx, actor: Actor, ref: number | string): { user: Record<string, unknown> } {
+  const row = typeof ref === 'number' ? selectUserById(ctx.store, ref) : userByEmail(ctx, actor, ref);
   if (!row) throw badRequest('No such user');
   return { user: userFormatterFor(ctx, actor)(row) };
 }

@@ -20,6 +20,8 @@ import { externalContentRoutes } from './external_content.js';
 import { typingRoutes } from './typing.js';
 import { presenceRoutes } from './presence.js';
 import { emojiDataRoutes } from './emoji_data.js';
+import { mutedUserRoutes } from './muted_users.js';
+import { userTopicRoutes } from './user_topics.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -47,6 +49,8 @@ export const routeGroups = {
   typing: typingRoutes,
   presence: presenceRoutes,
   emojiData: emojiDataRoutes,
+  userTopics: userTopicRoutes,
+  mutedUsers: mutedUserRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

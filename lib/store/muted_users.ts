@@ -28,3 +28,11 @@ export function insertMutedUser(s: Store, row: MutedUserRow): void {
 export function deleteMutedUser(s: Store, userId: number, mutedUserId: number): void {
   s.run('DELETE FROM muted_user WHERE user_id = ? AND muted_user_id = ?', userId, mutedUserId);
 }
+
+/** The user's unread messages from `senderId` (Zulip's do_mark_muted_user_messages_as_read). */
+export function selectUnreadMessageIdsFromSender(s: Store, userId: number, senderId: number): number[] {
+  return s
+    .prepare('SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ? ORDER BY um.message_id')
+    .pluck()
+    .all(userId, senderId) as number[];
+}
