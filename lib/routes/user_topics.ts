@@ -1,5 +1,4 @@
-// POST /user_topics and the legacy PATCH /users/me/subscriptions/muted_topics (older clients,
-// Zulip Terminal among them).
+// POST /user_topics and the legacy PATCH /users/me/subscriptions/muted_topics (older clients).
 import { z } from 'zod';
 import { MAX_TOPIC_LENGTH } from '../domain/message_addressee.js';
 import { updateMutedTopic, updateUserTopic } from '../domain/user_topics.js';
