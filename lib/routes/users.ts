@@ -82,7 +82,7 @@ export const userRoutes = {
     access: 'user',
     summary: "Deactivate the caller's own account (and the bots it owns)",
     params: {},
-    errors: ['BAD_REQUEST'],
+    errors: ['CANNOT_DEACTIVATE_LAST_USER'],
     handler: (ctx, actor) => deactivateOwnAccount(ctx, actor),
   }),
   reactivate: route({
