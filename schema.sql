@@ -532,3 +532,40 @@ CREATE TABLE IF NOT EXISTS bot_storage (
   value TEXT NOT NULL,
   PRIMARY KEY (user_id, key)
 ) STRICT, WITHOUT ROWID;
+
+------------------------------------------------------------------------------------------------
+-- Personal settings and muting (lib/domain/user_settings.ts, user_topics.ts, muted_users.ts)
+------------------------------------------------------------------------------------------------
+
+-- A user's settings of Zulip's user_settings that differ from Zulip's defaults (PATCH /settings);
+-- value is JSON. presence_enabled, enable_drafts_synchronization, timezone and
+-- email_address_visibility live on user. Read whole per user by /register.
+CREATE TABLE IF NOT EXISTS user_setting (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  name TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (user_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- Zulip's UserTopic: a user's visibility policy for a topic (1 muted, 2 unmuted, 3 followed; no
+-- row is 0, inherit). Topics match case-insensitively, as messages' topics do in narrows; the
+-- spelling first given is kept. Read by /register, narrows (is:muted, is:followed) and unread counts.
+CREATE TABLE IF NOT EXISTS user_topic (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  stream_id INTEGER NOT NULL REFERENCES stream(id),
+  topic TEXT NOT NULL COLLATE NOCASE,
+  visibility_policy INTEGER NOT NULL CHECK (visibility_policy IN (1, 2, 3)),
+  -- Unix seconds of the last change.
+  last_updated INTEGER NOT NULL,
+  PRIMARY KEY (user_id, stream_id, topic)
+) STRICT, WITHOUT ROWID;
+
+-- Zulip's MutedUser: user_id muted muted_user_id at date_muted (unix seconds).
+CREATE TABLE IF NOT EXISTS muted_user (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  muted_user_id INTEGER NOT NULL REFERENCES user(id),
+  date_muted INTEGER NOT NULL,
+  PRIMARY KEY (user_id, muted_user_id)
+) STRICT, WITHOUT ROWID;
+-- Who muted a sender: their copies of its new messages arrive read (lib/domain/message_send.ts).
+CREATE INDEX IF NOT EXISTS muted_user_by_muted ON muted_user (muted_user_id, user_id);

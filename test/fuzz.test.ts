@@ -88,6 +88,15 @@ const world: World = {
 const restoreKey = s.db.prepare('UPDATE user SET api_key = ? WHERE id = ?');
 // parley writes through s.db's connection: the dump is only made again after rows changed.
 const snapshot = databaseSnapshots(s.db, VOLATILE);
+const queueRows = s.db.prepare('SELECT * FROM event_queue').all() as Record<string, unknown>[];
+/** DELETE /users/me deactivates the member caller and its bots and drops its queues: all come back for the next routes. */
+function restoreMember(): void {
+  s.db.prepare('UPDATE user SET is_active = 1 WHERE id = ? OR bot_owner_id = ?').run(member.user_id, member.user_id);
+  for (const row of queueRows) {
+    const columns = Object.keys(row);
+    s.db.prepare(`INSERT OR IGNORE INTO event_queue (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`).run(...Object.values(row));
+  }
+}
 const auth = { owner: s.owner.auth, member: member.auth, nobody: basic('nobody@example.com', 'n'.repeat(32)) };
 
 function problem(routeKey: string, request: FuzzRequest, reply: RawReply): string | undefined {
@@ -140,6 +149,7 @@ for (const route of allRoutes) {
     const outcome = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
     // POST /users/me/api_key/regenerate replaces the caller's key: the next routes keep theirs.
     for (const caller of [s.owner, member]) restoreKey.run(caller.api_key, caller.user_id);
+    if (key === 'DELETE /users/me') restoreMember();
     if (outcome.failed) {
       const error = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
       t.fail(`${key}: ${error}\n${fc.defaultReportMessage(outcome) ?? 'failed'}\nReproduce: FUZZ_SEED=${SEED} (path ${outcome.counterexamplePath})`);

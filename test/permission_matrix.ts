@@ -106,6 +106,8 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: admins(INSUFFICIENT),
   },
   'DELETE /users/:user_id': { request: async (env) => ({ path: `/users/${(await env.target()).user_id}` }), expect: admins(INSUFFICIENT) },
+  // Each caller is a fresh account, and other owners remain.
+  'DELETE /users/me': { request: () => ({ path: '/users/me' }), expect: everyone },
   'POST /users/:user_id/reactivate': {
     request: async (env) => {
       const target = await env.target();
@@ -245,6 +247,25 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'POST /users/me/alert_words': { request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['word'] } }), expect: everyone },
   'DELETE /users/me/alert_words': { request: () => ({ path: '/users/me/alert_words', params: { alert_words: ['word'] } }), expect: everyone },
   'PATCH /settings': { request: () => ({ path: '/settings', params: { email_address_visibility: 1 } }), expect: but({ bot: NO_BOTS }) },
+  // Muting a fresh member, then unmuting one the caller muted.
+  'POST /users/me/muted_users/:muted_user_id': { request: async (env) => ({ path: `/users/me/muted_users/${(await env.target()).user_id}` }), expect: everyone },
+  'DELETE /users/me/muted_users/:muted_user_id': {
+    request: async (env, caller) => {
+      const target = await env.target();
+      env.s.chat.api.mutedUsers.mute(caller.user_id, { mutedUserId: target.user_id });
+      return { path: `/users/me/muted_users/${target.user_id}` };
+    },
+    expect: everyone,
+  },
+  // The owner's public channel: every caller may read it (guests: not subscribed, so no access).
+  'POST /user_topics': {
+    request: (env) => ({ path: '/user_topics', params: { stream_id: env.channel.id, topic: env.unique('t'), visibility_policy: 3 } }),
+    expect: but({ guest: bad('Invalid channel ID') }),
+  },
+  'PATCH /users/me/subscriptions/muted_topics': {
+    request: (env) => ({ path: '/users/me/subscriptions/muted_topics', params: { stream_id: env.channel.id, topic: env.unique('t'), op: 'add' } }),
+    expect: but({ guest: bad('Invalid channel ID') }),
+  },
   'POST /users/me/status': { request: () => ({ path: '/users/me/status', params: { status_text: 'busy' } }), expect: but({ bot: NO_BOTS }) },
   // API document 4.1: administrators only; a bot with the member role is not one (FL 473).
   'POST /users/:user_id/status': {

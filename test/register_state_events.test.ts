@@ -1,7 +1,8 @@
 // The message-derived lists of POST /register stay current through events: applying the events
 // a change produced to the state fetched before equals a fresh /register (Zulip's test_events.py):
 // starred_messages through update_message_flags (starred), recent_private_conversations through
-// message events (Zulip's apply_event for both).
+// message events (Zulip's apply_event for both); user_settings, muted_users, user_topics and
+// muted_topics through their events.
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
@@ -100,4 +101,51 @@ t.test('starred_messages: starring and unstarring by ids and by narrow', async (
     }),
   );
   t.same((await register(bob)).starred_messages, [], 'all unstarred');
+});
+
+// Settings and muting: user_settings, muted_users, user_topics and muted_topics (Zulip's apply_event).
+const SETTING_KEYS = ['user_settings', 'muted_users', 'user_topics', 'muted_topics'] as const;
+
+function applySettingEvents(before: Record<string, any>, events: readonly Record<string, any>[]): Record<string, unknown> {
+  const state: Record<string, any> = { user_settings: { ...before.user_settings }, muted_users: before.muted_users, user_topics: [...before.user_topics], muted_topics: before.muted_topics };
+  for (const event of events) {
+    if (event.type === 'user_settings') state.user_settings[event.property] = event.value;
+    else if (event.type === 'muted_users') state.muted_users = event.muted_users;
+    else if (event.type === 'muted_topics') state.muted_topics = event.muted_topics;
+    else if (event.type === 'user_topic') {
+      const same = (u: Record<string, any>) => u.stream_id === event.stream_id && u.topic_name.toLowerCase() === event.topic_name.toLowerCase();
+      state.user_topics = state.user_topics.filter((u: Record<string, any>) => !same(u));
+      if (event.visibility_policy !== 0) state.user_topics.push({ stream_id: event.stream_id, topic_name: event.topic_name, last_updated: event.last_updated, visibility_policy: event.visibility_policy });
+    }
+  }
+  return state;
+}
+
+const pickSettings = (body: Record<string, any>) => Object.fromEntries(SETTING_KEYS.map((key) => [key, body[key]]));
+const byTopic = (state: Record<string, any>) => ({ ...state, user_topics: [...state.user_topics].sort((a, b) => a.stream_id - b.stream_id || (a.topic_name < b.topic_name ? -1 : 1)) });
+
+t.test('user_settings, muted_users, user_topics and muted_topics: events applied equal a fresh register', async (t) => {
+  const { alice, bob, channel } = await trio();
+  const streamId = s.chat.api.streams.getId(alice.user_id, { stream: channel }).stream_id;
+  // Without user_topic in event_types, Zulip sends the legacy muted_topics events too.
+  // Zulip leaves muted_topics out of a register that fetches user_topic: fetched on its own.
+  const params = { event_types: ['user_settings', 'muted_users', 'user_topic', 'muted_topics', 'update_message_flags'], fetch_event_types: ['user_settings', 'muted_users', 'user_topic'] };
+  const legacyParams = { event_types: params.event_types.filter((type) => type !== 'user_topic'), fetch_event_types: ['muted_topics'] };
+  const legacy = ok(t, await s.request('POST', '/register', { as: alice, params: legacyParams }));
+  const before = { ...ok(t, await s.request('POST', '/register', { as: alice, params })), muted_topics: legacy.muted_topics };
+  ok(t, await s.request('POST', `/users/me/muted_users/${bob.user_id}`, { as: alice }));
+  ok(t, await s.request('PATCH', '/settings', { as: alice, params: { emojiset: 'text', default_language: 'fr', enter_sends: true, timezone: 'Asia/Tokyo' } }));
+  ok(t, await s.request('POST', '/user_topics', { as: alice, params: { stream_id: streamId, topic: 'one', visibility_policy: 1 } }));
+  ok(t, await s.request('POST', '/user_topics', { as: alice, params: { stream_id: streamId, topic: 'two', visibility_policy: 3 } }));
+  ok(t, await s.request('PATCH', '/users/me/subscriptions/muted_topics', { as: alice, params: { stream: channel, topic: 'three', op: 'add' } }));
+  ok(t, await s.request('POST', '/user_topics', { as: alice, params: { stream_id: streamId, topic: 'one', visibility_policy: 2 } }));
+  ok(t, await s.request('POST', '/user_topics', { as: alice, params: { stream_id: streamId, topic: 'two', visibility_policy: 0 } }));
+  const modern = await poll(s, alice, before);
+  t.notOk(modern.some((e) => e.type === 'muted_topics'), 'no muted_topics events for a queue that takes user_topic');
+  const events = [...modern, ...(await poll(s, alice, legacy)).filter((e) => e.type === 'muted_topics')];
+  const after = ok(t, await s.request('POST', '/register', { as: alice, params }));
+  after.muted_topics = ok(t, await s.request('POST', '/register', { as: alice, params: legacyParams })).muted_topics;
+  t.same(byTopic(applySettingEvents(pickSettings(before), events)), byTopic(pickSettings(after)), 'events applied to the state before equal a fresh register');
+  t.match(after.user_settings, { emojiset: 'text', default_language: 'fr', enter_sends: true, timezone: 'Asia/Tokyo' });
+  t.equal(after.user_topics.length, 2);
 });

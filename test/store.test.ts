@@ -159,8 +159,11 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `DROP TABLE attachment_message;
+// Back to version 3: no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `DROP TABLE user_setting;
+    DROP TABLE user_topic;
+    DROP TABLE muted_user;
+    DROP TABLE attachment_message;
     DROP TABLE attachment_chunk;
     DROP TABLE attachment;
     DROP TABLE upload_url_key;

@@ -35,6 +35,10 @@ t.test('users', async (t) => {
   await api.call(t, 'GET', '/users', { as: { ...member, auth: 'Basic eDp5' } }, 401);
   await api.call(t, 'GET', `/users/${admin.user_id}`, me, 200);
   await api.call(t, 'GET', '/users/9999', me, 400);
+  await api.call(t, 'GET', `/users/${encodeURIComponent(admin.email)}`, me, 200);
+  const leaving = await s.user('member');
+  await api.call(t, 'DELETE', '/users/me', { as: leaving }, 200);
+  await api.call(t, 'DELETE', '/users/me', { as: s.owner }, 400);
   const created = await api.call(t, 'POST', '/users', { as: admin, params: { email: 'new@example.com', password: 'pw-123456', full_name: 'New Person' } }, 200);
   await api.call(t, 'POST', '/users', { as: member, params: { email: 'x@example.com', password: 'pw', full_name: 'X' } }, 400);
   await api.call(t, 'PATCH', `/users/${created.body.user_id}`, { as: admin, params: { full_name: 'Renamed Person' } }, 200);

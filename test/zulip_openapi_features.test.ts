@@ -178,6 +178,22 @@ t.test('PATCH /settings: email_address_visibility', async (t) => {
   await api.call(t, 'PATCH', '/settings', { as: bot, params: { email_address_visibility: 2 } }, 400);
 });
 
+t.test('PATCH /settings: display settings; muting users and topics', async (t) => {
+  await api.call(t, 'PATCH', '/settings', { ...me, params: { twenty_four_hour_time: true, emojiset: 'text', default_language: 'de' } }, 200);
+  await api.call(t, 'PATCH', '/settings', { ...me, params: { emojiset: 'apple' } }, 400);
+  await api.call(t, 'POST', `/users/me/muted_users/${admin.user_id}`, me, 200);
+  await api.call(t, 'POST', `/users/me/muted_users/${admin.user_id}`, me, 400);
+  await api.call(t, 'DELETE', `/users/me/muted_users/${admin.user_id}`, me, 200);
+  await api.call(t, 'DELETE', `/users/me/muted_users/${admin.user_id}`, me, 400);
+  const channel = 'conformance muting';
+  s.chat.api.streams.subscribe(admin.user_id, { subscriptions: [{ name: channel }], principals: [admin.user_id, member.user_id] });
+  const streamId = s.chat.api.streams.getId(admin.user_id, { stream: channel }).stream_id;
+  await api.call(t, 'POST', '/user_topics', { ...me, params: { stream_id: streamId, topic: 'noise', visibility_policy: 1 } }, 200);
+  await api.call(t, 'POST', '/user_topics', { ...me, params: { stream_id: 9999, topic: 'noise', visibility_policy: 1 } }, 400);
+  await api.call(t, 'PATCH', '/users/me/subscriptions/muted_topics', { ...me, params: { stream: channel, topic: 'other', op: 'add' } }, 200);
+  await api.call(t, 'PATCH', '/users/me/subscriptions/muted_topics', { ...me, params: { topic: 'other', op: 'add' } }, 400);
+});
+
 t.test('typing notifications and presence', async (t) => {
   const channel = 'conformance typing';
   s.chat.api.streams.subscribe(admin.user_id, { subscriptions: [{ name: channel }], principals: [admin.user_id, member.user_id] });
@@ -203,7 +219,7 @@ t.test('typing notifications and presence', async (t) => {
 t.test('the events of all the changes above', async (t) => {
   const events = await api.call(t, 'GET', '/events', { ...me, params: { ...queue, dont_block: true } }, 200);
   const types = new Set((events.body.events as { type: string }[]).map((e) => e.type));
-  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words', 'user_settings', 'realm_user', 'typing', 'typing_edit_message', 'presence']) {
+  for (const type of ['user_status', 'realm_emoji', 'realm_linkifiers', 'navigation_view', 'drafts', 'alert_words', 'user_settings', 'realm_user', 'typing', 'typing_edit_message', 'presence', 'muted_users', 'user_topic']) {
     t.ok(types.has(type), type);
   }
   await api.call(t, 'POST', '/register', { ...me, params: capabilities }, 200);

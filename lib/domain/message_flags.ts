@@ -108,7 +108,7 @@ function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): Flag
     else {
       eligible.push(id);
       eligibleAt.push(i);
-      masks.push(mentionMask(classifier, conversation.streamId));
+      masks.push(mentionMask(classifier, conversation.streamId, conversation.topic));
     }
   });
   const changedAt = clearUserMessageReadBits(ctx.store, actor.id, eligible, masks);

@@ -6,6 +6,7 @@ import { badRequest } from '../errors.js';
 import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
 import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
 import { insertUserMessages } from '../store/user_message.js';
+import { selectMutingUserIds } from '../store/muted_users.js';
 import { selectMessageById } from '../store/messages.js';
 import { FLAG, flagList } from './flags.js';
 import { addressedStream, buildAddressee, normalizeContent } from './message_addressee.js';
@@ -99,11 +100,13 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       date_sent: ctx.now(),
       sending_client: client,
     });
+    // Zulip's mark_as_read_user_ids: who muted the sender gets the message read.
+    const muting = new Set(selectMutingUserIds(ctx.store, actor.id));
     const bits = recipients.map((userId) => {
       let value = flags.get(userId)!;
       if (directGroupId !== null) value |= FLAG.is_private;
       if (userId === actor.id && readBySender) value |= FLAG.read;
-      if (unsubscribedBots.has(userId)) value |= FLAG.read;
+      if (unsubscribedBots.has(userId) || muting.has(userId)) value |= FLAG.read;
       return value;
     });
     insertUserMessages(ctx.store, id, recipients, bits);

@@ -82,6 +82,7 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
     }
     case 'is': {
       if (operand === 'dm' || operand === 'private') return { condition: { kind: 'is_direct', negated }, history: false };
+      if (operand === 'followed' || operand === 'muted') return { condition: { kind: operand, userId: actor.id, negated }, history: false };
       const flag = typeof operand === 'string' ? IS_FLAGS[operand] : undefined;
       if (!flag) throw badNarrow(`unknown 'is' operand ${describe(operand)}`);
       return { condition: { kind: 'flags', mask: flag.mask, set: flag.set, negated }, history: false };

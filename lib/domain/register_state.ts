@@ -23,11 +23,10 @@ import { fetchDeviceState } from './push.js';
 import {
   fetchChannelFolderState,
   fetchCustomProfileFieldState,
-  fetchMutedTopicsState,
-  fetchMutedUsersState,
   fetchSavedSnippetState,
-  fetchUserTopicState,
 } from './unmodelled_state.js';
+import { fetchMutedUsersState } from './muted_users.js';
+import { fetchMutedTopicsState, fetchUserTopicState } from './user_topics.js';
 
 const wants = (types: FetchTypes, type: string): boolean => types === null || types.includes(type);
 

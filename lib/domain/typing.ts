@@ -14,6 +14,8 @@ import { accessMessage } from './message_fetch.js';
 import { checkCanSendToStream } from './message_send.js';
 import type { Actor } from './roles.js';
 import { canAccessStreamContent } from './stream_access.js';
+import { userSetting } from './user_settings.js';
+import { selectUsersWithSetting } from '../store/user_settings.js';
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: channels with more subscribers get no typing events. */
 export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
@@ -35,11 +37,17 @@ function personOf(ctx: Ctx): (user: Pick<UserRow, 'id' | 'email' | 'email_addres
   return (user) => ({ user_id: user.id, email: apiEmail(domain, user) });
 }
 
+/** Zulip's receives_typing_notifications: users who turned it off hear of no one typing. */
+function receivingTyping(ctx: Ctx, userIds: readonly number[]): number[] {
+  const refusing = selectUsersWithSetting(ctx.store, 'receives_typing_notifications', false);
+  return userIds.filter((id) => !refusing.has(id));
+}
+
 /** Subscribers who hear of typing in a channel: none in a channel too big for it. */
 function channelAudience(ctx: Ctx, streamId: number, senderId: number): number[] {
   const subscribers = selectActiveSubscriberIds(ctx.store, streamId);
   if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
-  return subscribers.filter((id) => id !== senderId);
+  return receivingTyping(ctx, subscribers.filter((id) => id !== senderId));
 }
 
 /** Zulip's access_stream_by_id_for_message and access_stream_for_send_message. */
@@ -62,13 +70,16 @@ function sendDirectTyping(ctx: Ctx, actor: Actor, op: TypingOp, to: readonly num
   });
   const sender = users.find((user) => user.id === actor.id)!;
   const event = { type: 'typing', op, message_type: 'direct', sender: personOf(ctx)(sender), recipients: users.map(personOf(ctx)) };
-  ctx.events.append(users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id), event);
+  ctx.events.append(receivingTyping(ctx, users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id)), event);
 }
 
 /** POST /typing. */
 export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<string, never> {
   return ctx.tx(() => {
     if (input.type === 'stream' || input.type === 'channel') {
+      if (userSetting(ctx, actor.id, 'send_stream_typing_notifications') === false) {
+        throw badRequest('User has disabled typing notifications for channel messages');
+      }
       if (input.streamId === undefined) throw badRequest("Missing 'stream_id' argument");
       if (input.topic === undefined) throw badRequest('Missing topic');
       const stream = accessChannelForTyping(ctx, actor, input.streamId);
@@ -77,6 +88,9 @@ export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<s
       const event = { type: 'typing', op: input.op, message_type: 'stream', sender: personOf(ctx)(selectUserById(ctx.store, actor.id)!), stream_id: stream.id, topic };
       ctx.events.append(channelAudience(ctx, stream.id, actor.id), event);
       return {};
+    }
+    if (userSetting(ctx, actor.id, 'send_private_typing_notifications') === false) {
+      throw badRequest('User has disabled typing notifications for direct messages');
     }
     if (input.to === undefined) throw badRequest("Missing 'to' argument");
     if (input.to.length === 0) throw badRequest("Empty 'to' list");
@@ -98,7 +112,7 @@ export function sendEditTyping(ctx: Ctx, actor: Actor, input: { messageId: numbe
     }
     const userIds = selectDirectGroupMemberIds(ctx.store, row.direct_group_id!).filter((id) => selectUserById(ctx.store, id)?.is_active === 1);
     ctx.events.append(
-      userIds.filter((id) => id !== actor.id),
+      receivingTyping(ctx, userIds.filter((id) => id !== actor.id)),
       { ...event, recipient: { type: 'direct', user_ids: userIds } },
     );
     return {};

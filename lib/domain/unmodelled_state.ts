@@ -1,22 +1,9 @@
-// POST /register state of Zulip features parley does not have (muted users, topic visibility,
-// custom profile fields, saved snippets, channel folders): the empty values Zulip sends for an
+// POST /register state of Zulip features parley does not have (custom profile fields, saved
+// snippets, channel folders): the empty values Zulip sends for an
 // organization that never used them, so that clients which require the keys can start.
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
 import type { Actor } from './roles.js';
-
-export function fetchMutedUsersState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { muted_users: [] };
-}
-
-/** The legacy muted_topics list ([stream_name, topic, date_muted] triples). */
-export function fetchMutedTopicsState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { muted_topics: [] };
-}
-
-export function fetchUserTopicState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  return { user_topics: [] };
-}
 
 export function fetchCustomProfileFieldState(_ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
   return { custom_profile_fields: [] };

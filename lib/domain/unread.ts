@@ -6,7 +6,9 @@ import type { StateOptions } from './state_options.js';
 import { selectNewestUnreadRows, type Conversation } from '../store/message_flags.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectSubscriptionsOfUser } from '../store/streams.js';
+import { selectUserTopicsOfUser } from '../store/user_topics.js';
 import { FLAG } from './flags.js';
+import { VISIBILITY_POLICY } from './user_topics.js';
 import type { Actor } from './roles.js';
 
 /** Zulip's MAX_UNREAD_MESSAGES: unread_msgs covers the newest this many unread messages. */
@@ -14,11 +16,18 @@ export const MAX_UNREAD_MESSAGES = 50000;
 
 const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-/** What classifying a user's unread messages reads once: muted channels and conversation members. */
+/** What classifying a user's unread messages reads once: muted channels, topic policies, conversation members. */
 export interface UnreadClassifier {
   userId: number;
   mutedStreamIds: Set<number>;
+  /** Visibility policies by topicKey(). */
+  topicPolicies: Map<string, number>;
   members(directGroupId: number): number[];
+}
+
+/** A channel's topic as user_topic matches it (SQLite's NOCASE folds ASCII letters only). */
+function topicKey(streamId: number, topic: string): string {
+  return `${streamId}\u0000${topic.replace(/[A-Z]/g, (c) => c.toLowerCase())}`;
 }
 
 export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier {
@@ -28,9 +37,11 @@ export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier 
       .map((sub) => sub.stream_id),
   );
   const groups = new Map<number, number[]>();
+  const topicPolicies = new Map(selectUserTopicsOfUser(ctx.store, userId).map((row) => [topicKey(row.stream_id, row.topic), row.visibility_policy]));
   return {
     userId,
     mutedStreamIds,
+    topicPolicies,
     members(directGroupId) {
       let list = groups.get(directGroupId);
       if (list === undefined) {
@@ -42,17 +53,23 @@ export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier 
   };
 }
 
-/** Zulip counts a channel message unless its channel is muted (parley has no topic muting). */
-function isUnmuted(c: UnreadClassifier, streamId: number | null): boolean {
-  return streamId === null || !c.mutedStreamIds.has(streamId);
+/**
+ * Zulip's is_row_muted negated: a channel message counts unless its topic is muted, or its
+ * channel is muted and the topic neither unmuted nor followed.
+ */
+function isUnmuted(c: UnreadClassifier, streamId: number | null, topic: string): boolean {
+  if (streamId === null) return true;
+  const policy = c.topicPolicies.get(topicKey(streamId, topic));
+  if (c.mutedStreamIds.has(streamId)) return policy === VISIBILITY_POLICY.unmuted || policy === VISIBILITY_POLICY.followed;
+  return policy !== VISIBILITY_POLICY.muted;
 }
 
 /**
  * The flag bits that make an unread message count as mentioning the user: a direct mention
- * (users or groups) always, a wildcard mention only outside muted channels. Alert words do not (Zulip).
+ * (users or groups) always, a wildcard mention only outside muted channels and topics. Alert words do not (Zulip).
  */
-export function mentionMask(c: UnreadClassifier, streamId: number | null): number {
-  return isUnmuted(c, streamId) ? FLAG.mentioned | WILDCARD : FLAG.mentioned;
+export function mentionMask(c: UnreadClassifier, streamId: number | null, topic: string): number {
+  return isUnmuted(c, streamId, topic) ? FLAG.mentioned | WILDCARD : FLAG.mentioned;
 }
 
 /** The other participants of a direct message, sorted (empty for a message to oneself). */
@@ -64,7 +81,7 @@ function otherParticipants(c: UnreadClassifier, directGroupId: number): number[]
 export function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): Record<string, unknown> {
   const detail: Record<string, unknown> =
     m.streamId !== null
-      ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m.streamId) }
+      ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m.streamId, m.topic) }
       : { type: 'private', user_ids: otherParticipants(c, m.directGroupId!) };
   if (mentioned) detail.mentioned = true;
   return detail;
@@ -119,7 +136,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
         streams.set(key, bucket);
       }
       bucket.unread_message_ids.push(row.id);
-      if (isUnmuted(c, row.streamId)) count += 1;
+      if (isUnmuted(c, row.streamId, row.topic)) count += 1;
     } else {
       const members = c.members(row.directGroupId!);
       if (members.length >= 3) {
@@ -131,7 +148,7 @@ export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown
       }
       count += 1;
     }
-    if (row.flags & mentionMask(c, row.streamId)) mentions.push(row.id);
+    if (row.flags & mentionMask(c, row.streamId, row.topic)) mentions.push(row.id);
   }
   return {
     pms: [...pms.keys()].sort(byNumber).map((other) => ({ other_user_id: other, sender_id: other, unread_message_ids: pms.get(other)! })),

@@ -1,10 +1,10 @@
-// Deactivating and reactivating users and bots: DELETE /users/{user_id}, POST
+// Deactivating and reactivating users and bots: DELETE /users/{user_id}, DELETE /users/me, POST
 // /users/{user_id}/reactivate (DELETE /bots/{bot_id} is in bots.ts). Zulip's do_deactivate_user
 // and do_reactivate_user: realm_user update events to everyone, realm_bot ones to bot owners.
 import type { Ctx } from '../context.js';
-import { badRequest, mustBeOwner } from '../errors.js';
+import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { deleteQueuesOfUser } from '../store/events.js';
-import { countActiveOwners, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
+import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById } from './users.js';
@@ -18,6 +18,23 @@ export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }
       throw badRequest('Cannot deactivate the only organization owner');
     }
     deactivate(ctx, target.id);
+    return {};
+  });
+}
+
+/** Zulip's CannotDeactivateLastUserError. */
+function cannotDeactivateLast(isLastOwner: boolean): ApiError {
+  const entity = isLastOwner ? 'organization owner' : 'user';
+  return new ApiError('CANNOT_DEACTIVATE_LAST_USER', `Cannot deactivate the only ${entity}.`, { extra: { is_last_owner: isLastOwner, entity } });
+}
+
+/** DELETE /users/me: Zulip's deactivate_user_own_backend (the last account, then the last owner, may not go). */
+export function deactivateOwnAccount(ctx: Ctx, actor: Actor): Record<string, never> {
+  return ctx.tx(() => {
+    const row = selectUserById(ctx.store, actor.id)!;
+    if (selectActiveUserIds(ctx.store).length === 1) throw cannotDeactivateLast(false);
+    if (row.role === ROLE.owner && row.bot_type === null && countActiveOwners(ctx.store) <= 1) throw cannotDeactivateLast(true);
+    deactivate(ctx, actor.id);
     return {};
   });
 }

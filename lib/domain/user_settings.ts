@@ -1,106 +1,165 @@
-// The personal settings parley stores: Zulip's `user_settings` object (Zulip's defaults for the ones
-// parley does not store, fixed), the organization's `realm_user_settings_defaults` in POST /register,
-// and PATCH /settings (email_address_visibility).
-// The user_settings update event is sent where a setting changes (user_status.ts: away).
+// The personal settings: Zulip's `user_settings` object in POST /register, the organization's
+// `realm_user_settings_defaults`, and PATCH /settings (Zulip's json_change_settings): the settings
+// of lib/domain/user_setting_types.ts, full_name, new_password, email_address_visibility,
+// presence_enabled, enable_drafts_synchronization and timezone, each change a user_settings event.
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
-import { selectActiveUserRoles, selectUserById, updateUserEmailAddressVisibility } from '../store/users.js';
+import { badRequest } from '../errors.js';
+import { deleteDraftsOfUser } from '../store/drafts.js';
+import { deleteUserSetting, selectUserSettings, upsertUserSetting } from '../store/user_settings.js';
+import {
+  selectActiveUserIds,
+  selectActiveUserRoles,
+  selectUserById,
+  updateUserDraftsSynchronization,
+  updateUserEmailAddressVisibility,
+  updateUserPasswordHash,
+  updateUserPresenceEnabled,
+  updateUserTimezone,
+} from '../store/users.js';
+import { hashPassword, verifyPassword } from './credentials.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';
-import { EMAIL_VISIBILITY, canAccessDeliveryEmail, type Actor } from './roles.js';
-
-/** Zulip's UserBaseSettings defaults for the settings parley does not store. */
-const zulipDefaultSettings = (): Record<string, unknown> => ({
-  twenty_four_hour_time: false,
-  web_mark_read_on_scroll_policy: 1,
-  web_channel_default_view: 1,
-  starred_message_counts: true,
-  receives_typing_notifications: true,
-  web_suggest_update_timezone: true,
-  fluid_layout_width: false,
-  high_contrast_mode: false,
-  web_font_size_px: 16,
-  web_line_height_percent: 140,
-  color_scheme: 1,
-  translate_emoticons: false,
-  display_emoji_reaction_users: true,
-  default_language: 'en',
-  web_home_view: 'inbox',
-  web_escape_navigates_to_home_view: true,
-  left_side_userlist: false,
-  emojiset: 'google',
-  demote_inactive_streams: 1,
-  user_list_style: 3,
-  web_animate_image_previews: 'on_hover',
-  web_stream_unreads_count_display_policy: 2,
-  hide_ai_features: false,
-  web_left_sidebar_unreads_count_summary: true,
-  enter_sends: false,
-  enable_stream_desktop_notifications: false,
-  enable_stream_email_notifications: false,
-  enable_stream_push_notifications: false,
-  enable_stream_audible_notifications: false,
-  notification_sound: 'zulip',
-  enable_desktop_notifications: true,
-  enable_sounds: true,
-  enable_followed_topic_desktop_notifications: true,
-  enable_followed_topic_email_notifications: true,
-  enable_followed_topic_push_notifications: true,
-  enable_followed_topic_audible_notifications: true,
-  email_notifications_batching_period_seconds: 120,
-  enable_offline_email_notifications: true,
-  enable_offline_push_notifications: true,
-  enable_online_push_notifications: true,
-  enable_digest_emails: true,
-  enable_marketing_emails: true,
-  enable_login_emails: true,
-  message_content_in_email_notifications: true,
-  pm_content_in_desktop_notifications: true,
-  wildcard_mentions_notify: true,
-  enable_followed_topic_wildcard_mentions_notify: true,
-  desktop_icon_count_display: 1,
-  realm_name_in_email_notifications_policy: 1,
-  automatically_follow_topics_policy: 3,
-  automatically_unmute_topics_in_muted_streams_policy: 2,
-  automatically_follow_topics_where_mentioned: true,
-  resolved_topic_notice_auto_read_policy: 'except_followed',
-  send_private_typing_notifications: true,
-  send_stream_typing_notifications: true,
-  send_read_receipts: true,
-  allow_private_data_export: false,
-  email_address_visibility: 1,
-  web_navigate_to_sent_message: true,
-  emojiset_choices: [
-    { key: 'google', text: 'Google' },
-    { key: 'twitter', text: 'Twitter' },
-    { key: 'text', text: 'Plain text' },
-    { key: 'google-blob', text: 'Google blobs' },
-  ],
-});
+import { canAccessDeliveryEmail, type Actor } from './roles.js';
+import { EMOJISET_CHOICES, LANGUAGE_CODES, MAX_EMAIL_BATCHING_PERIOD_SECONDS, NOTIFICATION_SOUNDS, USER_SETTINGS, type SettingValue } from './user_setting_types.js';
+import { changeFullName, checkFullName, isStrongPassword } from './users.js';
 
 export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const row = selectUserById(ctx.store, actor.id)!;
+  const stored = selectUserSettings(ctx.store, actor.id);
+  const settings: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(USER_SETTINGS)) settings[name] = stored.get(name) ?? spec.default;
   return {
     user_settings: {
-      ...zulipDefaultSettings(),
+      ...settings,
       presence_enabled: row.presence_enabled === 1,
       enable_drafts_synchronization: row.enable_drafts_synchronization === 1,
       timezone: row.timezone,
       email_address_visibility: row.email_address_visibility,
+      emojiset_choices: EMOJISET_CHOICES,
     },
   };
+}
+
+/** One setting of lib/domain/user_setting_types.ts for a user: the stored value, else Zulip's default. */
+export function userSetting(ctx: Ctx, userId: number, name: keyof typeof USER_SETTINGS): SettingValue {
+  return (selectUserSettings(ctx.store, userId).get(name) as SettingValue | undefined) ?? USER_SETTINGS[name]!.default;
 }
 
 export function fetchRealmUserSettingsDefaultsState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
   return { realm_user_settings_defaults: { email_address_visibility: getRealm(ctx).defaultEmailAddressVisibility } };
 }
 
-/** PATCH /settings: the caller's own settings; a value equal to the current one changes nothing. */
-export function updateSettings(ctx: Ctx, actor: Actor, input: { emailAddressVisibility?: number | undefined }): Record<string, never> {
+export interface SettingsInput {
+  /** Settings of USER_SETTINGS by name, values already of their kind. */
+  settings?: Readonly<Record<string, SettingValue | undefined>>;
+  fullName?: string | undefined;
+  email?: string | undefined;
+  oldPassword?: string | undefined;
+  newPassword?: string | undefined;
+  emailAddressVisibility?: number | undefined;
+  presenceEnabled?: boolean | undefined;
+  enableDraftsSynchronization?: boolean | undefined;
+  timezone?: string | undefined;
+}
+
+/** Zulip's language name for a code (the event's language_name): the language's own name for itself. */
+function languageName(code: string): string {
+  const tag = code.replace('_', '-');
+  return new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? code;
+}
+
+/** Zulip's check_timezone: a tz database name, spelled as the database does (aliases included). */
+function isTimezone(name: string): boolean {
+  try {
+    const resolved = new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+    return resolved === name || resolved.toLowerCase() !== name.toLowerCase() || Intl.supportedValuesOf('timeZone').includes(name);
+  } catch {
+    return false;
+  }
+}
+
+/** Zulip's check_settings_values, and the time zone: the checks a parameter's type cannot make. */
+function checkSettingValues(input: SettingsInput): void {
+  const settings = input.settings ?? {};
+  const language = settings.default_language;
+  if (language !== undefined && !(LANGUAGE_CODES as readonly string[]).includes(String(language))) throw badRequest('Invalid default_language');
+  const sound = settings.notification_sound;
+  if (sound !== undefined && !(NOTIFICATION_SOUNDS as readonly string[]).includes(String(sound))) {
+    throw badRequest(`Invalid notification sound '${String(sound)}'`);
+  }
+  const period = settings.email_notifications_batching_period_seconds;
+  if (typeof period === 'number' && (period <= 0 || period > MAX_EMAIL_BATCHING_PERIOD_SECONDS)) {
+    throw badRequest(`Invalid email batching period: ${period} seconds`);
+  }
+  if (input.timezone !== undefined && !isTimezone(input.timezone)) throw badRequest('timezone is not a recognized time zone');
+}
+
+/**
+ * PATCH /settings: the caller's own settings, in Zulip's order (values, password, email, name,
+ * settings, time zone); a value equal to the current one changes nothing and sends no event.
+ * Everything is checked before anything is written; only a password change answers a promise.
+ */
+export function updateSettings(ctx: Ctx, actor: Actor, input: SettingsInput): Record<string, never> | Promise<Record<string, never>> {
+  checkSettingValues(input);
+  if (input.newPassword === undefined) return applySettings(ctx, actor, input, undefined);
+  return newPasswordHash(ctx, actor, input.oldPassword ?? '', input.newPassword).then((hash) => applySettings(ctx, actor, input, hash));
+}
+
+/** Zulip's checks of a password change: the old password, then the new one's strength. */
+async function newPasswordHash(ctx: Ctx, actor: Actor, oldPassword: string, newPassword: string): Promise<string> {
+  if (!(await verifyPassword(oldPassword, selectUserById(ctx.store, actor.id)!.password_hash))) throw badRequest('Wrong password!');
+  if (!isStrongPassword(newPassword)) throw badRequest('New password is too weak!');
+  return hashPassword(newPassword, ctx.random);
+}
+
+function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHash: string | undefined): Record<string, never> {
   return ctx.tx(() => {
-    if (input.emailAddressVisibility !== undefined) setEmailAddressVisibility(ctx, actor, input.emailAddressVisibility);
+    const row = selectUserById(ctx.store, actor.id)!;
+    // parley sends no confirmation emails, so the email address cannot change through the API.
+    if (input.email !== undefined && input.email.trim() !== row.email) throw badRequest('Email address changes are disabled in this organization.');
+    const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
+    if (passwordHash !== undefined) updateUserPasswordHash(ctx.store, actor.id, passwordHash);
+    if (fullName !== undefined) changeFullName(ctx, row, fullName);
+    const stored = selectUserSettings(ctx.store, actor.id);
+    for (const [name, value] of Object.entries(input.settings ?? {})) {
+      const spec = USER_SETTINGS[name];
+      if (value === undefined || spec === undefined || (stored.get(name) ?? spec.default) === value) continue;
+      if (value === spec.default) deleteUserSetting(ctx.store, actor.id, name);
+      else upsertUserSetting(ctx.store, actor.id, name, value);
+      settingChanged(ctx, actor.id, name, value);
+    }
+    setColumnSettings(ctx, actor, input);
     return {};
   });
+}
+
+/** Zulip's user_settings update event; default_language's also names the language. */
+function settingChanged(ctx: Ctx, userId: number, property: string, value: SettingValue): void {
+  const language = property === 'default_language' ? { language_name: languageName(String(value)) } : {};
+  ctx.events.append([userId], { type: 'user_settings', op: 'update', property, value, ...language });
+}
+
+/** The settings kept on the user row. */
+function setColumnSettings(ctx: Ctx, actor: Actor, input: SettingsInput): void {
+  const row = selectUserById(ctx.store, actor.id)!;
+  if (input.emailAddressVisibility !== undefined) setEmailAddressVisibility(ctx, actor, input.emailAddressVisibility);
+  if (input.presenceEnabled !== undefined && input.presenceEnabled !== (row.presence_enabled === 1)) {
+    updateUserPresenceEnabled(ctx.store, actor.id, input.presenceEnabled);
+    settingChanged(ctx, actor.id, 'presence_enabled', input.presenceEnabled);
+  }
+  if (input.enableDraftsSynchronization !== undefined && input.enableDraftsSynchronization !== (row.enable_drafts_synchronization === 1)) {
+    updateUserDraftsSynchronization(ctx.store, actor.id, input.enableDraftsSynchronization);
+    // Zulip deletes the synchronized drafts, without draft events: only syncing stopped.
+    if (!input.enableDraftsSynchronization) deleteDraftsOfUser(ctx.store, actor.id);
+    settingChanged(ctx, actor.id, 'enable_drafts_synchronization', input.enableDraftsSynchronization);
+  }
+  if (input.timezone !== undefined && input.timezone !== row.timezone) {
+    updateUserTimezone(ctx.store, actor.id, input.timezone);
+    settingChanged(ctx, actor.id, 'timezone', input.timezone);
+    const person = { email: apiEmail(fakeEmailDomain(ctx), row), user_id: actor.id, timezone: input.timezone };
+    ctx.events.append(selectActiveUserIds(ctx.store), { type: 'realm_user', op: 'update', person });
+  }
 }
 
 /**

@@ -20,7 +20,7 @@ import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
-import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -127,12 +127,14 @@ export interface UserListOptions {
   clientGravatar?: boolean | undefined;
 }
 
+/** GET /users: every user and bot, as the caller sees them. */
 export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {}): { members: Record<string, unknown>[] } {
   return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor, options.clientGravatar ?? true)) };
 }
 
-export function getUser(ctx: Ctx, actor: Actor, userId: number, options: UserListOptions = {}): { user: Record<string, unknown> } {
-  const row = selectUserById(ctx.store, userId);
+/** GET /users/{user_id}, and Zulip's GET /users/{email} (get_user_by_email: the email rules of userByEmail). */
+export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: UserListOptions = {}): { user: Record<string, unknown> } {
+  const row = typeof ref === 'number' ? selectUserById(ctx.store, ref) : userByEmail(ctx, actor, ref);
   if (!row) throw badRequest('No such user');
   return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
 }
@@ -166,8 +168,12 @@ function checkEmailFree(ctx: Ctx, email: string): void {
 const PASSWORD_MIN_LENGTH = 6;
 
 /** Zulip's check_password_strength, without its zxcvbn guess count: at least 6 characters. */
+export function isStrongPassword(password: string): boolean {
+  return [...password].length >= PASSWORD_MIN_LENGTH;
+}
+
 function checkPasswordStrength(password: string): void {
-  if ([...password].length < PASSWORD_MIN_LENGTH) throw badRequest('The password is too weak.');
+  if (!isStrongPassword(password)) throw badRequest('The password is too weak.');
 }
 
 /** Creates a user or bot without a permission check (bootstrap, the CLI); emits realm_user add. */
@@ -245,15 +251,19 @@ export function updateUser(
       updateUserRole(ctx.store, target.id, input.role);
       ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
     }
-    if (fullName !== undefined && fullName !== target.full_name) {
-      updateUserFullName(ctx.store, target.id, fullName);
-      ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
-      if (target.bot_type !== null) {
-        ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
-      }
-    }
+    if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};
   });
+}
+
+/** Zulip's do_change_full_name for a checked name: realm_user update to everyone, realm_bot update to a bot's owners. */
+export function changeFullName(ctx: Ctx, target: UserRow, fullName: string): void {
+  if (fullName === target.full_name) return;
+  updateUserFullName(ctx.store, target.id, fullName);
+  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+  if (target.bot_type !== null) {
+    ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+  }
 }
 
 export function roleOf(ctx: Ctx, userId: number): Role | undefined {

@@ -23,7 +23,10 @@ function queueTypes(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>
   const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
   const except = capabilities.linkifier_url_template === true ? [] : ['realm_linkifiers'];
   if (queue.event_types === null) return { only: null, except };
-  return { only: [...(JSON.parse(queue.event_types) as string[]), 'heartbeat'], except };
+  const types = JSON.parse(queue.event_types) as string[];
+  // Zulip's accepts_event: clients that take user_topic get no legacy muted_topics events.
+  if (types.includes('user_topic')) except.push('muted_topics');
+  return { only: [...types, 'heartbeat'], except };
 }
 
 export function typeFilter(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): (type: string) => boolean {

@@ -70,6 +70,11 @@ export function pathInt(): Param<z.ZodInt, true> {
   return makeParam(z.int().nonnegative(), 'json', 'path', true);
 }
 
+/** A path segment that is an id when it is a non-negative integer, else a string (`/users/{email}`). */
+export function pathIntOrStr(): Param<z.ZodUnion<[z.ZodInt, z.ZodString]>, true> {
+  return makeParam(z.union([z.int().nonnegative(), z.string()]), 'json-or-string', 'path', true);
+}
+
 /** A string path segment; with a `*` route it may contain slashes. */
 export function pathStr(): Param<z.ZodString, true> {
   return makeParam(z.string(), 'string', 'path', true);

@@ -22,6 +22,8 @@ import { presenceRoutes } from './presence.js';
 import { emojiDataRoutes } from './emoji_data.js';
 import { uploadRoutes } from './uploads.js';
 import { botStorageRoutes } from './bot_storage.js';
+import { mutedUserRoutes } from './muted_users.js';
+import { userTopicRoutes } from './user_topics.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -51,6 +53,8 @@ export const routeGroups = {
   emojiData: emojiDataRoutes,
   uploads: uploadRoutes,
   botStorage: botStorageRoutes,
+  userTopics: userTopicRoutes,
+  mutedUsers: mutedUserRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

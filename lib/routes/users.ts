@@ -1,12 +1,12 @@
-// Users and bots: GET /users, /users/me, /users/{user_id}; POST /users; PATCH and DELETE
-// /users/{user_id}; POST /users/{user_id}/reactivate; POST /users/me/api_key/regenerate; POST
+// Users and bots: GET /users, /users/me, /users/{user_id} (or {email}); POST /users; PATCH and DELETE
+// /users/{user_id}; DELETE /users/me; POST /users/{user_id}/reactivate; POST /users/me/api_key/regenerate; POST
 // /bots; DELETE /bots/{bot_id}; POST /bots/{bot_id}/api_key/regenerate.
 import { z } from 'zod';
 import { regenerateOwnApiKey } from '../domain/api_keys.js';
 import { createBot, deactivateBot, regenerateBotApiKey } from '../domain/bots.js';
-import { deactivateUser, reactivateUser } from '../domain/user_activation.js';
+import { deactivateOwnAccount, deactivateUser, reactivateUser } from '../domain/user_activation.js';
 import { createUser, getOwnUser, getUser, listUsers, updateUser } from '../domain/users.js';
-import { bool, int, maxCodePoints, pathInt, str } from '../http/params.js';
+import { bool, int, maxCodePoints, pathInt, pathIntOrStr, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { userSchema } from './responses.js';
 import { route } from './route.js';
@@ -37,8 +37,11 @@ export const userRoutes = {
     method: 'GET',
     path: '/users/:user_id',
     access: 'user',
-    summary: 'One user',
-    params: { user_id: pathInt(), client_gravatar: bool().optional().describe(CLIENT_GRAVATAR) },
+    summary: 'One user, by id or (as Zulip also takes) by email',
+    params: {
+      user_id: pathIntOrStr().describe('A user id, or an email address the caller may use for the user'),
+      client_gravatar: bool().optional().describe(CLIENT_GRAVATAR),
+    },
     errors: ['BAD_REQUEST'],
     response: z.object({ user: userSchema }),
     handler: (ctx, actor, p) => getUser(ctx, actor, p.user_id, { clientGravatar: p.client_gravatar }),
@@ -78,6 +81,15 @@ export const userRoutes = {
     params: { user_id: pathInt() },
     errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL'],
     handler: (ctx, actor, p) => deactivateUser(ctx, actor, { userId: p.user_id }),
+  }),
+  deactivateSelf: route({
+    method: 'DELETE',
+    path: '/users/me',
+    access: 'user',
+    summary: "Deactivate the caller's own account (and the bots it owns)",
+    params: {},
+    errors: ['CANNOT_DEACTIVATE_LAST_USER'],
+    handler: (ctx, actor) => deactivateOwnAccount(ctx, actor),
   }),
   reactivate: route({
     method: 'POST',

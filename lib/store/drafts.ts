@@ -55,6 +55,10 @@ export function deleteDraft(s: Store, id: number): void {
   s.run('DELETE FROM draft WHERE id = ?', id);
 }
 
+export function deleteDraftsOfUser(s: Store, userId: number): void {
+  s.run('DELETE FROM draft WHERE user_id = ?', userId);
+}
+
 export function selectDraftsSyncEnabled(s: Store, userId: number): boolean {
   return s.prepare('SELECT enable_drafts_synchronization FROM user WHERE id = ?').pluck().get(userId) === 1;
 }

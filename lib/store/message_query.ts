@@ -19,7 +19,9 @@ export type NarrowCondition =
   | { kind: 'has'; column: 'has_link' | 'has_image' | 'has_attachment'; negated: boolean }
   /** An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must contain. */
   | { kind: 'search'; match: string | null; phrases: readonly string[] }
-  | { kind: 'id'; id: number; negated: boolean };
+  | { kind: 'id'; id: number; negated: boolean }
+  /** Zulip's is:followed and is:muted for the user (their user_topic rows and muted subscriptions). */
+  | { kind: 'followed' | 'muted'; userId: number; negated: boolean };
 
 export interface MessageQuery {
   userId: number;
@@ -81,8 +83,23 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       params.push(c.id);
       sql = 'm.id = ?';
       break;
+    case 'followed':
+      params.push(c.userId);
+      sql = `m.stream_id IS NOT NULL AND ${topicPolicyIs('3')}`;
+      break;
+    case 'muted':
+      // Zulip's exclude_stream_and_topic_mutes negated: a muted topic, or a muted channel's topic
+      // that is neither unmuted nor followed. Direct messages are never muted.
+      params.push(c.userId, c.userId, c.userId);
+      sql = `m.stream_id IS NOT NULL AND (${topicPolicyIs('1')} OR (EXISTS (SELECT 1 FROM subscription s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1) AND NOT ${topicPolicyIs('2, 3')}))`;
+      break;
   }
   return c.negated ? `NOT coalesce(${sql}, 0)` : sql;
+}
+
+/** The user's policy for the message's topic (user_topic's primary key; its topic column folds case). */
+function topicPolicyIs(policies: string): string {
+  return `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic AND ut.visibility_policy IN (${policies}))`;
 }
 
 /** Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'` (SQLite's LIKE folds ASCII case only). */

@@ -105,7 +105,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 11,
     up() {},
   },
+  {
+    // The user_setting, user_topic and muted_user tables: new tables, created when schema.sql is
+    // applied after this step.
+    version: 12,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;

@@ -123,6 +123,18 @@ export function updateUserApiKey(s: Store, id: number, apiKey: string): void {
   s.run('UPDATE user SET api_key = ? WHERE id = ?', apiKey, id);
 }
 
+export function updateUserTimezone(s: Store, id: number, timezone: string): void {
+  s.run('UPDATE user SET timezone = ? WHERE id = ?', timezone, id);
+}
+
+export function updateUserDraftsSynchronization(s: Store, id: number, enabled: boolean): void {
+  s.run('UPDATE user SET enable_drafts_synchronization = ? WHERE id = ?', enabled ? 1 : 0, id);
+}
+
+export function updateUserPasswordHash(s: Store, id: number, passwordHash: string): void {
+  s.run('UPDATE user SET password_hash = ? WHERE id = ?', passwordHash, id);
+}
+
 export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean): void {
   s.run('UPDATE user SET presence_enabled = ? WHERE id = ?', enabled ? 1 : 0, id);
 }

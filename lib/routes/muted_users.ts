@@ -1,0 +1,25 @@
+// POST and DELETE /users/me/muted_users/{muted_user_id}.
+import { muteUser, unmuteUser } from '../domain/muted_users.js';
+import { pathInt } from '../http/params.js';
+import { route } from './route.js';
+
+export const mutedUserRoutes = {
+  mute: route({
+    method: 'POST',
+    path: '/users/me/muted_users/:muted_user_id',
+    access: 'user',
+    summary: "Mute a user: their messages arrive read and clients hide them",
+    params: { muted_user_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => muteUser(ctx, actor, { mutedUserId: p.muted_user_id }),
+  }),
+  unmute: route({
+    method: 'DELETE',
+    path: '/users/me/muted_users/:muted_user_id',
+    access: 'user',
+    summary: 'Unmute a user',
+    params: { muted_user_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => unmuteUser(ctx, actor, { mutedUserId: p.muted_user_id }),
+  }),
+};

@@ -1,0 +1,36 @@
+// POST /user_topics and the legacy PATCH /users/me/subscriptions/muted_topics (older clients).
+import { z } from 'zod';
+import { MAX_TOPIC_LENGTH } from '../domain/message_addressee.js';
+import { updateMutedTopic, updateUserTopic } from '../domain/user_topics.js';
+import { int, json, maxCodePoints, str } from '../http/params.js';
+import { route } from './route.js';
+
+export const userTopicRoutes = {
+  update: route({
+    method: 'POST',
+    path: '/user_topics',
+    access: 'user',
+    summary: "Set the caller's visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed",
+    params: {
+      stream_id: int(),
+      topic: str(maxCodePoints(MAX_TOPIC_LENGTH)),
+      visibility_policy: json(z.literal([0, 1, 2, 3])),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => updateUserTopic(ctx, actor, { streamId: p.stream_id, topic: p.topic, visibilityPolicy: p.visibility_policy }),
+  }),
+  updateMutedTopic: route({
+    method: 'PATCH',
+    path: '/users/me/subscriptions/muted_topics',
+    access: 'user',
+    summary: 'Mute or unmute a topic (legacy; exactly one of stream and stream_id)',
+    params: {
+      stream_id: int().optional(),
+      stream: str().optional(),
+      topic: str(maxCodePoints(MAX_TOPIC_LENGTH)),
+      op: str(z.enum(['add', 'remove'])),
+    },
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => updateMutedTopic(ctx, actor, { stream: p.stream, streamId: p.stream_id, topic: p.topic, op: p.op }),
+  }),
+};
