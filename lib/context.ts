@@ -150,6 +150,11 @@ export interface Ctx {
    * its writes made is never reached by another commit if it rolls back.
    */
   cached<T>(name: CacheName, load: (previous: T | undefined) => T): T;
+  /**
+   * The value `cached(name)` last returned, its version not read again: for what belongs to the
+   * request that just checked it (the row its caller was authenticated from).
+   */
+  lastCached<T>(name: CacheName): T | undefined;
 }
 
 export function createContext(db: Database, options: ChatOptions, makeHub: (ctx: Ctx) => EventHub): Ctx {
@@ -191,6 +196,7 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
       kept.set(name, { version, value });
       return value;
     },
+    lastCached: <T>(name: CacheName) => kept.get(name)?.value as T | undefined,
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;

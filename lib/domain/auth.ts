@@ -71,12 +71,12 @@ const userById = (ctx: Ctx, id: number): CachedUser | undefined =>
 
 /** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */
 export function rememberedEmails(ctx: Ctx): number {
-  return userCache(ctx).byEmail.size;
+  return ctx.lastCached<UserCache>('user')?.byEmail.size ?? 0;
 }
 
-/** The user row the caller was authenticated from, while no user row changed since. */
+/** The user row the caller was authenticated from (unless the remembered rows were read again since). */
 export function authenticatedRow(ctx: Ctx, actor: Actor): UserRow | undefined {
-  return userCache(ctx).rows.get(actor);
+  return ctx.lastCached<UserCache>('user')?.rows.get(actor);
 }
 
 /**
@@ -85,8 +85,8 @@ export function authenticatedRow(ctx: Ctx, actor: Actor): UserRow | undefined {
  * again for a caller that was not remembered.
  */
 export function rememberedEmailDomain(ctx: Ctx, actor: Actor, compute: () => string): string {
-  const cache = userCache(ctx);
-  if (!cache.rows.has(actor)) return compute();
+  const cache = ctx.lastCached<UserCache>('user');
+  if (cache === undefined || !cache.rows.has(actor)) return compute();
   return (cache.emailDomain ??= compute());
 }
 
