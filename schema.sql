@@ -51,25 +51,27 @@ CREATE TABLE IF NOT EXISTS user (
   email_address_visibility INTEGER NOT NULL DEFAULT 1 CHECK (email_address_visibility BETWEEN 1 AND 5)
 ) STRICT;
 
--- Bumped by the triggers below on every change to a user row, by any process: the version of
--- the rows lib/domain/auth.ts keeps in memory to authenticate requests without reading them.
-CREATE TABLE IF NOT EXISTS user_table_version (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
+-- What each process keeps in memory of some tables' rows (ctx.cached, lib/context.ts) is valid
+-- while that name's version stays where it was. Triggers on those tables give the name a new
+-- random version on every insert, update and delete, by any process or tool writing to the file;
+-- random, not counted up, so a version written by a transaction that rolled back is never
+-- reached again by one that commits. Names: 'user' (the callers of lib/domain/auth.ts, and the
+-- organization URL their API emails take their domain from), 'alert_word', 'linkifier'.
+CREATE TABLE IF NOT EXISTS cache_version (
+  name TEXT PRIMARY KEY,
   version INTEGER NOT NULL
-) STRICT;
+) STRICT, WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS user_inserted AFTER INSERT ON user BEGIN
-  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS user_updated AFTER UPDATE ON user BEGIN
-  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS user_deleted AFTER DELETE ON user BEGIN
-  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
--- The organization URL gives the callers' API emails their domain (lib/domain/email_visibility.ts),
--- remembered with the callers' rows: a new URL is a new version too.
 CREATE TRIGGER IF NOT EXISTS realm_url_updated AFTER UPDATE OF url ON realm BEGIN
-  INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 
 ------------------------------------------------------------------------------------------------
@@ -299,20 +301,15 @@ CREATE TABLE IF NOT EXISTS alert_word (
 -- One word per user, case-insensitively.
 CREATE UNIQUE INDEX IF NOT EXISTS alert_word_by_user ON alert_word (user_id, lower(word));
 
--- Bumped by the triggers below on every change to alert_word, by any process: the version of
--- the organization-wide alert-word matcher that message sends cache (lib/domain/message_render.ts).
-CREATE TABLE IF NOT EXISTS alert_word_version (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  version INTEGER NOT NULL
-) STRICT;
+-- The organization-wide alert-word matcher message sends keep (lib/domain/message_render.ts).
 CREATE TRIGGER IF NOT EXISTS alert_word_inserted AFTER INSERT ON alert_word BEGIN
-  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('alert_word', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS alert_word_updated AFTER UPDATE ON alert_word BEGIN
-  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('alert_word', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS alert_word_deleted AFTER DELETE ON alert_word BEGIN
-  INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+  INSERT INTO cache_version (name, version) VALUES ('alert_word', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 
 ------------------------------------------------------------------------------------------------
@@ -388,12 +385,16 @@ CREATE TABLE IF NOT EXISTS linkifier (
 -- GET /realm/linkifiers, the realm_linkifiers event and rendering read in this order.
 CREATE INDEX IF NOT EXISTS linkifier_by_order ON linkifier (sort_order, id);
 
--- One row, rewritten with a fresh random value by every linkifier change, so each process can
--- tell with one point read whether its compiled linkifiers (lib/render/linkifiers.ts) are stale.
-CREATE TABLE IF NOT EXISTS linkifier_version (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  version INTEGER NOT NULL
-) STRICT;
+-- The compiled linkifiers rendering keeps (lib/render/linkifiers.ts).
+CREATE TRIGGER IF NOT EXISTS linkifier_inserted AFTER INSERT ON linkifier BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('linkifier', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS linkifier_updated AFTER UPDATE ON linkifier BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('linkifier', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS linkifier_deleted AFTER DELETE ON linkifier BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('linkifier', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
 
 ------------------------------------------------------------------------------------------------
 -- Navigation views, drafts (lib/domain/navigation_views.ts, lib/domain/drafts.ts)

@@ -14,6 +14,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   search: () => import('./search.bench.js'),
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
+  write_path: () => import('./write_path.bench.js'),
   mixed_load: () => import('./mixed_load.bench.js'),
   uploads: () => import('./uploads.bench.js'),
 };

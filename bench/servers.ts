@@ -7,8 +7,11 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+
+// BENCH_PARLEY_ROOT: load parley from another checkout (a before/after comparison in one run).
+const root = process.env.BENCH_PARLEY_ROOT ?? join(import.meta.dirname, '..');
+const { createChatServer } = (await import(join(root, 'lib/index.ts'))) as typeof import('../lib/index.js');
+const { silentLogger } = (await import(join(root, 'lib/context.ts'))) as typeof import('../lib/context.js');
 
 const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;

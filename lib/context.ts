@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
+import { selectCacheVersion, type CacheName } from './store/cache_version.js';
 import type { EventHub } from './events/hub.js';
 import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
@@ -146,6 +147,18 @@ export interface Ctx {
   now(): number;
   /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
+  /**
+   * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
+   * a write to them by any process changes the version; one point read per call checks it. `load`
+   * gets the value it replaces, to reuse what still holds. Safe inside a transaction: a version
+   * its writes made is never reached by another commit if it rolls back.
+   */
+  cached<T>(name: CacheName, load: (previous: T | undefined) => T): T;
+  /**
+   * The value `cached(name)` last returned, its version not read again: for what belongs to the
+   * request that just checked it (the row its caller was authenticated from).
+   */
+  lastCached<T>(name: CacheName): T | undefined;
 }
 
 export function createContext(db: Database, options: ChatOptions, makeHub: (ctx: Ctx) => EventHub): Ctx {
@@ -154,6 +167,7 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
   const runInTransaction = db.transaction((fn: () => unknown) => fn());
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
+  const kept = new Map<CacheName, { version: number; value: unknown }>();
   const ctx: Ctx = {
     db,
     store,
@@ -178,6 +192,15 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
       if (!fixed.has(key)) fixed.set(key, compute());
       return fixed.get(key) as T;
     },
+    cached<T>(name: CacheName, load: (previous: T | undefined) => T): T {
+      const version = selectCacheVersion(store, name);
+      const entry = kept.get(name);
+      if (entry !== undefined && entry.version === version) return entry.value as T;
+      const value = load(entry?.value as T | undefined);
+      kept.set(name, { version, value });
+      return value;
+    },
+    lastCached: <T>(name: CacheName) => kept.get(name)?.value as T | undefined,
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;

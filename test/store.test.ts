@@ -10,6 +10,7 @@ import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/context.js';
 import { migrate, prepareDatabase, type SchemaPlan } from '../lib/store/open.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
+import { FLAG } from '../lib/domain/flags.js';
 import { compatibleDatabase } from '../lib/store/libsql.js';
 import { openTestDatabase } from './helpers.js';
 
@@ -174,6 +175,20 @@ const TO_VERSION_3 = `DROP TABLE user_setting;
     DROP TABLE reaction;
     DROP TABLE image_proxy_key;
     DROP TABLE presence;
+    DROP TRIGGER linkifier_inserted; DROP TRIGGER linkifier_updated; DROP TRIGGER linkifier_deleted;
+    DROP TRIGGER alert_word_inserted; DROP TRIGGER alert_word_updated; DROP TRIGGER alert_word_deleted;
+    DROP TRIGGER user_inserted; DROP TRIGGER user_updated; DROP TRIGGER user_deleted; DROP TRIGGER realm_url_updated;
+    DROP TABLE cache_version;
+    CREATE TABLE user_table_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL) STRICT;
+    CREATE TRIGGER user_inserted AFTER INSERT ON user BEGIN
+      INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER user_updated AFTER UPDATE ON user BEGIN
+      INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TRIGGER user_deleted AFTER DELETE ON user BEGIN
+      INSERT INTO user_table_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+    END;
     PRAGMA user_version = 3;`;
 
 /**
@@ -288,4 +303,47 @@ t.test('schema 9: a database from before full-text search gets has_link/has_imag
   t.doesNotThrow(() => db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 1)"), 'the index matches the messages');
   const id = chat.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'archive', content: 'fresh words' }).id;
   t.same(ids('search', 'words'), [kept.plain, id], 'and new ones go in');
+});
+
+t.test('schema 13: one cache_version table replaces the three version tables, and what is kept follows writes made by hand', async (t) => {
+  const { db, chat, ownerId } = await migratedFrom(
+    t,
+    () => undefined,
+    // Version 12 had alert_word_version and linkifier_version too, and their triggers.
+    () => `CREATE TABLE alert_word_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL) STRICT;
+    CREATE TRIGGER alert_word_inserted AFTER INSERT ON alert_word BEGIN
+      INSERT INTO alert_word_version (id, version) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET version = version + 1;
+    END;
+    CREATE TABLE linkifier_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL) STRICT;`,
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%version%' ORDER BY name").pluck().all();
+  t.same(tables, ['cache_version'], 'the old version tables are gone');
+  const triggers = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND sql LIKE '%cache_version%' ORDER BY name").pluck().all();
+  t.same(triggers, ['alert_word_deleted', 'alert_word_inserted', 'alert_word_updated', 'linkifier_deleted', 'linkifier_inserted', 'linkifier_updated', 'realm_url_updated', 'user_deleted', 'user_inserted', 'user_updated']);
+
+  chat.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
+  const send = (content: string) => chat.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 't', content }).id;
+  const rendered = (id: number) => db.prepare('SELECT rendered_content FROM message WHERE id = ?').pluck().get(id) as string;
+  t.equal(rendered(send('see #12')), '<p>see #12</p>', 'no linkifier yet (and the empty list is kept)');
+  db.prepare("INSERT INTO linkifier (pattern, url_template, example_input, reverse_template, alternative_url_templates) VALUES ('#(?P<id>[0-9]+)', 'https://t/{id}', NULL, NULL, '[]')").run();
+  t.match(rendered(send('see #12')), /href="https:\/\/t\/12"/, 'a linkifier written by hand links the next message');
+  const flags = (id: number) => db.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(ownerId, id) as number;
+  t.equal(flags(send('zebra')) & FLAG.has_alert_word, 0, 'no alert word yet');
+  db.prepare("INSERT INTO alert_word (user_id, word) VALUES (?, 'zebra')").run(ownerId);
+  t.equal(flags(send('zebra')) & FLAG.has_alert_word, FLAG.has_alert_word, 'an alert word written by hand alerts the next message');
+
+  // A transaction that renamed the user and read the renamed row, then rolled back: its version
+  // is never the one a later commit makes, so the rolled-back row is not served.
+  t.equal(chat.api.users.me(ownerId).full_name, 'Owner');
+  t.throws(() =>
+    chat.ctx.tx(() => {
+      db.prepare("UPDATE user SET full_name = 'Never' WHERE id = ?").run(ownerId);
+      t.equal(chat.api.users.me(ownerId).full_name, 'Never', 'seen inside its transaction');
+      throw new Error('roll back');
+    }),
+  );
+  t.equal(chat.api.users.me(ownerId).full_name, 'Owner', 'gone after the rollback');
+  db.prepare("UPDATE user SET timezone = 'Europe/Paris' WHERE id = ?").run(ownerId);
+  t.match(chat.api.users.me(ownerId), { full_name: 'Owner', timezone: 'Europe/Paris' }, 'and after the next commit');
 });

@@ -2,7 +2,7 @@
 // does, in constant time; and POST /fetch_api_key (email + password).
 import type { Ctx } from '../context.js';
 import { ApiError, unauthorized } from '../errors.js';
-import { selectUserByEmail, selectUserById, selectUserTableVersion, type UserRow } from '../store/users.js';
+import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import { API_KEY_PATTERN, safeEqual, verifyPassword } from './credentials.js';
 import type { Actor, Role } from './roles.js';
 
@@ -18,10 +18,10 @@ export interface CallerRules {
   allowIncomingWebhooks?: boolean | undefined;
 }
 
-// Every request starts by reading its caller's user row. The rows read are kept in memory for as
-// long as user_table_version (bumped by triggers on every change to the user table, by any
-// process) stays where it was: checking that counter costs a fraction of reading a row again.
-// Misses are not kept, so unknown emails cannot fill the memory.
+// Every request starts by reading its caller's user row. The rows read are kept (ctx.cached 'user')
+// until a change to the user table or the organization URL, by any process, gives them a new
+// version: checking it costs a fraction of reading a row again. Misses are not kept, so unknown
+// emails cannot fill the memory.
 interface CachedUser {
   row: UserRow;
   /** The caller built from the row; shared by every request of that user, so frozen. */
@@ -29,49 +29,37 @@ interface CachedUser {
 }
 
 interface UserCache {
-  version: number;
   byEmail: Map<string, CachedUser>;
   byId: Map<number, CachedUser>;
-  /** The domain of API emails, from the organization URL (whose changes bump the version too). */
+  /** The row each caller was authenticated from: Zulip's request.user (GET /users/me answers with it). */
+  rows: WeakMap<Actor, UserRow>;
+  /** The domain of API emails, from the organization URL (whose changes give a new version too). */
   emailDomain?: string;
 }
 
 const MAX_CACHED_USERS = 10_000;
-const caches = new WeakMap<Ctx, UserCache>();
-// The row each caller was authenticated from: Zulip's request.user (GET /users/me answers with it).
-const rowsOfActors = new WeakMap<Actor, UserRow>();
 
-/** The cache of the current user_table_version; none inside a transaction, which may roll back what it reads. */
-function userCache(ctx: Ctx): UserCache | undefined {
-  if (ctx.db.inTransaction) return undefined;
-  const version = selectUserTableVersion(ctx.store);
-  let cache = caches.get(ctx);
-  // Full (one user under many spellings of its email counts once per spelling): start again.
-  if (cache === undefined || cache.version !== version || cache.byEmail.size >= MAX_CACHED_USERS || cache.byId.size >= MAX_CACHED_USERS) {
-    cache = { version, byEmail: new Map(), byId: new Map() };
-    caches.set(ctx, cache);
-  }
-  return cache;
-}
-
-function cachedUser(row: UserRow): CachedUser {
-  const actor = Object.freeze(toActor(row));
-  rowsOfActors.set(actor, row);
-  return { row, actor };
-}
+const userCache = (ctx: Ctx): UserCache => ctx.cached<UserCache>('user', () => ({ byEmail: new Map(), byId: new Map(), rows: new WeakMap() }));
 
 /** A caller by email or by id: remembered, or read and remembered under that key and its id. */
 function rememberedUser<K>(ctx: Ctx, index: (cache: UserCache) => Map<K, CachedUser>, key: K, read: (key: K) => UserRow | undefined): CachedUser | undefined {
   const cache = userCache(ctx);
-  const hit = cache && index(cache).get(key);
+  // Full (one user under many spellings of its email counts once per spelling): start again.
+  if (cache.byEmail.size >= MAX_CACHED_USERS || cache.byId.size >= MAX_CACHED_USERS) {
+    cache.byEmail.clear();
+    cache.byId.clear();
+  }
+  const hit = index(cache).get(key);
   if (hit !== undefined) return hit;
   const row = read(key);
   if (row === undefined) return undefined;
-  const user = cache?.byId.get(row.id) ?? cachedUser(row);
-  if (cache) {
-    index(cache).set(key, user);
+  let user = cache.byId.get(row.id);
+  if (user === undefined) {
+    user = { row, actor: Object.freeze(toActor(row)) };
+    cache.rows.set(user.actor, row);
     cache.byId.set(row.id, user);
   }
+  index(cache).set(key, user);
   return user;
 }
 
@@ -83,22 +71,22 @@ const userById = (ctx: Ctx, id: number): CachedUser | undefined =>
 
 /** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */
 export function rememberedEmails(ctx: Ctx): number {
-  return caches.get(ctx)?.byEmail.size ?? 0;
+  return ctx.lastCached<UserCache>('user')?.byEmail.size ?? 0;
 }
 
-/** The user row the caller was authenticated from, when it came through authenticate or resolveActor. */
-export function authenticatedRow(actor: Actor): UserRow | undefined {
-  return rowsOfActors.get(actor);
+/** The user row the caller was authenticated from (unless the remembered rows were read again since). */
+export function authenticatedRow(ctx: Ctx, actor: Actor): UserRow | undefined {
+  return ctx.lastCached<UserCache>('user')?.rows.get(actor);
 }
 
 /**
  * The domain of API emails for a request whose caller was authenticated from the remembered rows:
  * remembered with them (GET /users/me answers without reading the organization row). Computed
- * again inside a transaction, or for a caller that was not remembered.
+ * again for a caller that was not remembered.
  */
 export function rememberedEmailDomain(ctx: Ctx, actor: Actor, compute: () => string): string {
-  const cache = rowsOfActors.has(actor) && !ctx.db.inTransaction ? caches.get(ctx) : undefined;
-  if (cache === undefined) return compute();
+  const cache = ctx.lastCached<UserCache>('user');
+  if (cache === undefined || !cache.rows.has(actor)) return compute();
   return (cache.emailDomain ??= compute());
 }
 

@@ -1,17 +1,14 @@
 // Avatar URLs: parley stores no avatars, so every account has Zulip's default (gravatar) one.
 import { createHash } from 'node:crypto';
-import { boundedMemo } from '../memo.js';
 import { EMAIL_VISIBILITY } from './roles.js';
 
 /**
  * Zulip's default avatar (no uploaded one, gravatar on): the own user's avatar_url is always a URL
  * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
- * Memoized by email: an MD5 per request is measurable on GET /users/me.
  */
-export const gravatarUrl = boundedMemo(
-  10_000,
-  (email: string): string => `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`,
-);
+export function gravatarUrl(email: string): string {
+  return `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
+}
 
 /**
  * Zulip's get_avatar_field for the default avatar: null when the client computes the gravatar

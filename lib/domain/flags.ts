@@ -42,21 +42,14 @@ export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | 
 
 const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-const listCache = new Map<number, readonly string[]>();
-
 /** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (API document 2.2). */
 export function flagList(bits: number): string[] {
-  let cached = listCache.get(bits);
-  if (cached === undefined) {
-    const names: string[] = [];
-    ALL_FLAGS.forEach((name, bit) => {
-      if (bits & (1 << bit) && !NON_API_FLAGS.has(name)) names.push(name);
-    });
-    if (bits & WILDCARD) names.push('wildcard_mentioned');
-    cached = names;
-    if (listCache.size < 4096) listCache.set(bits, cached);
-  }
-  return [...cached];
+  const names: string[] = [];
+  ALL_FLAGS.forEach((name, bit) => {
+    if (bits & (1 << bit) && !NON_API_FLAGS.has(name)) names.push(name);
+  });
+  if (bits & WILDCARD) names.push('wildcard_mentioned');
+  return names;
 }
 
 /** Flags of a message the user has no row for but may read (Zulip: read and historical). */

@@ -12,7 +12,6 @@ import {
   selectNextLinkifierOrder,
   updateLinkifierOrder,
   updateLinkifierRow,
-  upsertLinkifierVersion,
   type LinkifierRow,
 } from '../store/linkifiers.js';
 import { checkLinkifier, optionalText, type LinkifierValues } from './linkifier_validation.js';
@@ -90,9 +89,8 @@ function fieldsOf(values: LinkifierValues) {
   };
 }
 
-/** Every change: a new version for the render caches of every process, and the full list to everyone. */
+/** Every change: the full list to everyone (the triggers of schema.sql renew the render caches' version). */
 function changed(ctx: Ctx): void {
-  upsertLinkifierVersion(ctx.store, ctx.random(6).readUIntBE(0, 6));
   ctx.events.append(null, { type: 'realm_linkifiers', realm_linkifiers: orderedLinkifiers(ctx) });
 }
 

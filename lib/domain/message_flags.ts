@@ -16,7 +16,7 @@ import { selectUserMessageFlags } from '../store/user_message.js';
 import { ALL_FLAGS, FLAG, HISTORICAL_FLAGS, NON_API_FLAGS, NON_EDITABLE_FLAGS, type FlagName } from './flags.js';
 import { newDictCache } from './message_dicts.js';
 import { messageAccess } from './message_fetch.js';
-import { mentionMask, messageDetailsJson, newUnreadClassifier } from './unread.js';
+import { mentionMask, messageDetails, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
 
 export { fetchUnreadState } from './unread.js';
@@ -92,7 +92,7 @@ function setFlagBits(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: rea
  * channels are reported; a message of a subscribed channel without a row gets a historical,
  * unread row. Returns what the event's message_details says of each changed message.
  */
-function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { detailsJson: string } {
+function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { details: Record<string, unknown> } {
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
   const classifier = newUnreadClassifier(ctx, actor.id);
   const conversations = selectConversations(ctx.store, messageIds);
@@ -127,7 +127,7 @@ function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): Flag
   });
   if (historical.size > 0) createHistoricalRows(ctx, actor, [...historical], FLAG.historical);
   const ids = [...changed];
-  return { changed: ids, ignoredStreamIds: [...ignored].sort((a, b) => a - b), detailsJson: messageDetailsJson(classifier, ids, changedConversations, mentioned) };
+  return { changed: ids, ignoredStreamIds: [...ignored].sort((a, b) => a - b), details: messageDetails(classifier, ids, changedConversations, mentioned) };
 }
 
 /**
@@ -137,9 +137,8 @@ function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): Flag
 export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: readonly number[]): FlagChangeResult {
   const event = (messages: number[]) => ({ type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages, all: false });
   if (change.flag === 'read' && change.op === 'remove') {
-    const { detailsJson, ...result } = markUnread(ctx, actor, messageIds);
-    const payload = `${JSON.stringify(event(result.changed)).slice(0, -1)},"message_details":${detailsJson}}`;
-    ctx.events.appendSerialized([actor.id], 'update_message_flags', payload);
+    const { details, ...result } = markUnread(ctx, actor, messageIds);
+    ctx.events.append([actor.id], { ...event(result.changed), message_details: details });
     return result;
   }
   const result = setFlagBits(ctx, actor, change, messageIds);

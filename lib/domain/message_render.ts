@@ -10,7 +10,6 @@ import { markdownEmojiLookup } from './emoji.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
 import {
   selectAlertWordPairs,
-  selectAlertWordVersion,
   selectGroupMemberIds,
   selectGroupNames,
   selectMentionableUsers,
@@ -95,16 +94,9 @@ export function topicLinksJson(ctx: Ctx, topic: string): string {
   return JSON.stringify(topicLinks(topic, currentLinkifiers(ctx)));
 }
 
-const matchers = new WeakMap<Ctx, { version: number; matcher: AlertWordMatcher }>();
-
-/** The organization's alert-word matcher, rebuilt when alert_word_version moved (any process). */
+/** The organization's alert-word matcher, built again after any change to alert_word (any process). */
 function alertWordMatcher(ctx: Ctx): AlertWordMatcher {
-  const version = selectAlertWordVersion(ctx.store);
-  const cached = matchers.get(ctx);
-  if (cached && cached.version === version) return cached.matcher;
-  const matcher = new AlertWordMatcher(selectAlertWordPairs(ctx.store));
-  matchers.set(ctx, { version, matcher });
-  return matcher;
+  return ctx.cached('alert_word', () => new AlertWordMatcher(selectAlertWordPairs(ctx.store)));
 }
 
 /**

@@ -87,24 +87,13 @@ export function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: b
   return detail;
 }
 
-/**
- * The event's message_details as JSON text, keyed by message id. Built as text with each distinct
- * detail serialized once: JSON.stringify of 10,000 objects under numeric keys costs more than the
- * row updates themselves (bench/message_flags.bench.ts).
- */
-export function messageDetailsJson(c: UnreadClassifier, ids: readonly number[], conversations: readonly Conversation[], mentioned: readonly boolean[]): string {
-  const cache = new Map<string, string>();
-  const parts = ids.map((id, i) => {
-    const m = conversations[i]!;
-    const key = m.streamId !== null ? `s${m.streamId}:${mentioned[i] ? 1 : 0}:${m.topic}` : `d${m.directGroupId}:${mentioned[i] ? 1 : 0}`;
-    let json = cache.get(key);
-    if (json === undefined) {
-      json = JSON.stringify(messageDetail(c, m, mentioned[i]!));
-      cache.set(key, json);
-    }
-    return `"${id}":${json}`;
+/** The event's message_details, keyed by message id. */
+export function messageDetails(c: UnreadClassifier, ids: readonly number[], conversations: readonly Conversation[], mentioned: readonly boolean[]): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  ids.forEach((id, i) => {
+    details[id] = messageDetail(c, conversations[i]!, mentioned[i]!);
   });
-  return `{${parts.join(',')}}`;
+  return details;
 }
 
 function append<K>(map: Map<K, number[]>, key: K, id: number): void {

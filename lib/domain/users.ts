@@ -15,7 +15,6 @@ import {
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { authenticatedRow, rememberedEmailDomain } from './auth.js';
-import { boundedMemo } from '../memo.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
@@ -26,8 +25,10 @@ import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 export const MAX_FULL_NAME_LENGTH = 100;
 export const MIN_FULL_NAME_LENGTH = 2;
 
-/** Zulip's ISO 8601 dates (`+00:00`); memoized: formatting a Date is measurable on GET /users/me. */
-export const isoDate = boundedMemo(10_000, (seconds: number): string => new Date(seconds * 1000).toISOString().replace('Z', '+00:00'));
+/** Zulip's ISO 8601 dates (`+00:00`). */
+export function isoDate(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
+}
 
 /**
  * Zulip's user dictionary (GET /users, realm_user state and events): `email` is the API email
@@ -105,7 +106,7 @@ export function accessUserById(
 
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
-  const row = authenticatedRow(actor) ?? selectUserById(ctx.store, actor.id)!;
+  const row = authenticatedRow(ctx, actor) ?? selectUserById(ctx.store, actor.id)!;
   // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
   const user = formatUser(row, rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx)), true);
   user.avatar_url = gravatarUrl(row.email);
@@ -264,10 +265,6 @@ export function changeFullName(ctx: Ctx, target: UserRow, fullName: string): voi
   if (target.bot_type !== null) {
     ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
   }
-}
-
-export function roleOf(ctx: Ctx, userId: number): Role | undefined {
-  return selectUserById(ctx.store, userId)?.role as Role | undefined;
 }
 
 export function requireHuman(actor: Actor): void {

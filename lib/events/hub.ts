@@ -53,14 +53,8 @@ export class EventHub {
 
   /** Appends an event for the given users (null: every user). Call inside ctx.tx. */
   append(userIds: Iterable<number> | null, event: ChatEvent): void {
-    this.appendSerialized(userIds, event.type, JSON.stringify(event));
-  }
-
-  /**
-   * append() with the payload already serialized (`JSON.stringify` of the event, `type` included):
-   * for events so large that building them as objects costs more than the change they describe.
-   */
-  appendSerialized(userIds: Iterable<number> | null, type: string, payload: string): void {
+    const { type } = event;
+    const payload = JSON.stringify(event);
     const { store } = this.#ctx;
     const now = this.#ctx.now();
     if (userIds === null) {

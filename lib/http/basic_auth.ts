@@ -1,23 +1,13 @@
 // Parsing the HTTP Basic Authorization header into email and API key (Zulip's
 // get_basic_credentials). Who may pass is decided by lib/domain/auth.ts.
 import { ApiError, unauthorized } from '../errors.js';
-import { boundedMemo } from '../memo.js';
 
 export interface BasicCredentials {
   email: string;
   apiKey: string;
 }
 
-// Clients send the same header with every request: its decoding is remembered. Bounded in count
-// and in length (an email is at most 254 characters), so no stream of headers can grow it much.
-const MAX_REMEMBERED_HEADER = 512;
-const decodeRemembered = boundedMemo(10_000, (header: string) => decodeBasicAuth(header));
-
 export function parseBasicAuth(header: string | undefined): BasicCredentials {
-  return header !== undefined && header.length <= MAX_REMEMBERED_HEADER ? decodeRemembered(header) : decodeBasicAuth(header);
-}
-
-function decodeBasicAuth(header: string | undefined): BasicCredentials {
   if (header === undefined || header.trim() === '') {
     throw unauthorized('Missing authorization header for basic auth');
   }

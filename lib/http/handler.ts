@@ -97,14 +97,8 @@ class HttpRequestInfo implements RequestInfo {
 
 type Router = ReturnType<typeof FindMyWay>;
 
-// Building the router costs milliseconds and the route table never changes: one router per table
-// per process, built on the first request (in-process users of parley never need it).
-const routers = new WeakMap<readonly RouteDef[], Router>();
-
-function routerFor(routes: readonly RouteDef[]): Router {
-  let router = routers.get(routes);
-  if (router !== undefined) return router;
-  router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
+function buildRouter(routes: readonly RouteDef[]): Router {
+  const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
   for (const route of routes) {
     // Integer path segments only match digits, as Zulip's <int:...> URL patterns: /users/abc is a 404.
     const path = route.path.replace(/:(\w+)/g, (segment, name: string) =>
@@ -112,14 +106,15 @@ function routerFor(routes: readonly RouteDef[]): Router {
     );
     router.on(route.method, (route.outsideApi ? '' : API_PREFIX) + path, () => undefined, { route });
   }
-  routers.set(routes, router);
   return router;
 }
 
 export function createHandler(deps: HandlerDeps): RequestListener {
-  let cached: Router | undefined;
+  // Building the router costs milliseconds: done on the first request (in-process users of
+  // parley never need it).
+  let built: Router | undefined;
   const router = {
-    find: (method: Method, path: string) => (cached ??= routerFor(deps.routes)).find(method, path),
+    find: (method: Method, path: string) => (built ??= buildRouter(deps.routes)).find(method, path),
   };
 
   function allowedMethods(path: string): Method[] {

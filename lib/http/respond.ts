@@ -22,27 +22,19 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
   res.end(text);
 }
 
-const SUCCESS = '{"result":"success","msg":""';
-
 /**
  * The success envelope: `result` and `msg`, the data's fields (never named `result` or `msg`),
- * then `ignored_parameters_unsupported` when there are any. Spliced as text: copying every field
- * of a large answer into a new object first costs more than writing it.
+ * then `ignored_parameters_unsupported` when there are any.
  */
-function successJson(data: object | undefined, ignored: readonly string[]): string {
-  const fields = data === undefined ? '{}' : JSON.stringify(data);
-  const inner = fields === '{}' ? '' : ',' + fields.slice(1, -1);
-  const tail = ignored.length > 0 ? `,"ignored_parameters_unsupported":${JSON.stringify(ignored)}` : '';
-  return SUCCESS + inner + tail + '}';
-}
-
 export function sendSuccess(
   res: ServerResponse,
   data: object | undefined,
   ignored: readonly string[],
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  sendText(res, 200, successJson(data, ignored), headers);
+  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
+  sendJson(res, 200, body, headers);
 }
 
 export function sendError(res: ServerResponse, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {

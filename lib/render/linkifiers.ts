@@ -1,37 +1,23 @@
-// Linkifiers in rendering: the organization's compiled linkifiers (cached per database, reloaded
-// when any process changed them), the markdown-it rule that links matches in message text, and
+// Linkifiers in rendering: the organization's compiled linkifiers (kept until any process changes
+// them), the markdown-it rule that links matches in message text, and
 // topic_links (lib/render/topic_links.ts).
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
 import type { Ctx } from '../context.js';
-import type { Store } from '../store/db.js';
-import { selectLinkifiers, selectLinkifierVersion } from '../store/linkifiers.js';
+import { selectLinkifiers } from '../store/linkifiers.js';
 import { compileLinkifier, linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
 
 export type { CompiledLinkifier } from './linkifier_patterns.js';
 export { topicLinks, type TopicLink } from './topic_links.js';
 
-interface CacheEntry {
-  version: number;
-  list: readonly CompiledLinkifier[];
-}
-
-const cache = new WeakMap<Store, CacheEntry>();
-
 /**
- * The organization's linkifiers in processing order, compiled. One point read per call checks the
- * version every linkifier change rewrites (in any process); unchanged linkifiers keep their
- * compiled pattern across a reload.
+ * The organization's linkifiers in processing order, compiled: kept until any process changes a
+ * linkifier (ctx.cached); unchanged linkifiers keep their compiled pattern across a reload.
  */
 export function currentLinkifiers(ctx: Ctx): readonly CompiledLinkifier[] {
-  const version = selectLinkifierVersion(ctx.store);
-  const cached = cache.get(ctx.store);
-  if (cached !== undefined && cached.version === version) return cached.list;
-  const previous = new Map((cached?.list ?? []).map((l) => [`${l.id}\u0000${l.pattern}\u0000${l.urlTemplate}`, l]));
-  const list = selectLinkifiers(ctx.store).map(
-    (row) => previous.get(`${row.id}\u0000${row.pattern}\u0000${row.url_template}`) ?? compileLinkifier(row),
-  );
-  cache.set(ctx.store, { version, list });
-  return list;
+  return ctx.cached<readonly CompiledLinkifier[]>('linkifier', (cached) => {
+    const previous = new Map((cached ?? []).map((l) => [`${l.id}\u0000${l.pattern}\u0000${l.urlTemplate}`, l]));
+    return selectLinkifiers(ctx.store).map((row) => previous.get(`${row.id}\u0000${row.pattern}\u0000${row.url_template}`) ?? compileLinkifier(row));
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-// SQL for the linkifier and linkifier_version tables, and the row mapper.
+// SQL for the linkifier table, and the row mapper.
 import type { Store } from './db.js';
 
 export interface LinkifierRow {
@@ -65,16 +65,4 @@ export function updateLinkifierOrder(s: Store, id: number, sortOrder: number): v
 
 export function deleteLinkifierRow(s: Store, id: number): number {
   return s.run('DELETE FROM linkifier WHERE id = ?', id).changes;
-}
-
-/** 0 until the first linkifier change. */
-export function selectLinkifierVersion(s: Store): number {
-  return (s.prepare('SELECT version FROM linkifier_version WHERE id = 1').pluck().get() as number | undefined) ?? 0;
-}
-
-export function upsertLinkifierVersion(s: Store, version: number): void {
-  s.run(
-    'INSERT INTO linkifier_version (id, version) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version',
-    version,
-  );
 }

@@ -19,10 +19,6 @@ export interface MessageRow {
   has_attachment: number;
 }
 
-export function selectMaxMessageId(s: Store): number {
-  return (s.prepare('SELECT coalesce(max(id), -1) FROM message').pluck().get() as number) ?? -1;
-}
-
 export function selectMessageById(s: Store, id: number): MessageRow | undefined {
   return s.get<MessageRow>('SELECT * FROM message WHERE id = ?', id);
 }
@@ -171,11 +167,6 @@ export function selectGroupNames(s: Store): { id: number; name: string }[] {
 
 export function selectGroupMemberIds(s: Store, groupId: number): number[] {
   return s.prepare('SELECT user_id FROM user_group_member WHERE group_id = ? ORDER BY user_id').pluck().all(groupId) as number[];
-}
-
-/** The alert_word_version counter (0 before any alert word was ever written). */
-export function selectAlertWordVersion(s: Store): number {
-  return (s.prepare('SELECT version FROM alert_word_version WHERE id = 1').pluck().get() as number | undefined) ?? 0;
 }
 
 /** Every user's alert words (rows of [user_id, word]); empty for most organizations. */

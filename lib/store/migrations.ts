@@ -111,7 +111,19 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 12,
     up() {},
   },
+  {
+    // One cache_version table (created by schema.sql) replaces user_table_version,
+    // alert_word_version and linkifier_version; the triggers that wrote those are made again by
+    // schema.sql, writing cache_version.
+    version: 13,
+    up(db) {
+      for (const trigger of ['user_inserted', 'user_updated', 'user_deleted', 'realm_url_updated', 'alert_word_inserted', 'alert_word_updated', 'alert_word_deleted']) {
+        db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+      }
+      for (const table of ['user_table_version', 'alert_word_version', 'linkifier_version']) db.exec(`DROP TABLE IF EXISTS ${table}`);
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;

@@ -20,10 +20,6 @@ export function insertUserMessages(s: Store, messageId: number, userIds: readonl
   for (const [value, users] of byFlags) insert.run(messageId, value, JSON.stringify(users));
 }
 
-export function insertUserMessage(s: Store, userId: number, messageId: number, flags: number): void {
-  s.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
-}
-
 /** A row for the user unless they have one (a message entering their history). */
 export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: number, flags: number): void {
   s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
@@ -47,17 +43,6 @@ export function selectUserMessagesOfMessage(s: Store, messageId: number): [numbe
   return s.prepare('SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id').raw().all(messageId) as [number, number][];
 }
 
-/** [message_id, flags] of the user's rows among the given message ids (point reads in a loop). */
-export function selectUserMessageRows(s: Store, userId: number, messageIds: readonly number[]): Map<number, number> {
-  const select = s.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck();
-  const rows = new Map<number, number>();
-  for (const id of messageIds) {
-    const flags = select.get(userId, id) as number | undefined;
-    if (flags !== undefined) rows.set(id, flags);
-  }
-  return rows;
-}
-
 export function updateUserMessageFlags(s: Store, userId: number, messageId: number, flags: number): void {
   s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags, userId, messageId);
 }
@@ -65,12 +50,6 @@ export function updateUserMessageFlags(s: Store, userId: number, messageId: numb
 /** Sets `mask` on the user's rows for the given messages (prepared statement in a loop: PERFORMANCE.md). */
 export function setUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
   const update = s.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
-  for (const id of messageIds) update.run(mask, userId, id);
-}
-
-/** Clears `mask` on the user's rows for the given messages. */
-export function clearUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
-  const update = s.prepare('UPDATE user_message SET flags = flags & ~? WHERE user_id = ? AND message_id = ?');
   for (const id of messageIds) update.run(mask, userId, id);
 }
 
@@ -83,14 +62,6 @@ export function selectUnreadMessageIdsInStream(s: Store, userId: number, streamI
     )
     .pluck()
     .all(userId, streamId) as number[];
-}
-
-/** The user's oldest unread message, for anchor=first_unread without a narrow. */
-export function selectFirstUnreadMessageId(s: Store, userId: number): number | undefined {
-  return s
-    .prepare('SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0 ORDER BY message_id LIMIT 1')
-    .pluck()
-    .get(userId) as number | undefined;
 }
 
 /** The newest message the user has a row for, or -1. */

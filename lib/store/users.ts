@@ -139,13 +139,6 @@ export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean
   s.run('UPDATE user SET presence_enabled = ? WHERE id = ?', enabled ? 1 : 0, id);
 }
 
-/** The newest message the user received (Zulip's max_message_id_for_user); -1 when none. Uses user_message's primary key. */
-/** A user's row and the newest message id they have (-1 for none), in one statement (GET /users/me). */
-/** The user_table_version counter (0 before any user row was ever written). */
-export function selectUserTableVersion(s: Store): number {
-  return (s.prepare('SELECT version FROM user_table_version WHERE id = 1').pluck().get() as number | undefined) ?? 0;
-}
-
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
 }
