@@ -15,6 +15,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
   mixed_load: () => import('./mixed_load.bench.js'),
+  web_client: () => import('./web_client.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -30,7 +30,7 @@ Usage:
   parley user regenerate-api-key --db FILE --email E
   parley --help
 
-serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
+serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on http://HOST:PORT/ (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
            ${SERVE_DEFAULTS.host}). A database without an organization gets one, and its owner's
            credentials are printed once. --url sets the organization URL (where clients log
            in); without it, a URL nobody chose follows the listening address. SIGINT/SIGTERM stop
@@ -175,6 +175,7 @@ async function serve(args: string[], io: Io): Promise<number> {
 
   const { db, chat } = await openChat(file, {
     synchronous,
+    webClient: true,
     ...(urlOption === undefined ? {} : { realm: { url: urlOption } }),
     rateLimit: { requestsPerMinute: rateLimit },
     ...(trustProxy === undefined ? {} : { trustProxy }),
