@@ -17,7 +17,7 @@ let s: TestServer;
 let browser: TestBrowser;
 let member: TestUser;
 let streamId: number;
-let restartedDb: { close(): void } | undefined;
+let restarted: { chat: ChatServer; db: { close(): void } } | undefined;
 
 t.before(async () => {
   s = await startServer({ webClient: true });
@@ -31,7 +31,8 @@ t.before(async () => {
 t.teardown(async () => {
   await browser?.close();
   await s?.close();
-  restartedDb?.close();
+  await restarted?.chat.close();
+  restarted?.db.close();
 });
 
 const count = (page: Page, selector: string) => page.$eval(selector, (el) => el.querySelector('.count')?.textContent ?? '0');
@@ -140,10 +141,8 @@ t.test('the web client end to end, in two sessions', async (t) => {
     await mia.waitForSelector('[data-connection="reconnecting"]');
     t.pass('the client shows it is reconnecting');
     const db = openTestDatabase(join(s.dir, 'chat.db'));
-    restartedDb = db;
-    const restarted: ChatServer = createChatServer(db, { logger: silentLogger, webClient: true });
-    await restarted.listen(port, '127.0.0.1');
-    s.chat = restarted;
+    restarted = { db, chat: createChatServer(db, { logger: silentLogger, webClient: true }) };
+    await restarted.chat.listen(port, '127.0.0.1');
     await sendToStream(s, s.owner, streamId, 'live', 'sent while reconnecting');
     await mia.waitForSelector('[data-connection="live"]');
     await waitForText(mia, '.message .content', 'sent while reconnecting');

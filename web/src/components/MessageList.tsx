@@ -2,7 +2,7 @@
 // the first unread; loads more at either end; marks messages read once they have been seen.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { Client } from '../client.js';
-import { viewHash } from '../narrow.js';
+import { viewHash, type View } from '../narrow.js';
 import { useStore, type Message } from '../store.js';
 import { MessageItem } from './MessageItem.js';
 
@@ -14,6 +14,13 @@ function heading(client: Client, m: Message): { key: string; label: string; hash
   const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).sort((a, b) => a - b) : [];
   return { key: `dm/${ids.join()}`, label: 'Direct message: ' + ids.map((id) => client.state.userName(id)).join(', '), hash: viewHash({ kind: 'dm', userIds: ids }) };
 }
+
+/**
+ * Only a conversation (a channel, a topic, direct messages) marks what is seen as read: the
+ * Unread, Mentions and Starred views are lists to come back to, as in Zulip's web app, whose
+ * search-like views leave messages unread.
+ */
+const marksRead = (view: View): boolean => view.kind === 'channel' || view.kind === 'dm';
 
 export function MessageList({ client }: { client: Client }) {
   const state = useStore(client.state);
@@ -31,6 +38,7 @@ export function MessageList({ client }: { client: Client }) {
       for (const entry of entries) {
         const id = Number((entry.target as HTMLElement).dataset.messageId);
         if (!entry.isIntersecting || seen.current.has(id) || !client.state.unread.has(id) || document.visibilityState !== 'visible') continue;
+        if (!marksRead(client.view)) continue;
         seen.current.add(id);
         pending.current.push(id);
       }
