@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `parley` command: `init` (organization and owner), `user add`, `serve` (standalone server).
 // Bad arguments print a clear message and exit with code 2.
+import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ChatOptions } from './index.js';
@@ -198,7 +199,9 @@ async function serve(args: string[], io: Io): Promise<number> {
   if (!chat.admin.hasUsers()) {
     const email = io.env.PARLEY_OWNER_EMAIL ?? 'owner@example.com';
     // Several processes started on a new file race to create the organization: one does.
-    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption }).catch((error: unknown) => {
+    // A password too, so the owner can sign in to the web client at once.
+    const password = randomBytes(12).toString('base64url');
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption, password }).catch((error: unknown) => {
       if (chat.admin.hasUsers()) return undefined;
       throw error;
     });
@@ -206,6 +209,7 @@ async function serve(args: string[], io: Io): Promise<number> {
       io.out(`Created a new organization in ${file}. Its owner's credentials (shown only this once):`);
       io.out(`  email:   ${owner.email}`);
       io.out(`  API key: ${owner.api_key}`);
+      io.out(`  password: ${password} (for the web client at ${url}/)`);
     }
   }
   io.out(`parley listening on ${url}`);
