@@ -43,12 +43,6 @@ async function openView(page: Page, hash: string): Promise<void> {
   await page.waitForSelector(`.messages[data-loaded="${hash}"]`);
 }
 
-async function sendFromCompose(page: Page, text: string): Promise<void> {
-  await page.click('.compose-box');
-  await page.type('.compose-box', text);
-  await page.keyboard.press('Enter');
-}
-
 t.test('the web client end to end, in two sessions', async (t) => {
   const owner = await browser.page();
   const mia = await browser.page();
@@ -81,8 +75,14 @@ t.test('the web client end to end, in two sessions', async (t) => {
   await t.test('a message sent in one session appears live in the other', async (t) => {
     await openView(owner, topicHash('live'));
     await openView(mia, topicHash('live'));
-    await sendFromCompose(owner, 'hello from the browser');
+    await owner.click('.compose-box');
+    await owner.type('.compose-box', 'hello from the browser');
+    await waitForText(mia, '.typing', 'Olivia Owner is typing');
+    t.pass('the other session sees the sender typing');
+    await owner.keyboard.press('Enter');
     await waitForText(mia, '.message .content', 'hello from the browser');
+    await mia.waitForFunction(() => document.querySelector('.typing') === null);
+    t.pass('and no longer once the message arrived');
     await waitForText(owner, '.message .content', 'hello from the browser');
     t.equal(await owner.$eval('.compose-box', (el) => (el as any).value), '', 'the compose box is empty after sending');
   });
