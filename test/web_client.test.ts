@@ -119,6 +119,21 @@ t.test('the web client end to end, in two sessions', async (t) => {
     t.pass('the deleted message disappears from the other session');
   });
 
+  await t.test('compose: @-mention autocomplete and the Markdown preview', async (t) => {
+    await owner.bringToFront();
+    await owner.click('.compose-box');
+    await owner.type('.compose-box', '**bold** @Mi');
+    await waitForText(owner, '.autocomplete [role=option]', 'Mia Member');
+    await owner.keyboard.press('Tab');
+    t.equal(await owner.$eval('.compose-box', (el) => (el as any).value), `**bold** @**Mia Member|${member.user_id}** `, 'Tab inserts the mention');
+    await owner.click('.compose-actions button[type=button]');
+    await owner.waitForSelector('.preview strong');
+    t.equal(await owner.$eval('.preview strong', (el) => el.textContent), 'bold', 'the preview is the server\'s rendering');
+    t.equal(await owner.$eval('.preview .user-mention', (el) => el.textContent), '@Mia Member', 'mention included');
+    await owner.click('.compose-actions button[type=button]');
+    await owner.waitForSelector('.compose-box');
+  });
+
   await t.test('a draft typed in one session shows in another and goes when the message is sent', async (t) => {
     const mia2 = await browser.page();
     await signIn(mia2, s.url, member.email, 'member-password');
