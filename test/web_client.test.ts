@@ -132,6 +132,12 @@ t.test('the web client end to end, in two sessions', async (t) => {
     t.equal(await owner.$eval('.preview .user-mention', (el) => el.textContent), '@Mia Member', 'mention included');
     await owner.click('.compose-actions button[type=button]');
     await owner.waitForSelector('.compose-box');
+    await sendToStream(s, member, streamId, 'live', 'worth quoting');
+    await waitForText(owner, '.message .content', 'worth quoting');
+    await owner.hover('.message-list li:last-child .message');
+    await owner.click('.message-list li:last-child .quote');
+    await owner.waitForFunction(() => document.querySelector('.compose-box').value.includes('said:\n> '));
+    t.match(await owner.$eval('.compose-box', (el) => (el as any).value), `@_**Mia Member|${member.user_id}** said:\n> worth quoting\n`, 'Quote adds the message as a Markdown quote');
   });
 
   await t.test('a draft typed in one session shows in another and goes when the message is sent', async (t) => {

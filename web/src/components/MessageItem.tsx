@@ -10,8 +10,11 @@ const time = (seconds: number) => new Date(seconds * 1000).toLocaleString([], { 
 
 export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
 
-/** A quote of the message for the compose box (Zulip's "Quote and reply" shape). */
-export const quoteOf = (m: Message, raw: string) => `@_**${m.sender_full_name}|${m.sender_id}** said:\n\`\`\`quote\n${raw}\n\`\`\`\n`;
+/**
+ * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
+ * Markdown `>` quote (parley renders a ```quote fence as a code block; both render `>` alike).
+ */
+export const quoteOf = (m: Message, raw: string) => `@_**${m.sender_full_name}|${m.sender_id}** said:\n${raw.split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
 
 function groupReactions(reactions: Reaction[]) {
   const groups = new Map<string, { r: Reaction; users: number[] }>();
