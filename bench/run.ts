@@ -17,6 +17,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   write_path: () => import('./write_path.bench.js'),
   mixed_load: () => import('./mixed_load.bench.js'),
   uploads: () => import('./uploads.bench.js'),
+  web_client: () => import('./web_client.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `parley` command: `init` (organization and owner), `user add`, `serve` (standalone server).
 // Bad arguments print a clear message and exit with code 2.
+import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { ChatOptions } from './index.js';
@@ -30,7 +31,7 @@ Usage:
   parley user regenerate-api-key --db FILE --email E
   parley --help
 
-serve      Serves the Zulip API on http://HOST:PORT/api/v1 (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
+serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on http://HOST:PORT/ (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
            ${SERVE_DEFAULTS.host}). A database without an organization gets one, and its owner's
            credentials are printed once. --url sets the organization URL (where clients log
            in); without it, a URL nobody chose follows the listening address. SIGINT/SIGTERM stop
@@ -175,6 +176,7 @@ async function serve(args: string[], io: Io): Promise<number> {
 
   const { db, chat } = await openChat(file, {
     synchronous,
+    webClient: true,
     ...(urlOption === undefined ? {} : { realm: { url: urlOption } }),
     rateLimit: { requestsPerMinute: rateLimit },
     ...(trustProxy === undefined ? {} : { trustProxy }),
@@ -197,7 +199,9 @@ async function serve(args: string[], io: Io): Promise<number> {
   if (!chat.admin.hasUsers()) {
     const email = fromEnv(io, 'PARLEY_OWNER_EMAIL') ?? 'owner@example.com';
     // Several processes started on a new file race to create the organization: one does.
-    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption }).catch((error: unknown) => {
+    // A password too, so the owner can sign in to the web client at once.
+    const password = randomBytes(12).toString('base64url');
+    const owner = await chat.admin.initOrganization({ email, fullName: 'Owner', url: urlOption, password }).catch((error: unknown) => {
       if (chat.admin.hasUsers()) return undefined;
       throw error;
     });
@@ -205,6 +209,7 @@ async function serve(args: string[], io: Io): Promise<number> {
       io.out(`Created a new organization in ${file}. Its owner's credentials (shown only this once):`);
       io.out(`  email:   ${owner.email}`);
       io.out(`  API key: ${owner.api_key}`);
+      io.out(`  password: ${password} (for the web client at ${url}/)`);
     }
   }
   io.out(`parley listening on ${url}`);

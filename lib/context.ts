@@ -128,6 +128,11 @@ export interface ChatOptions {
    * proxy (GET /external_content/...). On by default; false renders them as links instead.
    */
   imageProxy?: ImageProxyOptions | false;
+  /**
+   * Serves parley's web client at `/` (its files under `/web/`): off by default, on in `parley
+   * serve`. `{ dir }` serves a build from another directory. See docs/web-client.md.
+   */
+  webClient?: boolean | { dir: string };
 }
 
 export interface Ctx {

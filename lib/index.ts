@@ -20,6 +20,7 @@ import { clientAddressResolver } from './http/client_address.js';
 import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { createRateLimiter } from './http/rate_limit.js';
+import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
 import type { Database } from './store/db.js';
@@ -107,7 +108,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     route.handler(ctx, actor, input as never, request);
 
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
-  const handler = createHandler({
+  const apiHandler = createHandler({
     routes: allRoutes,
     authenticate: (header, _ip, route) => {
       const { email, apiKey } = parseBasicAuth(header);
@@ -121,6 +122,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     rateLimiter: createRateLimiter(options.rateLimit ?? {}, ctx.clock),
     clientAddress,
   });
+
+  const handler = withWebClient(apiHandler, options.webClient);
 
   const api = buildApi(ctx, routeGroups, (route, actor, input, signal, files) => invoke(route, actor, input, inProcessRequest(signal, files)));
 
@@ -202,3 +205,12 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 }
 
 export { getRealm };
+
+/** The API handler, behind the web client's files when they are enabled. */
+function withWebClient(handler: RequestListener, option: ChatOptions['webClient']): RequestListener {
+  if (option === undefined || option === false) return handler;
+  const files = webClientFiles(option === true ? undefined : option.dir);
+  return (req, res, next) => {
+    if (!files(req, res)) handler(req, res, next);
+  };
+}

@@ -1,0 +1,102 @@
+// Serves the web client's built files (GET/HEAD `/` and `/web/<file>`), when enabled. Knows
+// nothing of chat: it serves a directory that `npm run build` wrote (see web/build.mjs).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** The built client, next to the compiled server (dist/web) from both lib/http and dist/http. */
+export const DEFAULT_WEB_CLIENT_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
+
+export const WEB_PREFIX = '/web/';
+
+/** Only the page's own files run; nothing loads from another origin (no fonts, no CDN, no gravatar). */
+export const WEB_CLIENT_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+};
+
+interface Asset {
+  type: string;
+  body: Buffer;
+  gzipped: Buffer | undefined;
+  /** Hashed names never change content: cached for a year; the page itself is revalidated. */
+  cacheControl: string;
+}
+
+/** A file name carrying its content hash, as esbuild writes them (`app-5XKQ2J7B.js`). */
+const HASHED = /-[A-Z0-9]{8}\.[a-z]+$/;
+
+function loadAssets(dir: string): Map<string, Asset> {
+  if (!existsSync(join(dir, 'index.html'))) {
+    throw new Error(`The web client is not built (no ${join(dir, 'index.html')}): run npm run build`);
+  }
+  const assets = new Map<string, Asset>();
+  for (const name of readdirSync(dir)) {
+    const ext = name.slice(name.lastIndexOf('.'));
+    const type = TYPES[ext];
+    if (type === undefined) continue;
+    const body = readFileSync(join(dir, name));
+    const compressible = type.startsWith('text/') || ext === '.svg' || ext === '.json';
+    assets.set(name === 'index.html' ? '/' : WEB_PREFIX + name, {
+      type,
+      body,
+      gzipped: compressible ? gzipSync(body) : undefined,
+      cacheControl: HASHED.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    });
+  }
+  return assets;
+}
+
+/**
+ * A listener for the client's files: answers and returns true for a file it has, returns false
+ * (leaving the request alone) for any other path or method. The files are read once, here, so a
+ * missing build fails at start-up rather than on a user's first visit.
+ */
+export function webClientFiles(dir: string = DEFAULT_WEB_CLIENT_DIR): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const assets = loadAssets(dir);
+  return (req, res) => {
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
+    if (path !== '/' && !path.startsWith(WEB_PREFIX)) return false;
+    const asset = assets.get(path);
+    if (asset === undefined) return false;
+    const gzip = asset.gzipped !== undefined && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    const body = gzip ? asset.gzipped! : asset.body;
+    req.resume();
+    res.writeHead(200, {
+      'Content-Type': asset.type,
+      'Content-Length': body.length,
+      'Cache-Control': asset.cacheControl,
+      'Content-Security-Policy': WEB_CLIENT_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      Vary: 'Accept-Encoding',
+      ...(gzip ? { 'Content-Encoding': 'gzip' } : {}),
+    });
+    res.end(method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}

@@ -1,0 +1,105 @@
+// Serving the web client (lib/http/web_client.ts): off unless enabled; `/` and the hashed files
+// under /web/ with their caching, compression and Content-Security-Policy headers; mountable as
+// middleware; the API unchanged next to it.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import t from 'tap';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/context.js';
+import { WEB_CLIENT_CSP } from '../lib/http/web_client.js';
+import { startServer } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'parley-web-'));
+const built = join(dir, 'built');
+mkdirSync(built);
+writeFileSync(join(built, 'index.html'), '<!doctype html><title>parley</title><script type="module" src="web/app-ABCDEFGH.js"></script>');
+writeFileSync(join(built, 'app-ABCDEFGH.js'), 'console.log("parley");'.repeat(50));
+writeFileSync(join(built, 'notes.txt'), 'not served');
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+
+t.test('off unless enabled: / is the API\'s JSON 404', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const response = await fetch(s.url + '/');
+  t.equal(response.status, 404);
+  t.same(await response.json(), { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+});
+
+t.test('enabled: the page, the hashed files and the API side by side', async (t) => {
+  const s = await startServer({ webClient: { dir: built } });
+  t.teardown(() => s.close());
+
+  const page = await fetch(s.url + '/');
+  t.equal(page.status, 200);
+  t.equal(page.headers.get('content-type'), 'text/html; charset=utf-8');
+  t.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated: a new build is seen at once');
+  t.equal(page.headers.get('content-security-policy'), WEB_CLIENT_CSP);
+  t.match(WEB_CLIENT_CSP, /script-src 'self'(;|$)/, 'no inline script may run');
+  t.notMatch(WEB_CLIENT_CSP, /unsafe-inline|unsafe-eval|https?:/, 'nothing inline, nothing from another host');
+  t.equal(page.headers.get('x-content-type-options'), 'nosniff');
+  t.match(await page.text(), /<title>parley<\/title>/);
+
+  const js = await fetch(s.url + '/web/app-ABCDEFGH.js');
+  t.equal(js.status, 200);
+  t.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.equal(js.headers.get('cache-control'), 'public, max-age=31536000, immutable', 'hashed files are cached for good');
+  t.equal(js.headers.get('content-encoding'), 'gzip', 'compressed for a client that accepts gzip');
+  t.equal(js.headers.get('vary'), 'Accept-Encoding');
+  t.match(await js.text(), /^console\.log/);
+
+  const plain = await new Promise<http.IncomingMessage>((resolve) => http.get(s.url + '/web/app-ABCDEFGH.js', resolve));
+  t.equal(plain.headers['content-encoding'], undefined, 'uncompressed otherwise');
+  t.equal(Number(plain.headers['content-length']), 'console.log("parley");'.length * 50);
+  plain.resume();
+
+  const head = await fetch(s.url + '/', { method: 'HEAD' });
+  t.equal(head.status, 200, 'HEAD answers like GET');
+  t.equal(await head.text(), '', 'without a body');
+
+  for (const path of ['/web/notes.txt', '/web/missing-ABCDEFGH.js', '/web/../index.html', '/index.html']) {
+    const response = await fetch(s.url + path);
+    t.equal(response.status, 404, `${path}: not found`);
+    t.same(await response.json(), { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
+  }
+  const post = await fetch(s.url + '/', { method: 'POST' });
+  t.equal(post.status, 404, 'only GET and HEAD reach the files');
+  await post.arrayBuffer();
+
+  const api = await s.request('GET', '/server_settings');
+  t.equal(api.status, 200, 'the API answers as before');
+});
+
+t.test('a missing build fails at start-up with a clear message', async (t) => {
+  const db = new Database(':memory:');
+  t.teardown(() => db.close());
+  t.throws(() => createChatServer(db, { logger: silentLogger, webClient: { dir: join(dir, 'nothing') } }), {
+    message: `The web client is not built (no ${join(dir, 'nothing', 'index.html')}): run npm run build`,
+  });
+});
+
+t.test('mounted as middleware: the files answer, other paths go to next()', async (t) => {
+  const db = new Database(':memory:');
+  const chat = createChatServer(db, { logger: silentLogger, webClient: { dir: built } });
+  const server = http.createServer((req, res) => {
+    // An Express-style mount at /chat: the prefix is taken off before parley sees the request.
+    if (!req.url!.startsWith('/chat/')) {
+      res.end('host app');
+      return;
+    }
+    req.url = req.url!.slice('/chat'.length);
+    chat.handler(req, res, () => res.end('host app fallback'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await chat.close();
+    db.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  t.match(await (await fetch(base + '/chat/')).text(), /<title>parley/);
+  t.match(await (await fetch(base + '/chat/web/app-ABCDEFGH.js')).text(), /^console\.log/);
+  t.equal(await (await fetch(base + '/chat/elsewhere')).text(), 'host app fallback');
+});

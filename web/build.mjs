@@ -1,0 +1,53 @@
+// Builds the web client into dist/web (run by `npm run build`): one JavaScript and one CSS
+// bundle with content hashes in their names, and index.html naming them (no inline script).
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, '..', 'dist', 'web');
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+const result = await esbuild.build({
+  entryPoints: [join(here, 'src', 'main.tsx')],
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['chrome111', 'firefox115', 'safari16'],
+  outdir: out,
+  entryNames: 'app-[hash]',
+  assetNames: '[name]-[hash]',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  metafile: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
+const outputs = Object.keys(result.metafile.outputs).map((file) => relative(out, file));
+const js = outputs.find((f) => f.endsWith('.js'));
+const css = outputs.find((f) => f.endsWith('.css'));
+writeFileSync(join(out, 'index.html'), `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>parley</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="web/${css}">
+<script type="module" src="web/${js}"></script>
+</head>
+<body>
+<noscript>The parley web client needs JavaScript.</noscript>
+<div id="app"></div>
+</body>
+</html>
+`);
+
+const sizes = readdirSync(out).map((f) => `${f} ${gzipSync(readFileSync(join(out, f))).length} B gzipped`);
+console.log(`web client built in dist/web: ${sizes.join(', ')}`);

@@ -1,0 +1,69 @@
+// The client's only way to the server: parley's public HTTP API (the one Zulip clients use),
+// with HTTP Basic credentials. The API key stays in memory and sessionStorage (session.ts).
+
+export interface Credentials {
+  email: string;
+  apiKey: string;
+}
+
+/** An error answer of the API ({"result":"error","code","msg"}), or a network failure (status 0). */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Params = Record<string, unknown>;
+
+/** Zulip's form encoding: strings as they are, everything else as JSON. */
+function form(params: Params): URLSearchParams {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) body.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  return body;
+}
+
+/** The API's root, relative to the page: the client works when mounted under any path. */
+export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
+
+export class Api {
+  constructor(readonly credentials: Credentials | null) {}
+
+  async call<T = any>(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
+    let url = API_ROOT + path.replace(/^\//, '');
+    let body: URLSearchParams | undefined;
+    if (method === 'GET') {
+      const query = form(params).toString();
+      if (query !== '') url += '?' + query;
+    } else body = form(params);
+    let response: Response;
+    try {
+      response = await fetch(url, { method, headers, body, signal, cache: 'no-store' });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
+    }
+    let data: any;
+    try {
+      data = await response.json();
+    } catch {
+      throw new ApiFailure(response.status, 'BAD_RESPONSE', `The server answered ${response.status}.`);
+    }
+    if (!response.ok || data.result !== 'success') {
+      throw new ApiFailure(response.status, String(data.code ?? 'BAD_REQUEST'), String(data.msg ?? 'Error'));
+    }
+    return data as T;
+  }
+
+  get = <T = any>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
+  post = <T = any>(path: string, params?: Params) => this.call<T>('POST', path, params);
+  patch = <T = any>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
+  delete = <T = any>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+}

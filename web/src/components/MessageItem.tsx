@@ -1,0 +1,103 @@
+// One message: sender, time, the server-rendered HTML, reactions, edited/starred marks, and its
+// actions (star, react, quote and reply, edit and delete one's own).
+import { useState } from 'preact/hooks';
+import { ApiFailure } from '../api.js';
+import type { Client } from '../client.js';
+import type { Message, Reaction } from '../store.js';
+import { EmojiPicker, emojiGlyph } from './EmojiPicker.js';
+
+const time = (seconds: number) => new Date(seconds * 1000).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
+
+export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
+
+/**
+ * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
+ * Markdown `>` quote (parley renders a ```quote fence as a code block; both render `>` alike).
+ */
+export const quoteOf = (m: Message, raw: string) => `@_**${m.sender_full_name}|${m.sender_id}** said:\n${raw.split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
+
+function groupReactions(reactions: Reaction[]) {
+  const groups = new Map<string, { r: Reaction; users: number[] }>();
+  for (const r of reactions) {
+    const key = `${r.reaction_type}:${r.emoji_code}`;
+    const g = groups.get(key) ?? { r, users: [] };
+    g.users.push(r.user_id);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+export function MessageItem({ client, message: m }: { client: Client; message: Message }) {
+  const state = client.state;
+  const [editing, setEditing] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
+  const [error, setError] = useState('');
+  const mine = m.sender_id === state.me.user_id;
+  const starred = m.flags.includes('starred');
+  const unread = state.unread.has(m.id);
+  const act = (p: Promise<unknown>) => p.then(() => setError(''), (e) => setError(e instanceof ApiFailure ? e.message : 'Failed.'));
+
+  const raw = async () => (await client.api.get(`messages/${m.id}`, { apply_markdown: false })).message.content as string;
+  const startEdit = async () => setEditing(await raw());
+  const saveEdit = (event: Event) => {
+    event.preventDefault();
+    void act(client.api.patch(`messages/${m.id}`, { content: editing }).then(() => setEditing(null)));
+  };
+  const remove = () => {
+    if (confirm('Delete this message?')) void act(client.api.delete(`messages/${m.id}`));
+  };
+  const toggleReaction = (r: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>) => {
+    const had = m.reactions.some((x) => x.user_id === state.me.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type);
+    const params = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type };
+    void act(had ? client.api.delete(`messages/${m.id}/reactions`, params) : client.api.post(`messages/${m.id}/reactions`, params));
+  };
+  const quote = async () => dispatchEvent(new CustomEvent('parley:quote', { detail: quoteOf(m, await raw()) }));
+
+  return (
+    <article class={`message${unread ? ' unread' : ''}${mine ? ' mine' : ''}`} data-message-id={m.id} tabIndex={0} aria-label={`${m.sender_full_name}, ${time(m.timestamp)}`}>
+      <span class="avatar" aria-hidden="true">{initials(m.sender_full_name)}</span>
+      <div class="message-body">
+        <header>
+          <strong class="sender">{m.sender_full_name}</strong>
+          <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
+          {m.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
+          {starred && <span class="star-mark" aria-label="Starred">★</span>}
+        </header>
+        {editing === null ? (
+          <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />
+        ) : (
+          <form class="edit" onSubmit={saveEdit}>
+            <textarea aria-label="Edit message" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)} />
+            <button type="submit">Save</button>
+            <button type="button" onClick={() => setEditing(null)}>Cancel</button>
+          </form>
+        )}
+        {m.reactions.length > 0 && (
+          <div class="reactions">
+            {groupReactions(m.reactions).map(({ r, users }) => (
+              <button
+                key={r.emoji_code}
+                class={`reaction${users.includes(state.me.user_id) ? ' own' : ''}`}
+                data-emoji={r.emoji_name}
+                aria-pressed={users.includes(state.me.user_id)}
+                title={users.map((id) => state.userName(id)).join(', ')}
+                onClick={() => toggleReaction(r)}
+              >
+                {emojiGlyph(client, r)} {users.length}
+              </button>
+            ))}
+          </div>
+        )}
+        {error && <p class="error" role="alert">{error}</p>}
+        <div class="actions">
+          <button class="star" aria-pressed={starred} onClick={() => act(client.setFlag(m.id, 'starred', !starred))}>{starred ? 'Unstar' : 'Star'}</button>
+          <button class="react" aria-expanded={picking} onClick={() => setPicking(!picking)}>React</button>
+          <button class="quote" onClick={() => void quote()}>Quote</button>
+          {mine && <button class="edit-button" onClick={() => void startEdit()}>Edit</button>}
+          {mine && <button class="delete" onClick={remove}>Delete</button>}
+        </div>
+        {picking && <EmojiPicker client={client} onPick={(r) => { setPicking(false); toggleReaction(r); }} onClose={() => setPicking(false)} />}
+      </div>
+    </article>
+  );
+}

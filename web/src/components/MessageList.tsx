@@ -1,0 +1,109 @@
+// The open view's messages, oldest first, grouped under their conversation's heading. Scrolls to
+// the first unread; loads more at either end; marks messages read once they have been seen.
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { Client } from '../client.js';
+import { viewHash, type View } from '../narrow.js';
+import { useStore, type Message } from '../store.js';
+import { MessageItem } from './MessageItem.js';
+
+function heading(client: Client, m: Message): { key: string; label: string; hash: string } {
+  if (m.type === 'stream') {
+    const name = client.state.subs.get(m.stream_id!)?.name ?? String(m.stream_id);
+    return { key: `${m.stream_id}/${m.subject.toLowerCase()}`, label: `#${name} › ${m.subject || '(general chat)'}`, hash: viewHash({ kind: 'channel', streamId: m.stream_id!, topic: m.subject }) };
+  }
+  const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).sort((a, b) => a - b) : [];
+  return { key: `dm/${ids.join()}`, label: 'Direct message: ' + ids.map((id) => client.state.userName(id)).join(', '), hash: viewHash({ kind: 'dm', userIds: ids }) };
+}
+
+/**
+ * Only a conversation (a channel, a topic, direct messages) marks what is seen as read: the
+ * Unread, Mentions and Starred views are lists to come back to, as in Zulip's web app, whose
+ * search-like views leave messages unread.
+ */
+const marksRead = (view: View): boolean => view.kind === 'channel' || view.kind === 'dm';
+
+export function MessageList({ client }: { client: Client }) {
+  const state = useStore(client.state);
+  const scroller = useRef<HTMLDivElement>(null);
+  const seen = useRef(new Set<number>());
+  const pending = useRef<number[]>([]);
+  const observer = useRef<IntersectionObserver | undefined>(undefined);
+  const scrolledFor = useRef('');
+  const v = state.view;
+
+  // Read marks go out in batches: whatever became visible in the same moment.
+  useEffect(() => {
+    let timer: number | undefined;
+    observer.current = new IntersectionObserver((entries) => {
+      for (const entry of entries) {
+        const id = Number((entry.target as HTMLElement).dataset.messageId);
+        if (!entry.isIntersecting || seen.current.has(id) || !client.state.unread.has(id) || document.visibilityState !== 'visible') continue;
+        if (!marksRead(client.view)) continue;
+        seen.current.add(id);
+        pending.current.push(id);
+      }
+      if (pending.current.length > 0 && timer === undefined) {
+        timer = window.setTimeout(() => {
+          timer = undefined;
+          const ids = pending.current.splice(0);
+          client.markRead(ids).catch(() => ids.forEach((id) => seen.current.delete(id)));
+        }, 150);
+      }
+    }, { root: scroller.current, threshold: 0.5 });
+    return () => observer.current?.disconnect();
+  }, [client]);
+
+  // Observe each unread message row once rendered; a page shown again re-checks what is on screen.
+  useLayoutEffect(() => {
+    const root = scroller.current;
+    if (!root || !observer.current) return;
+    for (const el of root.querySelectorAll<HTMLElement>('.message.unread')) observer.current.observe(el);
+    if (scrolledFor.current !== v.key && v.ids.length > 0) {
+      scrolledFor.current = v.key;
+      const firstUnread = root.querySelector<HTMLElement>('.message.unread');
+      if (firstUnread) firstUnread.scrollIntoView({ block: 'center' });
+      else root.scrollTop = root.scrollHeight;
+    } else if (root.scrollHeight - root.scrollTop - root.clientHeight < 200) root.scrollTop = root.scrollHeight;
+  });
+
+  useEffect(() => {
+    const recheck = () => {
+      observer.current?.disconnect();
+      for (const el of scroller.current?.querySelectorAll<HTMLElement>('.message.unread') ?? []) observer.current?.observe(el);
+    };
+    document.addEventListener('visibilitychange', recheck);
+    return () => document.removeEventListener('visibilitychange', recheck);
+  }, []);
+
+  const onScroll = () => {
+    const root = scroller.current!;
+    if (root.scrollTop < 100) {
+      const before = root.scrollHeight;
+      void client.loadOlder().then(() => (root.scrollTop += root.scrollHeight - before));
+    }
+    if (root.scrollHeight - root.scrollTop - root.clientHeight < 100) void client.loadNewer();
+  };
+
+  let last = '';
+  return (
+    <div class="messages" ref={scroller} onScroll={onScroll} aria-busy={v.loading} data-loaded={v.loading ? undefined : v.key}>
+      {v.foundOldest && v.ids.length > 0 && <p class="list-edge">The beginning of this conversation.</p>}
+      {!v.loading && v.ids.length === 0 && <p class="empty">No messages here yet.</p>}
+      <ol class="message-list" aria-label="Messages">
+        {v.ids.map((id) => {
+          const m = state.messages.get(id);
+          if (!m) return null;
+          const h = heading(client, m);
+          const showHeading = h.key !== last;
+          last = h.key;
+          return (
+            <li key={id}>
+              {showHeading && <a class="recipient" href={h.hash}>{h.label}</a>}
+              <MessageItem client={client} message={m} />
+            </li>
+          );
+        })}
+      </ol>
+    </div>
+  );
+}

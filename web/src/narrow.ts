@@ -1,0 +1,87 @@
+// Where the user is: the URL's hash says it (#channel/5/topic/lunch, #dm/3,7, #unread, ...), so
+// back/forward, reloads and links work without framework state. Also: which messages a view shows.
+
+export type View =
+  | { kind: 'channel'; streamId: number; topic?: string }
+  | { kind: 'dm'; userIds: number[] }
+  | { kind: 'unread' | 'mentions' | 'starred' | 'all' }
+  | { kind: 'drafts' | 'settings' };
+
+export function parseHash(hash: string): View {
+  const parts = hash.replace(/^#\/?/, '').split('/').map((p) => decodeURIComponent(p));
+  const [head, a, b, c] = parts;
+  if (head === 'channel' && /^\d+$/.test(a ?? '')) {
+    return b === 'topic' && c !== undefined ? { kind: 'channel', streamId: Number(a), topic: c } : { kind: 'channel', streamId: Number(a) };
+  }
+  if (head === 'dm' && a) return { kind: 'dm', userIds: a.split(',').map(Number).filter((n) => n > 0).sort((x, y) => x - y) };
+  if (head === 'unread' || head === 'mentions' || head === 'starred' || head === 'drafts' || head === 'settings' || head === 'all') return { kind: head };
+  return { kind: 'unread' };
+}
+
+export function viewHash(view: View): string {
+  switch (view.kind) {
+    case 'channel':
+      return `#channel/${view.streamId}` + (view.topic === undefined ? '' : `/topic/${encodeURIComponent(view.topic)}`);
+    case 'dm':
+      return `#dm/${view.userIds.join(',')}`;
+    default:
+      return `#${view.kind}`;
+  }
+}
+
+/** The `narrow` parameter of GET /messages for a message view. */
+export function apiNarrow(view: View, myId: number): { operator: string; operand: unknown }[] {
+  switch (view.kind) {
+    case 'channel':
+      return [{ operator: 'channel', operand: view.streamId }, ...(view.topic === undefined ? [] : [{ operator: 'topic', operand: view.topic }])];
+    case 'dm':
+      return [{ operator: 'dm', operand: view.userIds.filter((id) => id !== myId).length === 0 ? [myId] : view.userIds.filter((id) => id !== myId) }];
+    case 'unread':
+      return [{ operator: 'is', operand: 'unread' }];
+    case 'mentions':
+      return [{ operator: 'is', operand: 'mentioned' }];
+    case 'starred':
+      return [{ operator: 'is', operand: 'starred' }];
+    default:
+      return [];
+  }
+}
+
+export interface MessageLike {
+  id: number;
+  type: 'stream' | 'private';
+  stream_id?: number;
+  subject: string;
+  display_recipient: string | { id: number }[];
+  flags: string[];
+}
+
+/** The user ids of a direct message conversation, the signed-in user included, sorted. */
+export function dmUserIds(message: MessageLike): number[] {
+  return Array.isArray(message.display_recipient) ? message.display_recipient.map((r) => r.id).sort((a, b) => a - b) : [];
+}
+
+/** Whether a message (new, from an event) belongs in the view. */
+export function inView(view: View, message: MessageLike, myId: number): boolean {
+  switch (view.kind) {
+    case 'channel':
+      return message.stream_id === view.streamId && (view.topic === undefined || message.subject.toLowerCase() === view.topic.toLowerCase());
+    case 'dm': {
+      const ids = dmUserIds(message);
+      const want = view.userIds.includes(myId) ? view.userIds : [...view.userIds, myId].sort((a, b) => a - b);
+      return message.type === 'private' && ids.join() === want.join();
+    }
+    case 'unread':
+      return !message.flags.includes('read');
+    case 'mentions':
+      return message.flags.some((f) => f === 'mentioned' || f === 'wildcard_mentioned');
+    case 'starred':
+      return message.flags.includes('starred');
+    case 'all':
+      return true;
+    default:
+      return false;
+  }
+}
+
+export const isMessageView = (view: View): boolean => view.kind !== 'drafts' && view.kind !== 'settings';
