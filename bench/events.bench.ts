@@ -3,8 +3,8 @@
 //
 // The long-polls are 1,000 keep-alive sockets speaking plain HTTP/1.1 (request line, headers,
 // a Content-Length body parsed as JSON): node:http's client costs the one bench process more per
-// response than the server spends, and the figure is about the server (PERFORMANCE.md: the load
-// generator must not be what is measured). Registration goes through node:http.
+// response than the server spends, and the figure is about the server (the load generator must
+// not be what is measured). Registration goes through node:http.
 //
 // The fan-out is repeated: the first one after start runs the delivery path cold (V8 has not
 // compiled it yet) and is reported on its own; the figure with the target is the median of the

@@ -1,6 +1,6 @@
 // The benchmark harness: time a function, compare it with a baseline measured in the same run,
-// and print the figures as a table of values and ratios (PERFORMANCE.md: only ratios to a
-// ceiling measured in the same run mean anything).
+// and print the figures as a table of values and ratios (only ratios to a ceiling
+// measured in the same run mean anything).
 
 export interface Figure {
   group: string;

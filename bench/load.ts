@@ -87,7 +87,7 @@ export async function load(options: LoadOptions): Promise<number> {
 /**
  * Loads several servers in alternating rounds (seconds each) and returns each one's median req/s:
  * on a shared VM the machine's speed drifts within a run, and alternating makes the drift hit
- * every side alike (PERFORMANCE.md: compare only within one run). One warm-up round first.
+ * every side alike (compare only within one run). One warm-up round first.
  */
 export async function interleavedLoads(targets: readonly LoadOptions[], rounds = Number(process.env.BENCH_ROUNDS ?? 9), seconds = 1): Promise<number[]> {
   const results: number[][] = targets.map(() => []);

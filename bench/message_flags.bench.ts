@@ -1,7 +1,7 @@
 // Message flag figures on a WAL file database holding 1,000,000 user_message rows (100,000
 // messages x 10 users): POST /messages/flags on 10,000 messages in one request, in-process and
 // over HTTP, next to a raw better-sqlite3 loop doing the same row updates in one transaction,
-// measured in the same run, rounds interleaved (PERFORMANCE.md: <= 2x the raw loop).
+// measured in the same run, rounds interleaved (target: at most 2x the raw loop).
 import { record } from './harness.js';
 import { openBenchChat } from './chat.js';
 

@@ -1,6 +1,6 @@
 // Messaging figures, in-process: sending one message to a channel with 1,000 subscribers (on
 // :memory: and on a WAL file), and GET /messages of the newest 100 among 100,000, each next to raw
-// better-sqlite3 doing the same row work in the same run (PERFORMANCE.md).
+// better-sqlite3 doing the same row work in the same run.
 import Database from 'better-sqlite3';
 import type { ChatServer } from '../lib/index.js';
 import { interleaved, record } from './harness.js';

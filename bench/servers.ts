@@ -1,5 +1,5 @@
 // Servers the HTTP benchmarks load, each in its own child process so the load generator does not
-// share its event loop: bare node:http ceilings (PERFORMANCE.md) and parley itself.
+// share its event loop: bare node:http ceilings and parley itself.
 // Run as: node bench/servers.ts <kind> <dir>; prints one JSON line {port, ...} when listening.
 // Answers IPC messages {cmd: 'memory'} (process.memoryUsage() after a GC), {cmd: 'waiters'}
 // (long-polls waiting in parley's event hub) and {cmd: 'fanout'} (ms from the arrival of the last

@@ -1,4 +1,4 @@
-// The alert-word matcher (reference part 1, section 5.4): Zulip's test-confirmed alert / no-alert
+// The alert-word matcher: Zulip's test-confirmed alert / no-alert
 // table, its boundary characters and quirks, and has_alert_word on recipients' rows when messages
 // are sent (over HTTP and in-process) and edited.
 import t, { type Test } from 'tap';

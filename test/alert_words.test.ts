@@ -1,4 +1,4 @@
-// Alert words (API document 2.6, 3, 4.6; Zulip reference section 5): every rule over HTTP and
+// Alert words: every rule over HTTP and
 // in-process, the alert_words event after every change, and the register state.
 import t, { type Test } from 'tap';
 import { z } from 'zod';
@@ -84,7 +84,7 @@ t.test('POST: alert_words must be a JSON list of strings', async (t) => {
   t.same(await words(s, member), []);
 });
 
-t.test('DELETE removes words case-insensitively and ignores words not in the set (API document 3)', async (t) => {
+t.test('DELETE removes words case-insensitively and ignores words not in the set', async (t) => {
   const { s, member, other } = await setup(t);
   await add(s, member, ['alert', 'two', 'Three', 'Ärger']);
   answers(t, await remove(s, member, ['ALert', 'nothing', 'three']), ['two', 'Ärger']);

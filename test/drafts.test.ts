@@ -1,4 +1,4 @@
-// Drafts (API document 2.5, 4.5, 7; Zulip reference section 4): GET and POST /drafts over HTTP
+// Drafts: GET and POST /drafts over HTTP
 // and in-process: the draft object, DraftData validation, further validation, all-or-nothing batches.
 import t from 'tap';
 import { editDraft } from '../lib/domain/drafts.js';

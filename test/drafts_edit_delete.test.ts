@@ -1,4 +1,4 @@
-// Drafts (API document 3, 4.5, 6, 7; Zulip reference section 4): PATCH and DELETE
+// Drafts: PATCH and DELETE
 // /drafts/{draft_id}, the drafts-sync gate, drafts events to the owner's queues, the register state.
 import t from 'tap';
 import {
@@ -60,7 +60,7 @@ t.test('PATCH check order: parameters, then existence, then the draft\'s further
   t.equal((await s.request('PATCH', '/drafts/abc', { as: member, params: { draft: streamDraft([general]) } })).status, 404, 'a non-integer id matches no route');
 });
 
-t.test('DELETE /drafts/{draft_id} deletes the draft (API document 4.5)', async (t) => {
+t.test('DELETE /drafts/{draft_id} deletes the draft', async (t) => {
   const { s, member, general } = await setup(t);
   const [a, b] = await createOk(t, s, member, [streamDraft([general]), streamDraft([general])]);
   t.same((await s.request('DELETE', `/drafts/${a}`, { as: member })).body, { result: 'success', msg: '' });

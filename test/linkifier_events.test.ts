@@ -1,4 +1,4 @@
-// The realm_linkifiers event (Zulip reference part 2, 1.6): its schema, every change sending the
+// The realm_linkifiers event: its schema, every change sending the
 // full ordered list to every user, applying the events to the registered state equals a refetch,
 // and the linkifier_url_template client capability gating both the state and the events.
 import t, { type Test } from 'tap';

@@ -1,4 +1,4 @@
-// Linkifiers in rendering (Zulip reference part 2, 1.7): the boundary wrapper, URL expansion and
+// Linkifiers in rendering: the boundary wrapper, URL expansion and
 // escaping, order and atomic links in message text (markdown-it + linkifierPlugin), topic_links,
 // hostile patterns, and the compiled-linkifier cache across changes and processes.
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Linkifiers (API document 2.3, 4.3, 9; Zulip reference part 2, section 1): the endpoints and every
+// Linkifiers: the endpoints and every
 // validation rule over HTTP and in-process, ordering, the realm_linkifiers event and its state.
 import t, { type Test } from 'tap';
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Mentions set flags on recipients' rows (API document 2.2): user mentions by name and by id,
+// Mentions set flags on recipients' rows: user mentions by name and by id,
 // silent mentions, group mentions, channel wildcards and the topic wildcard with Zulip's topic
 // participants; mentions in code are not mentions. Over HTTP and in-process.
 import t, { type Test } from 'tap';

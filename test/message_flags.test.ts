@@ -1,4 +1,4 @@
-// POST /messages/flags (API document 4.2, 2.2, 3) over HTTP and in-process: parameters and the
+// POST /messages/flags over HTTP and in-process: parameters and the
 // check order of Zulip's errors, the state table row by row, the unread invariant and
 // ignored_because_not_subscribed_channels, historical rows, Invalid message(s), the list limit.
 import t from 'tap';

@@ -182,7 +182,7 @@ export function unreadFromRows(db: Database.Database, userId: number): UnreadMsg
   return aggregate(raw);
 }
 
-/** Unread messages of the user in channels they are not subscribed to (API document 2.2: none). */
+/** Unread messages of the user in channels they are not subscribed to (none). */
 export function unreadOutsideSubscriptions(db: Database.Database, userId: number): number[] {
   return db
     .prepare(

@@ -1,6 +1,6 @@
 // Property: after any sequence of subscribe, unsubscribe, send and flag operations (POST
 // /messages/flags, /messages/flags/narrow, /mark_all_as_read), no user has an unread message in a
-// channel they are not subscribed to (API document 2.2), unread_msgs from /register matches the
+// channel they are not subscribed to, unread_msgs from /register matches the
 // rows, and the events each step produced, applied to the user's state, equal a fresh register.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';

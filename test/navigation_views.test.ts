@@ -1,4 +1,4 @@
-// Navigation views (API document 2.4, 3, 4.4, 7; Zulip reference section 3): every rule over HTTP
+// Navigation views: every rule over HTTP
 // and in-process, the fragment path raw and percent-encoded, navigation_view events and state.
 import t, { type Test } from 'tap';
 import { z } from 'zod';
@@ -145,7 +145,7 @@ t.test('PATCH /navigation_views/{fragment}: the fragment may contain slashes, ra
   t.equal((await list(s, member))[0].is_pinned, true);
 });
 
-t.test('PATCH: is_pinned true pins the view, false hides it in the menu (API document 3)', async (t) => {
+t.test('PATCH: is_pinned true pins the view, false hides it in the menu', async (t) => {
   const { s, member, other } = await setup(t);
   await add(s, member, { fragment: 'narrow/is/alerted', is_pinned: false, name: 'Alerts' });
   isSuccess(t, await s.request('PATCH', '/navigation_views/narrow/is/alerted', { as: member, params: { is_pinned: true } }));
@@ -167,7 +167,7 @@ t.test('PATCH: parameters in the query string (zulip-js) and in multipart bodies
   isSuccess(t, ignored, { ignored_parameters_unsupported: ['colour'] });
 });
 
-t.test('PATCH: a name for a built-in view is refused (API document 4.4 rule 1), before the view is looked up', async (t) => {
+t.test('PATCH: a name for a built-in view is refused, before the view is looked up', async (t) => {
   const { s, member, other } = await setup(t);
   await add(s, member, { fragment: 'inbox', is_pinned: false });
   isError(t, await s.request('PATCH', '/navigation_views/inbox', { as: member, params: { name: 'Mine' } }), BUILT_IN_NAMED);
@@ -177,7 +177,7 @@ t.test('PATCH: a name for a built-in view is refused (API document 4.4 rule 1), 
   t.same(await list(s, member), [{ fragment: 'inbox', is_pinned: false, name: null }], 'nothing changed');
 });
 
-t.test('PATCH: a missing view is NOT_FOUND with HTTP 404 (API document 4.4 rule 2), another user\'s too', async (t) => {
+t.test('PATCH: a missing view is NOT_FOUND with HTTP 404, another user\'s too', async (t) => {
   const { s, member, other } = await setup(t);
   await add(s, other, { fragment: 'narrow/is/alerted', is_pinned: false, name: 'Alerts' });
   isError(t, await s.request('PATCH', '/navigation_views/narrow/is/alerted', { as: member, params: { is_pinned: true } }), NOT_FOUND);

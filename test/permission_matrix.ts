@@ -267,7 +267,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: but({ guest: bad('Invalid channel ID') }),
   },
   'POST /users/me/status': { request: () => ({ path: '/users/me/status', params: { status_text: 'busy' } }), expect: but({ bot: NO_BOTS }) },
-  // API document 4.1: administrators only; a bot with the member role is not one (FL 473).
+  // administrators only; a bot with the member role is not one (FL 473).
   'POST /users/:user_id/status': {
     request: async (env) => ({ path: `/users/${(await env.target()).user_id}/status`, params: { status_text: 'in a meeting' } }),
     expect: admins(INSUFFICIENT),

@@ -1,4 +1,4 @@
-// The E2EE test notification (API document 4.7, 7, 9; Zulip reference 2.4): device selection, the
+// The E2EE test notification: device selection, the
 // encrypted payload and push requests as the bouncer stand-in receives and decrypts them, and
 // every error of section 7 produced through the stand-in, over HTTP and in-process.
 import t, { type Test } from 'tap';

@@ -1,5 +1,4 @@
-// Client devices and their E2EE push registration (API document 2.7; Zulip reference 2.2-2.3, FL
-// 468+): POST /register_client_device, POST /mobile_push/register with its checks, forwarding to
+// Client devices and their E2EE push registration: POST /register_client_device, POST /mobile_push/register with its checks, forwarding to
 // the bouncer stand-in after commit with retries, the `device` events and the `devices` state.
 import Database from 'better-sqlite3';
 import t from 'tap';

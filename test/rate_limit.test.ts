@@ -1,4 +1,4 @@
-// Rate limits as Zulip reports them (reference part 2, 4.4): X-RateLimit-* headers on every API
+// Rate limits as Zulip reports them: X-RateLimit-* headers on every API
 // answer while limiting is on (authenticated or not, success or error), the strictest limit when
 // several apply, and none at all when it is off. test/http.test.ts covers the buckets themselves.
 import t from 'tap';

@@ -157,7 +157,7 @@ t.test('DELETE /users/me/subscriptions: removed and not_removed; unknown channel
   t.same(s.chat.api.streams.unsubscribe(member.user_id, { subscriptions: ['b'], principals: [bot.user_id] }), { removed: ['b'], not_removed: [] }, 'one may unsubscribe one\'s own bot');
 });
 
-t.test('unsubscribing marks the channel\'s unread messages read (API document 2.2) and says so in an event', async (t) => {
+t.test('unsubscribing marks the channel\'s unread messages read and says so in an event', async (t) => {
   const { s, member, other } = await world(t);
   ok(t, await subscribe(s, member, ['news']));
   ok(t, await subscribe(s, other, ['news', 'elsewhere']));

@@ -1,4 +1,4 @@
-// User status (API document 4.1 and Zulip's behaviour): POST /users/{user_id}/status, POST
+// User status: POST /users/{user_id}/status, POST
 // /users/me/status, GET /users/{user_id}/status, each rule over HTTP and in-process.
 import t, { type Test } from 'tap';
 import { startServer, type TestUser } from './helpers.js';

@@ -1,4 +1,4 @@
-// Alert words (API document 2.6, 4.6): GET, POST and DELETE /users/me/alert_words; the
+// Alert words (https://zulip.com/api/get-alert-words): GET, POST and DELETE /users/me/alert_words; the
 // `alert_words` event after every change and the `alert_words` register state.
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';

@@ -1,4 +1,4 @@
-// Drafts (API document 2.5, 4.5): GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}; `drafts`
+// Drafts (https://zulip.com/api/get-drafts): GET/POST /drafts, PATCH/DELETE /drafts/{draft_id}; `drafts`
 // events (add, update, remove) to the owner's clients and the `drafts` register state.
 import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -148,7 +148,7 @@ export function editDraft(ctx: Ctx, actor: Actor, input: { draftId: number; draf
   });
 }
 
-/** DELETE /drafts/{draft_id} (API document 4.5): the `remove` event reaches all the owner's clients. */
+/** DELETE /drafts/{draft_id}: the `remove` event reaches all the owner's clients. */
 export function deleteDraft(ctx: Ctx, actor: Actor, input: { draftId: number }): Record<string, never> {
   return ctx.tx(() => {
     requireDraftsSync(ctx, actor);

@@ -5,7 +5,7 @@ import { badRequest } from '../errors.js';
 import { buildUnicodeEmojiTables, type UnicodeEmojiTables } from '../render/emoji.js';
 import { selectActiveRealmEmojiByName, selectRealmEmojiById } from '../store/realm_emoji.js';
 
-/** The reaction types of API document 2.1; `service_extra_emoji` is parley's name for Zulip's `zulip_extra_emoji`. */
+/** The reaction types (https://zulip.com/api/add-reaction); `service_extra_emoji` is parley's name for Zulip's `zulip_extra_emoji`. */
 export const REACTION_TYPE = {
   unicode: 'unicode_emoji',
   realm: 'realm_emoji',

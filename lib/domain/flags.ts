@@ -42,7 +42,7 @@ export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | 
 
 const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
-/** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (API document 2.2). */
+/** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (Zulip's flag list: https://zulip.com/api/update-message-flags#available-flags). */
 export function flagList(bits: number): string[] {
   const names: string[] = [];
   ALL_FLAGS.forEach((name, bit) => {

@@ -1,6 +1,6 @@
 // PATCH /messages/{message_id}: the sender edits the content, topics move with propagate_mode.
 // A content edit re-renders the message and recomputes mentioned, the wildcard flags and
-// has_alert_word on every recipient's row (API document 2.2); other flags stay. Emits update_message.
+// has_alert_word on every recipient's row, as Zulip's do_update_message does; other flags stay. Emits update_message.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {

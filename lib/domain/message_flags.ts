@@ -1,4 +1,4 @@
-// POST /messages/flags (API document 4.2): add or remove a personal flag on a list of messages
+// POST /messages/flags: add or remove a personal flag on a list of messages
 // (Zulip's do_update_message_flags), with historical rows and the unread invariant of API
 // document 2.2, and the `update_message_flags` event. unread_msgs lives in unread.ts.
 import type { Ctx } from '../context.js';
@@ -48,7 +48,7 @@ export function checkFlagChange(flag: string, op: string): FlagChange {
 export interface FlagChangeResult {
   /** Ids whose flag changed, in request order, each once; new historical rows included. */
   changed: number[];
-  /** Only for op=remove, flag=read: channels whose messages stayed read (API document 2.2), ascending. */
+  /** Only for op=remove, flag=read: channels whose messages stayed read (not subscribed: Zulip keeps them read), ascending. */
   ignoredStreamIds?: number[];
 }
 
@@ -146,7 +146,7 @@ export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, me
   return result;
 }
 
-/** The response's ignored_because_not_subscribed_channels: present only for op=remove, flag=read (API document 4.2). */
+/** The response's ignored_because_not_subscribed_channels: present only for op=remove, flag=read. */
 export function ignoredChannelsField(result: FlagChangeResult): { ignored_because_not_subscribed_channels?: number[] } {
   return result.ignoredStreamIds ? { ignored_because_not_subscribed_channels: result.ignoredStreamIds } : {};
 }

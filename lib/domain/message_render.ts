@@ -102,7 +102,7 @@ function alertWordMatcher(ctx: Ctx): AlertWordMatcher {
 /**
  * The rendered flags of each recipient (mentioned, the wildcard flags, has_alert_word). Topic
  * participants, for @**topic**, are the topic's senders plus the sender (Zulip also counts
- * reactions, which parley does not have).
+ * reactors; parley does not).
  */
 export function renderedFlags(
   ctx: Ctx,

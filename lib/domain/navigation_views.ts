@@ -1,4 +1,4 @@
-// Navigation views (API document 2.4, 4.4): GET/POST /navigation_views, PATCH/DELETE
+// Navigation views (https://zulip.com/api/get-navigation-views): GET/POST /navigation_views, PATCH/DELETE
 // /navigation_views/{fragment}; `navigation_view` events (add, update, remove) and register state.
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';

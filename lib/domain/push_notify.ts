@@ -1,4 +1,4 @@
-// POST /mobile_push/e2ee/test_notification (API document 4.7): an E2EE test notification to one
+// POST /mobile_push/e2ee/test_notification: an E2EE test notification to one
 // or all of the caller's devices registered with the bouncer. The devices are read in one
 // transaction, the bouncer is called outside any transaction, and its answer is applied in a
 // second one (tokens it deleted, the organization's push status).

@@ -1,6 +1,6 @@
 // Subscriptions: POST, DELETE and GET /users/me/subscriptions. Creates channels that do not exist,
 // and emits `stream` (create, delete), `subscription` (add, remove, peer_add, peer_remove) and,
-// for the unread invariant of API document 2.2, `update_message_flags` when leaving a channel.
+// `update_message_flags` when leaving a channel (no unread message stays in an unsubscribed one).
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -225,7 +225,7 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
   });
 }
 
-/** API document 2.2: no unread message may stay in a channel the user is not subscribed to. */
+/** No unread message may stay in a channel the user is not subscribed to (Zulip marks them read). */
 function markStreamRead(ctx: Ctx, userId: number, streamId: number): void {
   const unread = selectUnreadMessageIdsInStream(ctx.store, userId, streamId);
   if (unread.length === 0) return;

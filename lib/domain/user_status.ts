@@ -1,4 +1,4 @@
-// User status: POST /users/me/status, POST /users/{user_id}/status (API document 4.1),
+// User status: POST /users/me/status, POST /users/{user_id}/status,
 // GET /users/{user_id}/status, the user_status event and its /register state.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -16,7 +16,7 @@ import { REACTION_TYPE, checkEmojiRequest, getEmojiData } from './emoji.js';
 import type { Actor } from './roles.js';
 import { accessUserById, requireHuman } from './users.js';
 
-/** API document 8: status_text limit, in Unicode code points (checked when parameters are parsed). */
+/** status_text limit, in Unicode code points (checked when parameters are parsed). */
 export const MAX_STATUS_TEXT_LENGTH = 60;
 
 /** What a status update may carry; undefined = not sent. status_text arrives already stripped. */
@@ -104,7 +104,7 @@ export function updateOwnStatus(ctx: Ctx, actor: Actor, input: StatusInput & { a
 }
 
 /**
- * POST /users/{user_id}/status (API document 4.1): administrators and owners, bots with those
+ * POST /users/{user_id}/status: administrators and owners, bots with those
  * roles included (feature level 473), set the status of a user (not a bot).
  */
 export function updateUserStatus(ctx: Ctx, actor: Actor, input: StatusInput & { userId: number }): Record<string, never> {

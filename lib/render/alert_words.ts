@@ -1,4 +1,4 @@
-// Alert-word matching with Zulip's rules (reference part 1, section 5.4): which users' words occur
+// Alert-word matching with Zulip's rules: which users' words occur
 // in a message's Markdown source, case-insensitively, with Zulip's word-boundary characters.
 import RE2 from 're2';
 

@@ -1,5 +1,5 @@
 // What a route is: method, path, who may call, the parameters' zod schemas, and a one-line call
-// into the domain. The router (lib/http/router.ts), the in-process API (lib/api.ts) and the
+// into the domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts) and the
 // OpenAPI document are all built from these entries.
 import type { z } from 'zod';
 import type { Ctx } from '../context.js';

@@ -1,4 +1,4 @@
-// POST /users/me/status, POST /users/{user_id}/status (API document 4.1), GET /users/{user_id}/status.
+// POST /users/me/status, POST /users/{user_id}/status, GET /users/{user_id}/status.
 import { z } from 'zod';
 import { MAX_STATUS_TEXT_LENGTH, getUserStatus, updateOwnStatus, updateUserStatus } from '../domain/user_status.js';
 import { bool, maxCodePoints, pathInt, str, strippedMax } from '../http/params.js';

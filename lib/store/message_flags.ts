@@ -1,6 +1,6 @@
 // SQL for the flags operations (POST /messages/flags, /messages/flags/narrow, /mark_all_as_read)
 // and the unread_msgs state: one prepared statement run in a loop inside the caller's
-// transaction (PERFORMANCE.md: never one big json_each statement).
+// transaction (measured faster than one big json_each statement: bench/README.md).
 import type { Store } from './db.js';
 
 /**

@@ -47,7 +47,7 @@ export function updateUserMessageFlags(s: Store, userId: number, messageId: numb
   s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags, userId, messageId);
 }
 
-/** Sets `mask` on the user's rows for the given messages (prepared statement in a loop: PERFORMANCE.md). */
+/** Sets `mask` on the user's rows for the given messages (a prepared statement in a loop: measured faster than one json_each statement). */
 export function setUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
   const update = s.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
   for (const id of messageIds) update.run(mask, userId, id);
