@@ -159,8 +159,14 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `ALTER TABLE realm DROP COLUMN url_chosen;
+// Back to version 3: no subscription notification columns or default_stream table (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `ALTER TABLE subscription DROP COLUMN desktop_notifications;
+    ALTER TABLE subscription DROP COLUMN audible_notifications;
+    ALTER TABLE subscription DROP COLUMN push_notifications;
+    ALTER TABLE subscription DROP COLUMN email_notifications;
+    ALTER TABLE subscription DROP COLUMN wildcard_mentions_notify;
+    DROP TABLE default_stream;
+    ALTER TABLE realm DROP COLUMN url_chosen;
     ALTER TABLE user DROP COLUMN email_address_visibility;
     ALTER TABLE realm DROP COLUMN default_email_address_visibility;
     DROP TABLE reaction;

@@ -22,16 +22,24 @@ import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
 
 /**
+ * Channels that are not archived: archived ones leave every list of POST /register (Zulip's state
+ * for clients without the archived_channels capability, which parley does not offer).
+ */
+function activeStreams(ctx: Ctx): StreamRow[] {
+  return selectStreams(ctx.store).filter((stream) => stream.is_archived === 0);
+}
+
+/**
  * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
  * can see; with include_subscribers, each with its active subscribers (every listed channel is
  * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
  */
 export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
   const counts = selectSubscriberCounts(ctx.store);
-  const streams = new Map(selectStreams(ctx.store).map((stream) => [stream.id, stream]));
-  const subs = selectSubscriptionsOfUser(ctx.store, actor.id);
+  const streams = new Map(activeStreams(ctx).map((stream) => [stream.id, stream]));
+  const subs = selectSubscriptionsOfUser(ctx.store, actor.id).filter((sub) => streams.has(sub.stream_id));
   const subscribedIds = new Set(subs.map((sub) => sub.stream_id));
-  const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id));
+  const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id).filter((id) => streams.has(id)));
   const subscribers = options.includeSubscribers ? selectActiveSubscriberIdsByStream(ctx.store) : undefined;
   const subscribersOf = (id: number): number[] | undefined => subscribers && (subscribers.get(id) ?? []);
   const subscriptions = subs.map((sub) => {
@@ -60,7 +68,7 @@ export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOpt
 export function fetchStreamState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const counts = selectSubscriberCounts(ctx.store);
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
-  const streams = selectStreams(ctx.store)
+  const streams = activeStreams(ctx)
     .filter((stream) => canSeeStream(actor, stream, subscribed.has(stream.id)))
     .map((stream) => streamDict(stream, counts.get(stream.id) ?? 0));
   return { streams: streams.sort(byName) };
