@@ -6,6 +6,7 @@ import { badRequest } from '../errors.js';
 import {
   deleteDefaultStream,
   insertDefaultStream,
+  insertStream,
   selectActiveUserIdsWithRoleAtMost,
   selectDefaultStreamIds,
   selectIsSubscribed,
@@ -14,6 +15,7 @@ import {
 } from '../store/streams.js';
 import { accessStreamById } from './streams.js';
 import { canAccessStreamContent } from './stream_access.js';
+import { renderStreamDescription } from './stream_dicts.js';
 import { addSubscriptions } from './subscriptions.js';
 import { requireAdmin } from './users.js';
 import { ROLE, type Actor } from './roles.js';
@@ -83,4 +85,29 @@ export function removeDefaultStreamIfAny(ctx: Ctx, streamId: number): void {
 export function subscribeToDefaultStreams(ctx: Ctx, user: Actor): void {
   const names = selectDefaultStreamIds(ctx.store).map((id) => selectStreamById(ctx.store, id)!.name);
   if (names.length > 0) addSubscriptions(ctx, user, { subscriptions: names.map((name) => ({ name })) });
+}
+
+/**
+ * The channels of a new organization, all default channels (Zulip's do_create_realm creates
+ * "general", "sandbox" and a channel for questions about Zulip itself, which parley leaves out).
+ */
+export const INITIAL_CHANNELS = [
+  { name: 'general', description: 'For team-wide conversations' },
+  { name: 'sandbox', description: 'Experiment here. :test_tube:' },
+] as const;
+
+/** In the transaction that creates the organization's first user, before that user joins them. */
+export function createInitialChannels(ctx: Ctx): void {
+  for (const { name, description } of INITIAL_CHANNELS) {
+    const id = insertStream(ctx.store, {
+      name,
+      description,
+      rendered_description: renderStreamDescription(ctx, description),
+      invite_only: 0,
+      history_public_to_subscribers: 1,
+      date_created: ctx.now(),
+      creator_id: null,
+    });
+    insertDefaultStream(ctx.store, id);
+  }
 }

@@ -15,7 +15,7 @@ import {
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { authenticatedRow, rememberedEmailDomain, toActor } from './auth.js';
-import { subscribeToDefaultStreams } from './default_streams.js';
+import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { boundedMemo } from '../memo.js';
 import { gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -191,6 +191,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     });
     const row = selectUserById(ctx.store, id)!;
     notifyUserAdded(ctx, row);
+    if (input.first) createInitialChannels(ctx);
     if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
     else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
