@@ -105,7 +105,11 @@ export async function jsonBody(response: Response): Promise<Record<string, any>>
   }
 }
 
-export async function startServer(options: ChatOptions & { file?: boolean } = {}): Promise<TestServer> {
+/**
+ * A server with an owner. `defaultChannels`: the organization starts with parley's default
+ * channels (general, sandbox); off by default, so suites start from the channels they create.
+ */
+export async function startServer({ defaultChannels = false, ...options }: ChatOptions & { file?: boolean; defaultChannels?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
   // Most suites address users by their real emails: their organizations show emails to everyone
@@ -115,7 +119,7 @@ export async function startServer(options: ChatOptions & { file?: boolean } = {}
   const db = chat.ctx.db;
   const address = await chat.listen(0, '127.0.0.1');
   const url = `http://127.0.0.1:${address.port}`;
-  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password' }));
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', password: 'owner-password', defaultChannels }));
   const server: TestServer = {
     chat,
     db,

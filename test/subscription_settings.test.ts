@@ -141,6 +141,11 @@ t.test('default channels: administrators choose public channels; new users join 
   ok(t, await post(admin, open.id));
   ok(t, await s.request('DELETE', `/streams/${open.id}`, { as: admin }));
   t.same(api.streams.defaultStreams(member.user_id, {}), { default_streams: before }, 'an archived channel is no default channel');
+  // The state invariant: realm_default_streams with every default_streams event applied (Zulip's
+  // apply_event replaces the list) equals a fresh /register.
+  const queue = queues.get(member.user_id)!;
+  const applied = (await poll(s, member, queue)).reduce((state, event) => (event.type === 'default_streams' ? event.default_streams : state), queue.realm_default_streams);
+  t.same(applied, (await register(s, member, { event_types: ['default_streams'] })).realm_default_streams, 'events applied equal a fresh register');
 });
 
 t.test('POST /mark_stream_as_read and /mark_topic_as_read', async (t) => {
@@ -175,4 +180,20 @@ t.test('POST /mark_stream_as_read and /mark_topic_as_read', async (t) => {
     () => api.messageFlags.markTopicAsRead(member.user_id, { streamId: id, topicName: 'gamma' }),
     bad("No such topic 'gamma'"),
   );
+});
+
+t.test('a new organization starts with the default channels general and sandbox, its owner subscribed', async (t) => {
+  const fresh = await startServer({ defaultChannels: true });
+  t.teardown(() => fresh.close());
+  const names = (user: TestUser) => fresh.chat.api.streams.listSubscriptions(user.user_id, {}).subscriptions.map((sub: any) => sub.name);
+  t.same(names(fresh.owner), ['general', 'sandbox']);
+  const state = ok(t, await fresh.request('POST', '/register', { as: fresh.owner, params: { fetch_event_types: ['default_streams', 'subscription'] } }));
+  t.same(state.realm_default_streams, state.subscriptions.map((sub: any) => sub.stream_id).sort((a: number, b: number) => a - b), 'both are default channels');
+  t.match(state.subscriptions, [
+    { name: 'general', description: 'For team-wide conversations', invite_only: false, creator_id: null },
+    { name: 'sandbox', invite_only: false },
+  ]);
+  const newcomer = await fresh.user('guest');
+  t.same(names(newcomer), ['general', 'sandbox'], 'new users, guests too, join them');
+  t.same(names(await fresh.user('member', { bot: true })), [], 'bots do not');
 });

@@ -139,6 +139,8 @@ export interface NewUser {
   botOwnerId?: number | null;
   /** The organization's first account: refused, under the write lock, when there are users already. */
   first?: boolean;
+  /** With `first`: the organization's initial default channels are created (and joined). */
+  initialChannels?: boolean;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
 }
@@ -191,7 +193,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     });
     const row = selectUserById(ctx.store, id)!;
     notifyUserAdded(ctx, row);
-    if (input.first) createInitialChannels(ctx);
+    if (input.first && input.initialChannels) createInitialChannels(ctx);
     if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
     else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
