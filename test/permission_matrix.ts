@@ -7,6 +7,7 @@ import { storedKeyCamoPath } from './image_host.js';
 import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 import { emojiDataUrl } from '../lib/domain/emoji_data.js';
+import { CHANNEL_MATRIX } from './permission_matrix_channels.js';
 
 export const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
 export type Role = (typeof ROLES)[number];
@@ -43,7 +44,6 @@ const NOT_ADMIN: Expected = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 
 const INSUFFICIENT = bad('Insufficient permission');
 const NO_BOTS = bad('This endpoint does not accept bot requests.');
 const NO_GUESTS = bad('Not allowed for guest users');
-const NO_EMAIL = bad('This server does not receive email, so channels have no email address.');
 
 const everyone: Expectations = { owner: 'ok', admin: 'ok', moderator: 'ok', member: 'ok', guest: 'ok', bot: 'ok' };
 const but = (overrides: Partial<Expectations>): Expectations => ({ ...everyone, ...overrides });
@@ -81,22 +81,6 @@ async function botOfTarget(env: Env): Promise<number> {
 function ownerChannelMessage(env: Env): number {
   return env.s.chat.api.messages.send(env.s.owner.user_id, { type: 'stream', to: env.channel.name, topic: 'deletes', content: 'delete me' }).id;
 }
-
-/** A fresh public channel the owner created and is subscribed to. */
-function ownerChannel(env: Env): number {
-  const name = env.unique('admin-channel');
-  env.s.chat.api.streams.subscribe(env.s.owner.user_id, { subscriptions: [{ name }] });
-  return env.s.chat.api.streams.getId(env.s.owner.user_id, { stream: name }).stream_id;
-}
-
-/** The caller subscribed to the shared channel (by the owner, so guests too). */
-function joinChannel(env: Env, caller: TestUser): void {
-  env.s.chat.api.streams.subscribe(env.s.owner.user_id, { subscriptions: [{ name: env.channel.name }], principals: [caller.user_id] });
-}
-
-const INVALID_CHANNEL = bad('Invalid channel ID');
-/** Administrators manage channels; others who can read the channel are told so, guests (not subscribed) that it does not exist. */
-const channelAdmins: Expectations = { ...admins(NOT_ADMIN), guest: INVALID_CHANNEL };
 
 const newLinkifier = (env: Env) => ({ pattern: `${env.unique('P').replace(/\W/g, '')}-(?P<id>[0-9]+)`, url_template: 'https://example.com/{id}' });
 
@@ -166,28 +150,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: { ...everyone, guest: bad("Invalid channel name 'permissions'") },
   },
   'GET /users/me/:stream_id/topics': { request: (env) => ({ path: `/users/me/${env.channel.id}/topics` }), expect: but({ guest: bad('Invalid channel ID') }) },
-  'PATCH /streams/:stream_id': { request: (env) => ({ path: `/streams/${ownerChannel(env)}`, params: { description: 'changed' } }), expect: channelAdmins },
-  'DELETE /streams/:stream_id': { request: (env) => ({ path: `/streams/${ownerChannel(env)}` }), expect: channelAdmins },
-  'GET /streams/:stream_id/members': { request: (env) => ({ path: `/streams/${env.channel.id}/members` }), expect: but({ guest: INVALID_CHANNEL }) },
-  // parley receives no email: an error for everyone who may see the channel.
-  'GET /streams/:stream_id/email_address': {
-    request: (env) => ({ path: `/streams/${env.channel.id}/email_address` }),
-    expect: { owner: NO_EMAIL, admin: NO_EMAIL, moderator: NO_EMAIL, member: NO_EMAIL, guest: INVALID_CHANNEL, bot: NO_EMAIL },
-  },
-  'POST /users/me/subscriptions/properties': {
-    request: (env, caller) => {
-      joinChannel(env, caller);
-      return { path: '/users/me/subscriptions/properties', params: { subscription_data: [{ stream_id: env.channel.id, property: 'color', value: '#123456' }] } };
-    },
-    expect: everyone,
-  },
-  'GET /users/:user_id/subscriptions/:stream_id': {
-    request: (env) => ({ path: `/users/${env.s.owner.user_id}/subscriptions/${env.channel.id}` }),
-    expect: but({ guest: INVALID_CHANNEL }),
-  },
-  'GET /default_streams': { request: () => ({ path: '/default_streams' }), expect: everyone },
-  'POST /default_streams': { request: (env) => ({ path: '/default_streams', params: { stream_id: ownerChannel(env) } }), expect: admins(NOT_ADMIN) },
-  'DELETE /default_streams': { request: (env) => ({ path: '/default_streams', params: { stream_id: env.channel.id } }), expect: admins(NOT_ADMIN) },
+  ...CHANNEL_MATRIX,
   'POST /user_groups/create': {
     request: (env, caller) => ({ path: '/user_groups/create', params: { name: env.unique('group'), description: 'd', members: [caller.user_id] } }),
     expect: but({ guest: NO_GUESTS, bot: NO_BOTS }),
@@ -244,16 +207,6 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: everyone,
   },
   'POST /mark_all_as_read': { request: () => ({ path: '/mark_all_as_read' }), expect: everyone },
-  'POST /mark_stream_as_read': { request: (env) => ({ path: '/mark_stream_as_read', params: { stream_id: env.channel.id } }), expect: but({ guest: INVALID_CHANNEL }) },
-  // A topic the caller received a message in.
-  'POST /mark_topic_as_read': {
-    request: (env, caller) => {
-      joinChannel(env, caller);
-      env.s.chat.api.messages.send(env.s.owner.user_id, { type: 'stream', to: env.channel.name, topic: 'to read', content: 'unread' });
-      return { path: '/mark_topic_as_read', params: { stream_id: env.channel.id, topic_name: 'to read' } };
-    },
-    expect: everyone,
-  },
   'POST /register_client_device': { request: () => ({ path: '/register_client_device' }), expect: everyone },
   'POST /mobile_push/register': {
     request: (env, caller) => {

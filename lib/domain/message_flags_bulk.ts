@@ -5,7 +5,6 @@
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
-import { selectIsSubscribed } from '../store/streams.js';
 import {
   READ_BIT,
   selectHasMessageInTopic,
@@ -13,8 +12,7 @@ import {
   selectUnreadMessageIdsInTopic,
   setUserMessageFlagBits,
 } from '../store/user_message.js';
-import { canAccessStreamContent } from './stream_access.js';
-import { accessStreamById } from './streams.js';
+import { accessStreamContentById } from './streams.js';
 import { changeMessageFlag, checkFlagChange, ignoredChannelsField } from './message_flags.js';
 import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
 import type { NarrowTerm } from './narrow.js';
@@ -111,17 +109,10 @@ export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: numbe
   ctx.events.append([userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
 }
 
-/** Zulip's access_stream_by_id: a channel whose content the user may read (archived ones included). */
-function accessReadableStream(ctx: Ctx, actor: Actor, streamId: number): number {
-  const stream = accessStreamById(ctx, actor, streamId);
-  if (!canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) throw badRequest('Invalid channel ID');
-  return stream.id;
-}
-
 /** POST /mark_stream_as_read. */
 export function markStreamAsRead(ctx: Ctx, actor: Actor, input: { streamId: number }): Record<string, never> {
   return ctx.tx(() => {
-    markStreamMessagesRead(ctx, actor.id, accessReadableStream(ctx, actor, input.streamId));
+    markStreamMessagesRead(ctx, actor.id, accessStreamContentById(ctx, actor, input.streamId).id);
     return {};
   });
 }
@@ -129,7 +120,7 @@ export function markStreamAsRead(ctx: Ctx, actor: Actor, input: { streamId: numb
 /** POST /mark_topic_as_read: a topic the user has no message of is Zulip's "No such topic". */
 export function markTopicAsRead(ctx: Ctx, actor: Actor, input: { streamId: number; topicName: string }): Record<string, never> {
   return ctx.tx(() => {
-    const streamId = accessReadableStream(ctx, actor, input.streamId);
+    const streamId = accessStreamContentById(ctx, actor, input.streamId).id;
     if (input.topicName !== '' && !selectHasMessageInTopic(ctx.store, actor.id, streamId, input.topicName)) {
       throw badRequest(`No such topic '${input.topicName}'`);
     }

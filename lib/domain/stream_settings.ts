@@ -5,7 +5,6 @@ import type { ChatEvent } from '../events/event.js';
 import { ApiError, badRequest, mustBeAdmin } from '../errors.js';
 import {
   archiveStream,
-  selectIsSubscribed,
   selectStreamById,
   selectStreamByName,
   selectSubscriberCount,
@@ -14,7 +13,8 @@ import {
   updateStreamPrivacy,
   type StreamRow,
 } from '../store/streams.js';
-import { canAccessStreamContent, streamViewerIds } from './stream_access.js';
+import { streamViewerIds } from './stream_access.js';
+import { canReadStream } from './streams.js';
 import { renderStreamDescription, streamDict, streamNameProblem } from './stream_dicts.js';
 import { removeDefaultStreamIfAny } from './default_streams.js';
 import { isAdmin, type Actor } from './roles.js';
@@ -29,7 +29,7 @@ function accessStreamForUpdate(ctx: Ctx, actor: Actor, streamId: number): Stream
   const stream = selectStreamById(ctx.store, streamId);
   if (!stream || stream.is_archived === 1) throw badRequest('Invalid channel ID');
   if (isAdmin(actor)) return stream;
-  if (canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) throw mustBeAdmin();
+  if (canReadStream(ctx, actor, stream)) throw mustBeAdmin();
   throw badRequest('Invalid channel ID');
 }
 
@@ -77,7 +77,7 @@ export function updateStream(ctx: Ctx, actor: Actor, input: UpdateStreamInput): 
       stream = selectStreamById(ctx.store, stream.id)!;
     }
     // Even administrators change a channel's privacy only with access to its content.
-    if (input.isPrivate !== undefined && !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
+    if (input.isPrivate !== undefined && !canReadStream(ctx, actor, stream)) {
       throw badRequest('Invalid channel ID');
     }
     if (input.isPrivate !== undefined || input.historyPublicToSubscribers !== undefined) {

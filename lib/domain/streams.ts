@@ -124,6 +124,22 @@ export function accessStreamById(ctx: Ctx, actor: Actor, streamId: number): Stre
   return stream;
 }
 
+/** Whether the user may read the channel's messages (Zulip's check_basic_stream_access). */
+export function canReadStream(ctx: Ctx, actor: Actor, stream: StreamRow): boolean {
+  return canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id));
+}
+
+/**
+ * Zulip's access_stream_by_id with content access: the channel if the user may read it;
+ * archived channels too only with `requireActive: false`.
+ */
+export function accessStreamContentById(ctx: Ctx, actor: Actor, streamId: number, options: { requireActive?: boolean } = {}): StreamRow {
+  const stream = selectStreamById(ctx.store, streamId);
+  const archived = stream?.is_archived === 1 && (options.requireActive ?? true);
+  if (!stream || archived || !canReadStream(ctx, actor, stream)) throw badRequest('Invalid channel ID');
+  return stream;
+}
+
 /** GET /streams/{stream_id}. */
 export function getStream(ctx: Ctx, actor: Actor, input: { streamId: number }): { stream: Record<string, unknown> } {
   const stream = accessStreamById(ctx, actor, input.streamId);
@@ -144,10 +160,7 @@ export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): 
  * in case are one topic, named as in its newest message; newest first.
  */
 export function getTopics(ctx: Ctx, actor: Actor, input: { streamId: number }): { topics: { name: string; max_id: number }[] } {
-  const stream = selectStreamById(ctx.store, input.streamId);
-  if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
-    throw badRequest('Invalid channel ID');
-  }
+  const stream = accessStreamContentById(ctx, actor, input.streamId, { requireActive: false });
   const rows = selectTopicHistory(ctx.store, stream.id, stream.history_public_to_subscribers === 1 ? null : actor.id);
   const canonical = new Map<string, { name: string; max_id: number }>();
   for (const [name, maxId] of [...rows].sort((a, b) => a[1] - b[1])) canonical.set(name.toLowerCase(), { name, max_id: maxId });

@@ -5,8 +5,7 @@ import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectActiveSubscriberIds, selectIsSubscribed, selectSubscription, updateSubscriptionColumn, type SubscriptionColumn } from '../store/streams.js';
 import { accessUserById } from './users.js';
-import { canAccessStreamContent } from './stream_access.js';
-import { accessStreamById } from './streams.js';
+import { accessStreamById, accessStreamContentById } from './streams.js';
 import type { Actor } from './roles.js';
 
 export interface SubscriptionPropertyChange {
@@ -51,9 +50,7 @@ export function updateSubscriptionProperties(ctx: Ctx, actor: Actor, input: { su
   for (const change of input.subscriptionData) checkChange(change);
   return ctx.tx(() => {
     for (const { stream_id: streamId, property, value } of input.subscriptionData) {
-      const stream = accessStreamById(ctx, actor, streamId);
-      const readable = canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id));
-      if (stream.is_archived === 1 || !readable) throw badRequest('Invalid channel ID');
+      const stream = accessStreamContentById(ctx, actor, streamId);
       if (!selectSubscription(ctx.store, actor.id, stream.id)) throw badRequest(`Not subscribed to channel ID ${streamId}`);
       const event = (name: string, eventValue: unknown) =>
         ctx.events.append([actor.id], { type: 'subscription', op: 'update', property: name, value: eventValue, stream_id: stream.id });
@@ -89,7 +86,6 @@ export function getSubscriptionStatus(ctx: Ctx, actor: Actor, input: { userId: n
 
 /** GET /streams/{stream_id}/email_address: parley receives no email, so no channel has an address. */
 export function getStreamEmailAddress(ctx: Ctx, actor: Actor, input: { streamId: number }): never {
-  const stream = accessStreamById(ctx, actor, input.streamId);
-  if (!canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) throw badRequest('Invalid channel ID');
+  accessStreamContentById(ctx, actor, input.streamId);
   throw badRequest('This server does not receive email, so channels have no email address.');
 }
