@@ -125,6 +125,8 @@ t.test('default channels: administrators choose public channels; new users join 
   await bothFail(t, () => post(admin, 999_999), () => api.streams.addDefaultStream(admin.user_id, { streamId: 999_999 }), INVALID);
   const now = [...before, open.id].sort((a, b) => a - b);
   t.same(api.streams.defaultStreams(member.user_id, {}), { default_streams: now });
+  const listed = ok(t, await s.request('GET', '/streams', { as: member, params: { include_default: true } })).streams as { stream_id: number; is_default: boolean }[];
+  t.same(listed.filter((c) => c.is_default).map((c) => c.stream_id).sort((a, b) => a - b), now, 'GET /streams?include_default=true marks them');
   t.match(await poll(s, member, queues.get(member.user_id)!), [{ type: 'default_streams', default_streams: now }], 'one event for the one change');
   t.same(await poll(s, guest, queues.get(guest.user_id)!), [], 'guests are not told (Zulip: active non-guest users)');
   t.same((await register(s, admin, { event_types: ['default_streams'] })).realm_default_streams, now);

@@ -5,6 +5,7 @@ import { badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import {
   selectActiveSubscriberIdsByStream,
+  selectDefaultStreamIds,
   selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
   selectStreamById,
@@ -98,6 +99,7 @@ export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { st
     for (const id of selectSubscribedStreamIds(ctx.store, actor.botOwnerId)) ownerSubscribed.add(id);
   }
   const counts = selectSubscriberCounts(ctx.store);
+  const defaults = new Set(input.includeDefault ? selectDefaultStreamIds(ctx.store) : []);
   const chosen = selectStreams(ctx.store).filter((stream) => {
     if (excludeArchived && stream.is_archived === 1) return false;
     if (includeAll) return true;
@@ -109,7 +111,7 @@ export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { st
   });
   const streams = chosen.map((stream) => {
     const dict = streamDict(stream, counts.get(stream.id) ?? 0);
-    if (input.includeDefault) dict.is_default = false;
+    if (input.includeDefault) dict.is_default = defaults.has(stream.id);
     return dict;
   });
   return { streams: streams.sort(byName) };
