@@ -147,10 +147,22 @@ CREATE TABLE IF NOT EXISTS subscription (
   is_muted INTEGER NOT NULL DEFAULT 0 CHECK (is_muted IN (0, 1)),
   pin_to_top INTEGER NOT NULL DEFAULT 0 CHECK (pin_to_top IN (0, 1)),
   date_subscribed INTEGER NOT NULL,
+  -- Per-channel notification settings (POST /users/me/subscriptions/properties); NULL follows
+  -- the user's global setting, as Zulip's nullable Subscription fields do.
+  desktop_notifications INTEGER CHECK (desktop_notifications IN (0, 1)),
+  audible_notifications INTEGER CHECK (audible_notifications IN (0, 1)),
+  push_notifications INTEGER CHECK (push_notifications IN (0, 1)),
+  email_notifications INTEGER CHECK (email_notifications IN (0, 1)),
+  wildcard_mentions_notify INTEGER CHECK (wildcard_mentions_notify IN (0, 1)),
   PRIMARY KEY (user_id, stream_id)
 ) STRICT, WITHOUT ROWID;
 -- Fan-out of a channel message to its subscribers.
 CREATE INDEX IF NOT EXISTS subscription_by_stream ON subscription (stream_id, user_id);
+
+-- The organization's default channels (Zulip's DefaultStream): new users are subscribed to them.
+CREATE TABLE IF NOT EXISTS default_stream (
+  stream_id INTEGER PRIMARY KEY REFERENCES stream(id)
+) STRICT;
 
 -- Channels a user was subscribed to and left: Zulip's `unsubscribed` list in /register (Zulip
 -- keeps an inactive subscription row; parley deletes the row so fan-out never filters).

@@ -66,8 +66,12 @@ export interface ChatServer {
   };
   /** Trusted set-up for the host application and the CLI: no permission checks. */
   admin: {
-    /** Creates the organization's first owner; refuses when the organization already has users. */
-    initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string }): Promise<Credentials>;
+    /**
+     * Creates the organization's first owner; refuses when the organization already has users.
+     * The organization starts with the default channels general and sandbox, the owner
+     * subscribed, unless `defaultChannels` is false (an application that makes its own).
+     */
+    initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string; defaultChannels?: boolean }): Promise<Credentials>;
     addUser(input: NewAccount): Promise<Credentials>;
     /** Deactivates a user or bot; a user's active bots go too. Returns the ids deactivated, bots first. */
     deactivateUser(userId: number): number[];
@@ -141,6 +145,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
         password: input.password,
         role: 100,
         first: true,
+        initialChannels: input.defaultChannels ?? true,
       });
       // Only the process that created the owner names the organization.
       configureRealm(ctx, { name: input.orgName, url: input.url });

@@ -149,13 +149,18 @@ function parseJson(text: string): Record<string, any> {
 /**
  * A test server with an owner. `request()` is in-process unless `socket` is set: then it goes over
  * HTTP, for tests of HTTP itself (bodies on the wire, aborted long-polls, sockets' addresses).
+ * `defaultChannels`: the organization starts with parley's default channels (general, sandbox);
+ * off by default, so suites start from the channels they create.
  */
 // The owner's password is 'owner-password'. Its scrypt hash (parley's real parameters) is made once
 // per test process and stored with each new owner: scrypt is meant to be slow, and most suites
 // never log in with a password (test/auth.test.ts and test/passwords.test.ts hash their own).
 let ownerPasswordHash: Promise<string> | undefined;
 
-export async function startServer(options: ChatOptions & { file?: boolean; socket?: boolean } = {}): Promise<TestServer> {
+export async function startServer({
+  defaultChannels = false,
+  ...options
+}: ChatOptions & { file?: boolean; socket?: boolean; defaultChannels?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
   // Most suites address users by their real emails: their organizations show emails to everyone
@@ -164,7 +169,7 @@ export async function startServer(options: ChatOptions & { file?: boolean; socke
   // With libsql, tests read and write rows through the same adapter parley uses.
   const db = chat.ctx.db;
   const url = `http://127.0.0.1:${(await chat.listen(0, '127.0.0.1')).port}`;
-  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner' }));
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', defaultChannels }));
   ownerPasswordHash ??= hashPassword('owner-password', randomBytes);
   db.prepare('UPDATE user SET password_hash = ? WHERE id = ?').run(await ownerPasswordHash, owner.user_id);
   const server: TestServer = {

@@ -48,11 +48,11 @@ export const subscriptionSchema = streamSchema
     is_muted: z.boolean(),
     in_home_view: z.boolean(),
     pin_to_top: z.boolean(),
-    audible_notifications: z.null(),
-    desktop_notifications: z.null(),
-    email_notifications: z.null(),
-    push_notifications: z.null(),
-    wildcard_mentions_notify: z.null(),
+    audible_notifications: z.boolean().nullable(),
+    desktop_notifications: z.boolean().nullable(),
+    email_notifications: z.boolean().nullable(),
+    push_notifications: z.boolean().nullable(),
+    wildcard_mentions_notify: z.boolean().nullable(),
     subscribers: z.array(z.int()).optional(),
   })
   .strict();
@@ -86,7 +86,30 @@ export const messageSchema = routeMessageSchema
 export const eventSchemas = {
   streamCreate: z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }).strict(),
   streamDelete: z.object({ id, type: z.literal('stream'), op: z.literal('delete'), streams: z.array(z.object({ stream_id: id }).strict()), stream_ids: z.array(id) }).strict(),
-  streamUpdate: z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('first_message_id'), value: id.nullable(), stream_id: id, name: z.string() }).strict(),
+  streamUpdate: z.union([
+    z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('first_message_id'), value: id.nullable(), stream_id: id, name: z.string() }).strict(),
+    z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('name'), value: z.string(), stream_id: id, name: z.string() }).strict(),
+    z
+      .object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('description'), value: z.string(), rendered_description: z.string(), stream_id: id, name: z.string() })
+      .strict(),
+    z
+      .object({
+        id,
+        type: z.literal('stream'),
+        op: z.literal('update'),
+        property: z.literal('invite_only'),
+        value: z.boolean(),
+        history_public_to_subscribers: z.boolean(),
+        is_web_public: z.literal(false),
+        stream_id: id,
+        name: z.string(),
+      })
+      .strict(),
+    z.object({ id, type: z.literal('stream'), op: z.literal('update'), property: z.literal('history_public_to_subscribers'), value: z.boolean(), stream_id: id, name: z.string() }).strict(),
+  ]),
+  subscriptionUpdate: z
+    .object({ id, type: z.literal('subscription'), op: z.literal('update'), property: z.string(), value: z.union([z.boolean(), z.string()]), stream_id: id })
+    .strict(),
   subscriptionAdd: z.object({ id, type: z.literal('subscription'), op: z.literal('add'), subscriptions: z.array(subscriptionSchema) }).strict(),
   subscriptionRemove: z
     .object({ id, type: z.literal('subscription'), op: z.literal('remove'), subscriptions: z.array(z.object({ name: z.string(), stream_id: id }).strict()) })
@@ -135,6 +158,8 @@ export function schemaFor(event: Record<string, any>): z.ZodType | undefined {
       return eventSchemas.subscriptionAdd;
     case 'subscription/remove':
       return eventSchemas.subscriptionRemove;
+    case 'subscription/update':
+      return eventSchemas.subscriptionUpdate;
     case 'subscription/peer_add':
     case 'subscription/peer_remove':
       return eventSchemas.peer;
@@ -168,6 +193,19 @@ export function checkSchemas(t: Test, events: readonly Record<string, any>[]): v
   }
 }
 
+/** A former subscription shows the settings of a new one (parley keeps no row for it). */
+const SUBSCRIPTION_DEFAULTS = {
+  color: '#76ce90',
+  is_muted: false,
+  in_home_view: true,
+  pin_to_top: false,
+  audible_notifications: null,
+  desktop_notifications: null,
+  email_notifications: null,
+  push_notifications: null,
+  wildcard_mentions_notify: null,
+};
+
 const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
@@ -188,11 +226,18 @@ export function applyEvents(before: Record<string, any>, events: readonly Record
     } else if (event.type === 'stream' && event.op === 'delete') {
       for (const streamId of event.stream_ids) {
         state.streams = without(state.streams, streamId);
+        state.subscriptions = without(state.subscriptions, streamId);
         state.never_subscribed = without(state.never_subscribed, streamId);
         state.unsubscribed = without(state.unsubscribed, streamId);
       }
     } else if (event.type === 'stream' && event.op === 'update') {
-      for (const key of lists) for (const s of state[key]) if (s.stream_id === event.stream_id) s[event.property] = event.value;
+      // Zulip's apply_event: the extra fields of description and invite_only updates come along.
+      const extra = Object.fromEntries(
+        ['rendered_description', 'history_public_to_subscribers', 'is_web_public'].filter((key) => key in event).map((key) => [key, event[key]]),
+      );
+      for (const key of lists) for (const s of state[key]) if (s.stream_id === event.stream_id) Object.assign(s, { [event.property]: event.value }, extra);
+    } else if (event.type === 'subscription' && event.op === 'update') {
+      for (const sub of state.subscriptions) if (sub.stream_id === event.stream_id) sub[event.property] = event.value;
     } else if (event.type === 'subscription' && event.op === 'add') {
       for (const sub of event.subscriptions) {
         state.never_subscribed = without(state.never_subscribed, sub.stream_id);
@@ -203,7 +248,7 @@ export function applyEvents(before: Record<string, any>, events: readonly Record
       for (const { stream_id } of event.subscriptions) {
         const sub = state.subscriptions.find((s: any) => s.stream_id === stream_id);
         state.subscriptions = without(state.subscriptions, stream_id);
-        if (sub) state.unsubscribed = [...without(state.unsubscribed, stream_id), { ...sub, color: '#76ce90', is_muted: false, in_home_view: true, pin_to_top: false }];
+        if (sub) state.unsubscribed = [...without(state.unsubscribed, stream_id), { ...sub, ...SUBSCRIPTION_DEFAULTS }];
       }
     } else if (event.type === 'subscription' && (event.op === 'peer_add' || event.op === 'peer_remove')) {
       const delta = (event.op === 'peer_add' ? 1 : -1) * event.user_ids.length;

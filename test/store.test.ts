@@ -160,8 +160,14 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `DROP TABLE user_setting;
+// Back to version 3: no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `ALTER TABLE subscription DROP COLUMN desktop_notifications;
+    ALTER TABLE subscription DROP COLUMN audible_notifications;
+    ALTER TABLE subscription DROP COLUMN push_notifications;
+    ALTER TABLE subscription DROP COLUMN email_notifications;
+    ALTER TABLE subscription DROP COLUMN wildcard_mentions_notify;
+    DROP TABLE default_stream;
+    DROP TABLE user_setting;
     DROP TABLE user_topic;
     DROP TABLE muted_user;
     DROP TABLE attachment_message;

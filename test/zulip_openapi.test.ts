@@ -78,6 +78,36 @@ t.test('channels and subscriptions', async (t) => {
   await api.call(t, 'GET', '/users/me/9999/topics', me, 400);
 });
 
+t.test('channel administration, subscription settings, default channels', async (t) => {
+  await api.call(t, 'POST', '/users/me/subscriptions', { ...me, params: { subscriptions: [{ name: 'admin-1' }, { name: 'admin-2' }] } }, 200);
+  const id = (await api.call(t, 'GET', '/get_stream_id', { ...me, params: { stream: 'admin-1' } }, 200)).body.stream_id as number;
+  const other = (await api.call(t, 'GET', '/get_stream_id', { ...me, params: { stream: 'admin-2' } }, 200)).body.stream_id as number;
+  await api.call(t, 'PATCH', `/streams/${id}`, { as: admin, params: { new_name: 'admin-one', description: 'A *channel*', is_private: false } }, 200);
+  await api.call(t, 'PATCH', `/streams/${id}`, { as: admin, params: { new_name: 'admin-2' } }, 409);
+  await api.call(t, 'PATCH', `/streams/${id}`, { ...me, params: { description: 'mine' } }, 400);
+  await api.call(t, 'GET', `/streams/${id}/members`, me, 200);
+  await api.call(t, 'GET', '/streams/9999/members', me, 400);
+  await api.call(t, 'GET', `/streams/${id}/email_address`, me, 400);
+  const data = (property: string, value: unknown) => ({ subscription_data: [{ stream_id: id, property, value }] });
+  await api.call(t, 'POST', '/users/me/subscriptions/properties', { ...me, params: data('is_muted', true) }, 200);
+  await api.call(t, 'POST', '/users/me/subscriptions/properties', { ...me, params: data('color', 'blue') }, 400);
+  await api.call(t, 'GET', `/users/${member.user_id}/subscriptions/${id}`, me, 200);
+  await api.call(t, 'GET', `/users/${member.user_id}/subscriptions/9999`, me, 400);
+  await api.call(t, 'GET', '/default_streams', me, 200);
+  await api.call(t, 'GET', '/default_streams', {}, 401);
+  await api.call(t, 'POST', '/default_streams', { as: admin, params: { stream_id: other } }, 200);
+  await api.call(t, 'POST', '/default_streams', { as: admin, params: { stream_id: 9999 } }, 400);
+  await api.call(t, 'DELETE', '/default_streams', { as: admin, params: { stream_id: other } }, 200);
+  await api.call(t, 'DELETE', '/default_streams', { as: admin, params: { stream_id: 9999 } }, 400);
+  await api.call(t, 'POST', '/mark_stream_as_read', { ...me, params: { stream_id: id } }, 200);
+  await api.call(t, 'POST', '/mark_stream_as_read', { ...me, params: { stream_id: 9999 } }, 400);
+  await s.request('POST', '/messages', { ...me, params: { type: 'stream', to: 'admin-2', topic: 'read me', content: 'x' } });
+  await api.call(t, 'POST', '/mark_topic_as_read', { ...me, params: { stream_id: other, topic_name: 'read me' } }, 200);
+  await api.call(t, 'POST', '/mark_topic_as_read', { ...me, params: { stream_id: other, topic_name: 'nothing here' } }, 400);
+  await api.call(t, 'DELETE', `/streams/${other}`, me, 400);
+  await api.call(t, 'DELETE', `/streams/${other}`, { as: admin }, 200);
+});
+
 t.test('user groups', async (t) => {
   const created = await api.call(t, 'POST', '/user_groups/create', { as: admin, params: { name: 'support', description: 'Help desk', members: [member.user_id] } }, 200);
   await api.call(t, 'POST', '/user_groups/create', { as: admin, params: { name: 'support', description: 'again', members: [] } }, 400);

@@ -1,10 +1,18 @@
 // Flags on many messages in bounded batches: POST /messages/flags/narrow (a range of a narrow
 // around an anchor, at most MAX_MESSAGES_PER_UPDATE per request) and POST /mark_all_as_read
-// (every unread message, MARK_ALL_BATCH_SIZE per transaction).
+// (every unread message, MARK_ALL_BATCH_SIZE per transaction); a channel's or a topic's unread
+// messages: POST /mark_stream_as_read, POST /mark_topic_as_read, and leaving a channel.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
-import { READ_BIT, setUserMessageFlagBits } from '../store/user_message.js';
+import {
+  READ_BIT,
+  selectHasMessageInTopic,
+  selectUnreadMessageIdsInStream,
+  selectUnreadMessageIdsInTopic,
+  setUserMessageFlagBits,
+} from '../store/user_message.js';
+import { accessStreamContentById } from './streams.js';
 import { changeMessageFlag, checkFlagChange, ignoredChannelsField } from './message_flags.js';
 import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
 import type { NarrowTerm } from './narrow.js';
@@ -88,4 +96,35 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<{ complete:
     if (done) return { complete: true };
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * In the caller's transaction: the user's unread messages of a channel (or one of its topics)
+ * become read, with one update_message_flags event (Zulip's do_mark_stream_messages_as_read).
+ */
+export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: number, topic?: string): void {
+  const unread = topic === undefined ? selectUnreadMessageIdsInStream(ctx.store, userId, streamId) : selectUnreadMessageIdsInTopic(ctx.store, userId, streamId, topic);
+  if (unread.length === 0) return;
+  setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
+  ctx.events.append([userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
+}
+
+/** POST /mark_stream_as_read. */
+export function markStreamAsRead(ctx: Ctx, actor: Actor, input: { streamId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    markStreamMessagesRead(ctx, actor.id, accessStreamContentById(ctx, actor, input.streamId).id);
+    return {};
+  });
+}
+
+/** POST /mark_topic_as_read: a topic the user has no message of is Zulip's "No such topic". */
+export function markTopicAsRead(ctx: Ctx, actor: Actor, input: { streamId: number; topicName: string }): Record<string, never> {
+  return ctx.tx(() => {
+    const streamId = accessStreamContentById(ctx, actor, input.streamId).id;
+    if (input.topicName !== '' && !selectHasMessageInTopic(ctx.store, actor.id, streamId, input.topicName)) {
+      throw badRequest(`No such topic '${input.topicName}'`);
+    }
+    markStreamMessagesRead(ctx, actor.id, streamId, input.topicName === '' ? undefined : input.topicName);
+    return {};
+  });
 }

@@ -7,6 +7,7 @@ import { fetchRealmState } from './realm_state.js';
 import { fetchRealmUserState } from './users_state.js';
 import { fetchRealmBotState } from './bot_dicts.js';
 import { fetchSubscriptionState, fetchStreamState } from './streams.js';
+import { fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState } from './user_groups.js';
 import { fetchMessageState } from './messages.js';
 import { fetchUnreadState } from './message_flags.js';
@@ -46,6 +47,7 @@ export const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm_bot'), fetch: fetchRealmBotState },
   { wanted: type('subscription'), fetch: fetchSubscriptionState },
   { wanted: type('stream'), fetch: fetchStreamState },
+  { wanted: type('default_streams'), fetch: fetchDefaultStreamState },
   { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState },
   { wanted: type('message'), fetch: fetchMessageState },
   // Keeping unread_msgs current takes both event types (Zulip: new messages bring no flag update).

@@ -54,15 +54,17 @@ export function subscriptionDict(
     is_muted: sub?.is_muted === 1,
     in_home_view: sub?.is_muted !== 1,
     pin_to_top: sub?.pin_to_top === 1,
-    audible_notifications: null,
-    desktop_notifications: null,
-    email_notifications: null,
-    push_notifications: null,
-    wildcard_mentions_notify: null,
+    audible_notifications: nullableBool(sub?.audible_notifications),
+    desktop_notifications: nullableBool(sub?.desktop_notifications),
+    email_notifications: nullableBool(sub?.email_notifications),
+    push_notifications: nullableBool(sub?.push_notifications),
+    wildcard_mentions_notify: nullableBool(sub?.wildcard_mentions_notify),
   };
   if (subscribers !== undefined) dict.subscribers = [...subscribers];
   return dict;
 }
+
+const nullableBool = (value: number | null | undefined): boolean | null => (value === null || value === undefined ? null : value === 1);
 
 /** Zulip sorts channel lists by name. */
 export function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {

@@ -5,6 +5,7 @@ import { badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import {
   selectActiveSubscriberIdsByStream,
+  selectDefaultStreamIds,
   selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
   selectStreamById,
@@ -22,16 +23,24 @@ import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
 
 /**
+ * Channels that are not archived: archived ones leave every list of POST /register (Zulip's state
+ * for clients without the archived_channels capability, which parley does not offer).
+ */
+function activeStreams(ctx: Ctx): StreamRow[] {
+  return selectStreams(ctx.store).filter((stream) => stream.is_archived === 0);
+}
+
+/**
  * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
  * can see; with include_subscribers, each with its active subscribers (every listed channel is
  * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
  */
 export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
   const counts = selectSubscriberCounts(ctx.store);
-  const streams = new Map(selectStreams(ctx.store).map((stream) => [stream.id, stream]));
-  const subs = selectSubscriptionsOfUser(ctx.store, actor.id);
+  const streams = new Map(activeStreams(ctx).map((stream) => [stream.id, stream]));
+  const subs = selectSubscriptionsOfUser(ctx.store, actor.id).filter((sub) => streams.has(sub.stream_id));
   const subscribedIds = new Set(subs.map((sub) => sub.stream_id));
-  const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id));
+  const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id).filter((id) => streams.has(id)));
   const subscribers = options.includeSubscribers ? selectActiveSubscriberIdsByStream(ctx.store) : undefined;
   const subscribersOf = (id: number): number[] | undefined => subscribers && (subscribers.get(id) ?? []);
   const subscriptions = subs.map((sub) => {
@@ -60,7 +69,7 @@ export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOpt
 export function fetchStreamState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   const counts = selectSubscriberCounts(ctx.store);
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
-  const streams = selectStreams(ctx.store)
+  const streams = activeStreams(ctx)
     .filter((stream) => canSeeStream(actor, stream, subscribed.has(stream.id)))
     .map((stream) => streamDict(stream, counts.get(stream.id) ?? 0));
   return { streams: streams.sort(byName) };
@@ -90,6 +99,7 @@ export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { st
     for (const id of selectSubscribedStreamIds(ctx.store, actor.botOwnerId)) ownerSubscribed.add(id);
   }
   const counts = selectSubscriberCounts(ctx.store);
+  const defaults = new Set(input.includeDefault ? selectDefaultStreamIds(ctx.store) : []);
   const chosen = selectStreams(ctx.store).filter((stream) => {
     if (excludeArchived && stream.is_archived === 1) return false;
     if (includeAll) return true;
@@ -101,7 +111,7 @@ export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { st
   });
   const streams = chosen.map((stream) => {
     const dict = streamDict(stream, counts.get(stream.id) ?? 0);
-    if (input.includeDefault) dict.is_default = false;
+    if (input.includeDefault) dict.is_default = defaults.has(stream.id);
     return dict;
   });
   return { streams: streams.sort(byName) };
@@ -113,6 +123,22 @@ export function accessStreamById(ctx: Ctx, actor: Actor, streamId: number): Stre
   if (!stream || !canSeeStream(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
     throw badRequest('Invalid channel ID');
   }
+  return stream;
+}
+
+/** Whether the user may read the channel's messages (Zulip's check_basic_stream_access). */
+export function canReadStream(ctx: Ctx, actor: Actor, stream: StreamRow): boolean {
+  return canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id));
+}
+
+/**
+ * Zulip's access_stream_by_id with content access: the channel if the user may read it;
+ * archived channels too only with `requireActive: false`.
+ */
+export function accessStreamContentById(ctx: Ctx, actor: Actor, streamId: number, options: { requireActive?: boolean } = {}): StreamRow {
+  const stream = selectStreamById(ctx.store, streamId);
+  const archived = stream?.is_archived === 1 && (options.requireActive ?? true);
+  if (!stream || archived || !canReadStream(ctx, actor, stream)) throw badRequest('Invalid channel ID');
   return stream;
 }
 
@@ -136,10 +162,7 @@ export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): 
  * in case are one topic, named as in its newest message; newest first.
  */
 export function getTopics(ctx: Ctx, actor: Actor, input: { streamId: number }): { topics: { name: string; max_id: number }[] } {
-  const stream = selectStreamById(ctx.store, input.streamId);
-  if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
-    throw badRequest('Invalid channel ID');
-  }
+  const stream = accessStreamContentById(ctx, actor, input.streamId, { requireActive: false });
   const rows = selectTopicHistory(ctx.store, stream.id, stream.history_public_to_subscribers === 1 ? null : actor.id);
   const canonical = new Map<string, { name: string; max_id: number }>();
   for (const [name, maxId] of [...rows].sort((a, b) => a[1] - b[1])) canonical.set(name.toLowerCase(), { name, max_id: maxId });

@@ -18,7 +18,7 @@ import {
   selectSubscriptionsOfUser,
   type StreamRow,
 } from '../store/streams.js';
-import { READ_BIT, selectUnreadMessageIdsInStream, setUserMessageFlagBits } from '../store/user_message.js';
+import { markStreamMessagesRead } from './message_flags_bulk.js';
 import { resolvePrincipals } from './principals.js';
 import { userByEmail } from './email_visibility.js';
 import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
@@ -205,7 +205,8 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
         removed.push(stream.name);
         users.push(target.id);
         removedByUser.set(target.id, [...(removedByUser.get(target.id) ?? []), stream]);
-        markStreamRead(ctx, target.id, stream.id);
+        // API document 2.2: no unread message may stay in a channel the user is not subscribed to.
+        markStreamMessagesRead(ctx, target.id, stream.id);
       }
       if (users.length > 0) streamEvents.push({ stream, before, users });
     }
@@ -225,25 +226,18 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
   });
 }
 
-/** No unread message may stay in a channel the user is not subscribed to (Zulip marks them read). */
-function markStreamRead(ctx: Ctx, userId: number, streamId: number): void {
-  const unread = selectUnreadMessageIdsInStream(ctx.store, userId, streamId);
-  if (unread.length === 0) return;
-  setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
-  ctx.events.append([userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
-}
-
-/** GET /users/me/subscriptions. */
+/** GET /users/me/subscriptions: archived channels are left out, as in POST /register. */
 export function listSubscriptions(
   ctx: Ctx,
   actor: Actor,
   input: { includeSubscribers?: boolean | 'partial' | undefined },
 ): { subscriptions: Record<string, unknown>[] } {
   const withSubscribers = input.includeSubscribers === true || input.includeSubscribers === 'partial';
-  const subscriptions = selectSubscriptionsOfUser(ctx.store, actor.id).map((sub) => {
+  const subscriptions = selectSubscriptionsOfUser(ctx.store, actor.id).flatMap((sub) => {
     const stream = selectStreamById(ctx.store, sub.stream_id)!;
+    if (stream.is_archived === 1) return [];
     const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
-    return subscriptionDict(stream, sub, subscribers.length, withSubscribers ? subscribers : undefined);
+    return [subscriptionDict(stream, sub, subscribers.length, withSubscribers ? subscribers : undefined)];
   });
   return { subscriptions: subscriptions.sort(byName) };
 }

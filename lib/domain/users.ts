@@ -14,7 +14,8 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedEmailDomain } from './auth.js';
+import { authenticatedRow, rememberedEmailDomain, toActor } from './auth.js';
+import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
@@ -149,6 +150,8 @@ export interface NewUser {
   botOwnerId?: number | null;
   /** The organization's first account: refused, under the write lock, when there are users already. */
   first?: boolean;
+  /** With `first`: the organization's initial default channels are created (and joined). */
+  initialChannels?: boolean;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
 }
@@ -205,7 +208,9 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     });
     const row = selectUserById(ctx.store, id)!;
     notifyUserAdded(ctx, row);
+    if (input.first && input.initialChannels) createInitialChannels(ctx);
     if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+    else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
   });
 }

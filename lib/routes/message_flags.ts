@@ -1,10 +1,11 @@
-// Personal message flags: POST /messages/flags, POST /messages/flags/narrow, POST /mark_all_as_read.
+// Personal message flags: POST /messages/flags, POST /messages/flags/narrow, POST /mark_all_as_read,
+// POST /mark_stream_as_read, POST /mark_topic_as_read.
 import { z } from 'zod';
 import { MAX_FLAG_MESSAGES, updateMessageFlags } from '../domain/message_flags.js';
-import { markAllAsRead, updateMessageFlagsForNarrow } from '../domain/message_flags_bulk.js';
-import { bool, json, str } from '../http/params.js';
+import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlagsForNarrow } from '../domain/message_flags_bulk.js';
+import { bool, json, maxCodePoints, str } from '../http/params.js';
 import { narrowTerm, toTerms } from './messages.js';
-import { MAX_NARROW_TERMS } from './limits.js';
+import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';
 
 const ignoredChannels = z.array(z.int()).optional().describe('Only for op=remove, flag=read: channels whose messages stayed read');
@@ -67,5 +68,25 @@ export const messageFlagRoutes = {
     params: {},
     response: z.object({ complete: z.boolean() }),
     handler: (ctx, actor) => markAllAsRead(ctx, actor),
+  }),
+  markStreamAsRead: route({
+    method: 'POST',
+    path: '/mark_stream_as_read',
+    access: 'user',
+    summary: "Mark the caller's unread messages in a channel read",
+    params: { stream_id: json(z.int()) },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => markStreamAsRead(ctx, actor, { streamId: p.stream_id }),
+  }),
+  markTopicAsRead: route({
+    method: 'POST',
+    path: '/mark_topic_as_read',
+    access: 'user',
+    summary: "Mark the caller's unread messages in a topic read",
+    params: { stream_id: json(z.int()), topic_name: str(maxCodePoints(MAX_TEXT_LENGTH)) },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => markTopicAsRead(ctx, actor, { streamId: p.stream_id, topicName: p.topic_name }),
   }),
 };

@@ -1,5 +1,6 @@
 // Channels and subscriptions: POST/DELETE/GET /users/me/subscriptions, GET /streams,
-// GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics.
+// GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics; channel
+// administration and subscription settings (./stream_settings.ts) belong to the same group.
 import { z } from 'zod';
 import { getStream, getStreamId, getStreams, getTopics } from '../domain/streams.js';
 import { addSubscriptions, listSubscriptions, removeSubscriptions } from '../domain/subscriptions.js';
@@ -10,6 +11,7 @@ import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/p
 import { MAX_CHANNELS_PER_REQUEST, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, itemsAtMost } from './limits.js';
 import { streamSchema, subscriptionSchema } from './responses.js';
 import { route } from './route.js';
+import { streamSettingRoutes } from './stream_settings.js';
 
 const principals = json(z.union([z.array(z.string()), z.array(z.int())]).check(itemsAtMost(MAX_USERS_PER_REQUEST)));
 
@@ -132,4 +134,5 @@ export const streamRoutes = {
     response: z.object({ topics: z.array(z.object({ name: z.string(), max_id: z.int() })) }),
     handler: (ctx, actor, p) => getTopics(ctx, actor, { streamId: p.stream_id }),
   }),
+  ...streamSettingRoutes,
 };

@@ -11,6 +11,14 @@ export interface Migration {
   afterSchema?(db: Database): void;
 }
 
+const SUBSCRIPTION_NOTIFICATION_COLUMNS = [
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+] as const;
+
 function hasColumn(db: Database, table: string, column: string): boolean {
   return (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column);
 }
@@ -123,7 +131,17 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const table of ['user_table_version', 'alert_word_version', 'linkifier_version']) db.exec(`DROP TABLE IF EXISTS ${table}`);
     },
   },
+  {
+    // The nullable per-channel notification settings of subscription; the default_stream table
+    // is new, created when schema.sql is applied after this step.
+    version: 14,
+    up(db) {
+      for (const column of SUBSCRIPTION_NOTIFICATION_COLUMNS) {
+        if (!hasColumn(db, 'subscription', column)) db.exec(`ALTER TABLE subscription ADD COLUMN ${column} INTEGER CHECK (${column} IN (0, 1))`);
+      }
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;

@@ -21,6 +21,66 @@ export interface SubscriptionRow {
   is_muted: number;
   pin_to_top: number;
   date_subscribed: number;
+  desktop_notifications: number | null;
+  audible_notifications: number | null;
+  push_notifications: number | null;
+  email_notifications: number | null;
+  wildcard_mentions_notify: number | null;
+}
+
+/** The subscription columns POST /users/me/subscriptions/properties writes. */
+export type SubscriptionColumn =
+  | 'color'
+  | 'is_muted'
+  | 'pin_to_top'
+  | 'desktop_notifications'
+  | 'audible_notifications'
+  | 'push_notifications'
+  | 'email_notifications'
+  | 'wildcard_mentions_notify';
+
+const UPDATE_SUBSCRIPTION: Record<SubscriptionColumn, string> = {
+  color: 'UPDATE subscription SET color = ? WHERE user_id = ? AND stream_id = ?',
+  is_muted: 'UPDATE subscription SET is_muted = ? WHERE user_id = ? AND stream_id = ?',
+  pin_to_top: 'UPDATE subscription SET pin_to_top = ? WHERE user_id = ? AND stream_id = ?',
+  desktop_notifications: 'UPDATE subscription SET desktop_notifications = ? WHERE user_id = ? AND stream_id = ?',
+  audible_notifications: 'UPDATE subscription SET audible_notifications = ? WHERE user_id = ? AND stream_id = ?',
+  push_notifications: 'UPDATE subscription SET push_notifications = ? WHERE user_id = ? AND stream_id = ?',
+  email_notifications: 'UPDATE subscription SET email_notifications = ? WHERE user_id = ? AND stream_id = ?',
+  wildcard_mentions_notify: 'UPDATE subscription SET wildcard_mentions_notify = ? WHERE user_id = ? AND stream_id = ?',
+};
+
+export function updateSubscriptionColumn(s: Store, userId: number, streamId: number, column: SubscriptionColumn, value: string | number | null): void {
+  s.run(UPDATE_SUBSCRIPTION[column], value, userId, streamId);
+}
+
+export function updateStreamName(s: Store, streamId: number, name: string): void {
+  s.run('UPDATE stream SET name = ? WHERE id = ?', name, streamId);
+}
+
+export function updateStreamDescription(s: Store, streamId: number, description: string, rendered: string): void {
+  s.run('UPDATE stream SET description = ?, rendered_description = ? WHERE id = ?', description, rendered, streamId);
+}
+
+export function updateStreamPrivacy(s: Store, streamId: number, inviteOnly: number, historyPublic: number): void {
+  s.run('UPDATE stream SET invite_only = ?, history_public_to_subscribers = ? WHERE id = ?', inviteOnly, historyPublic, streamId);
+}
+
+/** Archiving keeps the channel, its messages and its subscriptions (Zulip's deactivated channels). */
+export function archiveStream(s: Store, streamId: number): void {
+  s.run('UPDATE stream SET is_archived = 1 WHERE id = ?', streamId);
+}
+
+export function selectDefaultStreamIds(s: Store): number[] {
+  return s.prepare('SELECT stream_id FROM default_stream ORDER BY stream_id').pluck().all() as number[];
+}
+
+export function insertDefaultStream(s: Store, streamId: number): void {
+  s.run('INSERT OR IGNORE INTO default_stream (stream_id) VALUES (?)', streamId);
+}
+
+export function deleteDefaultStream(s: Store, streamId: number): void {
+  s.run('DELETE FROM default_stream WHERE stream_id = ?', streamId);
 }
 
 export function selectStreamById(s: Store, id: number): StreamRow | undefined {

@@ -64,6 +64,30 @@ export function selectUnreadMessageIdsInStream(s: Store, userId: number, streamI
     .all(userId, streamId) as number[];
 }
 
+/** The user's unread messages in a channel's topic (case-insensitive, as topics compare). */
+export function selectUnreadMessageIdsInTopic(s: Store, userId: number, streamId: number, topic: string): number[] {
+  return s
+    .prepare(
+      `SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY um.message_id`,
+    )
+    .pluck()
+    .all(userId, streamId, topic) as number[];
+}
+
+/** Whether the user has a row for any message of the topic (Zulip's user_message_exists_for_topic). */
+export function selectHasMessageInTopic(s: Store, userId: number, streamId: number, topic: string): boolean {
+  return (
+    s
+      .prepare(
+        `SELECT 1 FROM message m JOIN user_message um ON um.message_id = m.id AND um.user_id = ?
+         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1`,
+      )
+      .pluck()
+      .get(userId, streamId, topic) !== undefined
+  );
+}
+
 /** The newest message the user has a row for, or -1. */
 export function selectUserMaxMessageId(s: Store, userId: number): number {
   return (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;

@@ -1,0 +1,91 @@
+// A user's settings for their channels: POST /users/me/subscriptions/properties (Zulip's
+// update_subscription_properties_backend), GET /users/{user_id}/subscriptions/{stream_id} and
+// GET /streams/{stream_id}/members.
+import type { Ctx } from '../context.js';
+import { badRequest } from '../errors.js';
+import { selectActiveSubscriberIds, selectIsSubscribed, selectSubscription, updateSubscriptionColumn, type SubscriptionColumn } from '../store/streams.js';
+import { accessUserById } from './users.js';
+import { accessStreamById, accessStreamContentById } from './streams.js';
+import type { Actor } from './roles.js';
+
+export interface SubscriptionPropertyChange {
+  stream_id: number;
+  property: string;
+  value: unknown;
+}
+
+const BOOLEAN_PROPERTIES = new Set([
+  'in_home_view',
+  'is_muted',
+  'pin_to_top',
+  'desktop_notifications',
+  'audible_notifications',
+  'push_notifications',
+  'email_notifications',
+  'wildcard_mentions_notify',
+]);
+
+/** Zulip's check_color. */
+const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
+
+/** Zulip's SubscriptionPropertyChangeRequest: every change is checked before any is made. */
+function checkChange(change: SubscriptionPropertyChange): void {
+  const { property, value } = change;
+  if (property === 'color') {
+    if (typeof value !== 'string') throw badRequest('color is not a string');
+    if (!HEX_COLOR.test(value)) throw badRequest('color is not a valid hex color code');
+  } else if (BOOLEAN_PROPERTIES.has(property)) {
+    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+  } else {
+    throw badRequest(`Unknown subscription property: ${property}`);
+  }
+}
+
+/**
+ * POST /users/me/subscriptions/properties: all changes or none. Each sends the user a
+ * `subscription` update event; a change of is_muted or its legacy inverse in_home_view sends
+ * both (Zulip's do_change_subscription_property: in_home_view first).
+ */
+export function updateSubscriptionProperties(ctx: Ctx, actor: Actor, input: { subscriptionData: readonly SubscriptionPropertyChange[] }): Record<string, never> {
+  for (const change of input.subscriptionData) checkChange(change);
+  return ctx.tx(() => {
+    for (const { stream_id: streamId, property, value } of input.subscriptionData) {
+      const stream = accessStreamContentById(ctx, actor, streamId);
+      if (!selectSubscription(ctx.store, actor.id, stream.id)) throw badRequest(`Not subscribed to channel ID ${streamId}`);
+      const event = (name: string, eventValue: unknown) =>
+        ctx.events.append([actor.id], { type: 'subscription', op: 'update', property: name, value: eventValue, stream_id: stream.id });
+      if (property === 'in_home_view' || property === 'is_muted') {
+        const muted = property === 'is_muted' ? value === true : value === false;
+        updateSubscriptionColumn(ctx.store, actor.id, stream.id, 'is_muted', muted ? 1 : 0);
+        event('in_home_view', !muted);
+        event('is_muted', muted);
+      } else {
+        updateSubscriptionColumn(ctx.store, actor.id, stream.id, property as SubscriptionColumn, typeof value === 'boolean' ? Number(value) : (value as string));
+        event(property, value);
+      }
+    }
+    return {};
+  });
+}
+
+/**
+ * GET /streams/{stream_id}/members (Zulip's get_subscribers_backend): the active subscribers' ids,
+ * for anyone who can see the channel (administrators: every channel).
+ */
+export function getStreamMembers(ctx: Ctx, actor: Actor, input: { streamId: number }): { subscribers: number[] } {
+  const stream = accessStreamById(ctx, actor, input.streamId);
+  return { subscribers: selectActiveSubscriberIds(ctx.store, stream.id) };
+}
+
+/** GET /users/{user_id}/subscriptions/{stream_id} (Zulip's get_subscription_backend). */
+export function getSubscriptionStatus(ctx: Ctx, actor: Actor, input: { userId: number; streamId: number }): { is_subscribed: boolean } {
+  const user = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: false, allowDeactivated: true });
+  const stream = accessStreamById(ctx, actor, input.streamId);
+  return { is_subscribed: selectIsSubscribed(ctx.store, user.id, stream.id) };
+}
+
+/** GET /streams/{stream_id}/email_address: parley receives no email, so no channel has an address. */
+export function getStreamEmailAddress(ctx: Ctx, actor: Actor, input: { streamId: number }): never {
+  accessStreamContentById(ctx, actor, input.streamId);
+  throw badRequest('This server does not receive email, so channels have no email address.');
+}

@@ -1,0 +1,125 @@
+// Channel administration and subscription settings: PATCH/DELETE /streams/{stream_id},
+// GET /streams/{stream_id}/members, GET /streams/{stream_id}/email_address,
+// POST /users/me/subscriptions/properties, GET /users/{user_id}/subscriptions/{stream_id},
+// GET/POST/DELETE /default_streams. Part of the `streams` route group.
+import { z } from 'zod';
+import { addDefaultStream, getDefaultStreams, removeDefaultStream } from '../domain/default_streams.js';
+import { deleteStream, updateStream } from '../domain/stream_settings.js';
+import { getStreamEmailAddress, getStreamMembers, getSubscriptionStatus, updateSubscriptionProperties } from '../domain/subscription_properties.js';
+import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
+import { bool, json, maxCodePoints, pathInt, str } from '../http/params.js';
+import { MAX_CHANNELS_PER_REQUEST, MAX_TEXT_LENGTH } from './limits.js';
+import { route } from './route.js';
+
+const streamIdParam = json(z.int()).describe("The channel's id");
+
+export const streamSettingRoutes = {
+  update: route({
+    method: 'PATCH',
+    path: '/streams/:stream_id',
+    access: 'user',
+    summary: "Change a channel's name, description or privacy (administrators)",
+    params: {
+      stream_id: pathInt(),
+      new_name: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),
+      description: str(maxCodePoints(MAX_STREAM_DESCRIPTION_LENGTH)).optional(),
+      is_private: bool().optional(),
+      is_web_public: bool().optional().describe('Only false: parley has no web-public channels'),
+      history_public_to_subscribers: bool().optional(),
+    },
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL', 'CHANNEL_ALREADY_EXISTS'],
+    response: z.object({}),
+    handler: (ctx, actor, p) =>
+      updateStream(ctx, actor, {
+        streamId: p.stream_id,
+        newName: p.new_name,
+        description: p.description,
+        isPrivate: p.is_private,
+        isWebPublic: p.is_web_public,
+        historyPublicToSubscribers: p.history_public_to_subscribers,
+      }),
+  }),
+  archive: route({
+    method: 'DELETE',
+    path: '/streams/:stream_id',
+    access: 'user',
+    summary: 'Archive a channel (administrators); its messages are kept',
+    params: { stream_id: pathInt() },
+    errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => deleteStream(ctx, actor, { streamId: p.stream_id }),
+  }),
+  members: route({
+    method: 'GET',
+    path: '/streams/:stream_id/members',
+    access: 'user',
+    summary: "A channel's active subscribers",
+    params: { stream_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({ subscribers: z.array(z.int()) }),
+    handler: (ctx, actor, p) => getStreamMembers(ctx, actor, { streamId: p.stream_id }),
+  }),
+  emailAddress: route({
+    method: 'GET',
+    path: '/streams/:stream_id/email_address',
+    access: 'user',
+    summary: 'Always an error: parley receives no email',
+    params: { stream_id: pathInt(), sender_id: json(z.int()).optional() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({ email: z.string() }),
+    handler: (ctx, actor, p) => getStreamEmailAddress(ctx, actor, { streamId: p.stream_id }),
+  }),
+  updateSubscriptionProperties: route({
+    method: 'POST',
+    path: '/users/me/subscriptions/properties',
+    access: 'user',
+    summary: "Change the caller's settings for their channels, all or none",
+    params: {
+      subscription_data: json(
+        z.array(z.object({ stream_id: z.int(), property: z.string(), value: z.union([z.boolean(), z.string()]) })).max(MAX_CHANNELS_PER_REQUEST),
+      ),
+    },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => updateSubscriptionProperties(ctx, actor, { subscriptionData: p.subscription_data }),
+  }),
+  subscriptionStatus: route({
+    method: 'GET',
+    path: '/users/:user_id/subscriptions/:stream_id',
+    access: 'user',
+    summary: 'Whether a user is subscribed to a channel',
+    params: { user_id: pathInt(), stream_id: pathInt() },
+    errors: ['BAD_REQUEST'],
+    response: z.object({ is_subscribed: z.boolean() }),
+    handler: (ctx, actor, p) => getSubscriptionStatus(ctx, actor, { userId: p.user_id, streamId: p.stream_id }),
+  }),
+  defaultStreams: route({
+    method: 'GET',
+    path: '/default_streams',
+    access: 'user',
+    summary: 'The ids of the default channels new users join',
+    params: {},
+    response: z.object({ default_streams: z.array(z.int()) }),
+    handler: (ctx, actor) => getDefaultStreams(ctx, actor),
+  }),
+  addDefaultStream: route({
+    method: 'POST',
+    path: '/default_streams',
+    access: 'admin',
+    summary: 'Make a public channel a default channel',
+    params: { stream_id: streamIdParam },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => addDefaultStream(ctx, actor, { streamId: p.stream_id }),
+  }),
+  removeDefaultStream: route({
+    method: 'DELETE',
+    path: '/default_streams',
+    access: 'admin',
+    summary: 'Stop a channel being a default channel',
+    params: { stream_id: streamIdParam },
+    errors: ['BAD_REQUEST'],
+    response: z.object({}),
+    handler: (ctx, actor, p) => removeDefaultStream(ctx, actor, { streamId: p.stream_id }),
+  }),
+};
