@@ -99,7 +99,7 @@ t.test('a known path with another method is 405 with Allow', async (t) => {
   const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   const cases: [string, string, string][] = [
-    ['PUT', '/api/v1/users/me', 'GET'],
+    ['PUT', '/api/v1/users/me', 'GET, DELETE'],
     ['DELETE', '/api/v1/server_settings', 'GET'],
     ['PUT', '/api/v1/users', 'GET, POST'],
     ['POST', '/api/v1/users/5', 'GET, PATCH, DELETE'],
@@ -121,13 +121,13 @@ t.test('a path id that is not an integer is a 404', async (t) => {
   const s = await startServer({ socket: true });
   t.teardown(() => s.close());
   for (const id of ['abc', '1.5', '-1', '%zz', '1e3']) {
-    const reply = await raw(s.url, 'GET', `/api/v1/users/${id}`, { headers: { authorization: s.owner.auth } });
+    const reply = await raw(s.url, 'GET', `/api/v1/messages/${id}`, { headers: { authorization: s.owner.auth } });
     t.equal(reply.status, 404, id);
     t.equal(reply.body.result, 'error');
   }
-  const huge = await raw(s.url, 'GET', '/api/v1/users/99999999999999999999', { headers: { authorization: s.owner.auth } });
+  const huge = await raw(s.url, 'GET', '/api/v1/messages/99999999999999999999', { headers: { authorization: s.owner.auth } });
   t.equal(huge.status, 400, 'digits beyond a safe integer are a parameter error, not a crash');
-  t.same(huge.body, { result: 'error', msg: 'user_id is too large', code: 'BAD_REQUEST' });
+  t.same(huge.body, { result: 'error', msg: 'message_id is too large', code: 'BAD_REQUEST' });
 });
 
 t.test('//api/v1/... (what zulip-js sends for a server URL ending in /) is served like /api/v1/...', async (t) => {
