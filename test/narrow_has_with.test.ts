@@ -38,12 +38,6 @@ t.test('an edit recomputes has:link', async (t) => {
   t.same(await links(), [], 'lost');
 });
 
-t.test('is:followed and is:muted are refused: parley keeps no topic visibility', async (t) => {
-  const alice = await s.user('member');
-  await narrowFails(t, s, alice, [{ operator: 'is', operand: 'followed' }], badNarrow("unknown 'is' operand followed"));
-  await narrowFails(t, s, alice, [{ operator: 'is', operand: 'muted' }], badNarrow("unknown 'is' operand muted"));
-});
-
 t.test('with:<id> of a channel message narrows to its channel and current topic, replacing the conversation terms', async (t) => {
   const { alice, bob, channel } = await memberPair(t, s, 'with');
   const first = await sendToStream(s, alice, channel, 'plan', 'one');
