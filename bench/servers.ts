@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 // BENCH_PARLEY_ROOT: load parley from another checkout (a before/after comparison in one run).
 const root = process.env.BENCH_PARLEY_ROOT ?? join(import.meta.dirname, '..');
 const { createChatServer } = (await import(join(root, 'lib/index.ts'))) as typeof import('../lib/index.js');
-const { silentLogger } = (await import(join(root, 'lib/context.ts'))) as typeof import('../lib/context.js');
+const { silentLogger } = (await import(join(root, 'lib/logger.ts'))) as typeof import('../lib/logger.js');
 
 const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;

@@ -29,7 +29,9 @@ import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { Logger } from './logger.js';
+export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';

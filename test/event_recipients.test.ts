@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { openTestDatabase } from './helpers.js';
 
 type Queue = { queue_id: string; last_event_id: number };

@@ -5,7 +5,7 @@ import t from 'tap';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { sendRequest, startServer, type TestServer, type TestUser } from './helpers.js';
 import { runParley, type CliRun } from './cli_process.js';
 import { bad, bothFail, isError, type Expected } from './assertions.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { inject } from 'light-my-request';
 import { createChatServer, type ChatOptions, type ChatServer, type Credentials } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { hashPassword } from '../lib/domain/credentials.js';
 
 export interface TestUser extends Credentials {

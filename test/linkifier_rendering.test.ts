@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import markdownIt from 'markdown-it';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { compileLinkifier } from '../lib/render/linkifier_patterns.js';
 import { currentLinkifiers, linkifierPlugin, topicLinks, type CompiledLinkifier } from '../lib/render/linkifiers.js';
 import { startServer } from './helpers.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { migrate, prepareDatabase, type SchemaPlan } from '../lib/store/open.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
 import { FLAG } from '../lib/domain/flags.js';

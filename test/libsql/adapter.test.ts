@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import BetterSqlite3 from 'better-sqlite3';
 import { createChatServer } from '../../lib/index.js';
-import { silentLogger } from '../../lib/context.js';
+import { silentLogger } from '../../lib/logger.js';
 import type { Database } from '../../lib/store/db.js';
 import { compatibleDatabase, isLibsql } from '../../lib/store/libsql.js';
 import { startServer } from '../helpers.js';
