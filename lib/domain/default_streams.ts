@@ -15,8 +15,7 @@ import {
 import { accessStreamById, accessStreamContentById } from './streams.js';
 import { renderStreamDescription } from './stream_dicts.js';
 import { addSubscriptions } from './subscriptions.js';
-import { requireAdmin } from './users.js';
-import { ROLE, type Actor } from './roles.js';
+import { ROLE, requireAdmin, type Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 
 /** POST /register: the ids of the default channels (Zulip's realm_default_streams since feature level 330). */

@@ -15,8 +15,7 @@ import {
   type LinkifierRow,
 } from '../store/linkifiers.js';
 import { checkLinkifier, optionalText, type LinkifierValues } from './linkifier_validation.js';
-import type { Actor } from './roles.js';
-import { requireAdmin } from './users.js';
+import { requireAdmin, type Actor } from './roles.js';
 
 /** Zulip's LinkifierDict. */
 export interface Linkifier {

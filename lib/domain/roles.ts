@@ -1,4 +1,5 @@
 // Roles and the authenticated caller every domain function receives.
+import { mustBeAdmin } from '../errors.js';
 
 export const ROLE = {
   owner: 100,
@@ -33,6 +34,11 @@ export const isAdmin = (user: { role: number }): boolean => user.role <= ROLE.ad
 export const isOwner = (user: { role: number }): boolean => user.role === ROLE.owner;
 export const isGuest = (user: { role: number }): boolean => user.role === ROLE.guest;
 export const isModeratorOrAbove = (user: { role: number }): boolean => user.role <= ROLE.moderator;
+
+/** Zulip's @require_realm_admin. */
+export function requireAdmin(actor: Actor): void {
+  if (!isAdmin(actor)) throw mustBeAdmin();
+}
 
 /** Zulip's email_address_visibility values: who may see a user's real email. */
 export const EMAIL_VISIBILITY = {

@@ -1,7 +1,7 @@
 // Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH /users/{id}; creating
 // accounts (realm_user add, and realm_bot add for a bot).
 import type { Ctx } from '../context.js';
-import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
+import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import {
   countActiveOwners,
   insertUser,
@@ -19,7 +19,7 @@ import { createInitialChannels, subscribeToDefaultStreams } from './default_stre
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
-import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
+import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
@@ -83,10 +83,6 @@ export function defaultFullName(email: string): string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function requireAdmin(actor: Actor): void {
-  if (!isAdmin(actor)) throw mustBeAdmin();
-}
 
 /** Zulip's access_user_by_id: the target user of an administrative action. */
 export function accessUserById(
@@ -250,7 +246,7 @@ export function updateUser(
     if (input.role !== undefined && input.role !== target.role) {
       if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor)) throw mustBeOwner();
       // A bot's owner may rename it (accessUserById lets them through) but not change its role.
-      if (!isAdmin(actor)) throw mustBeAdmin();
+      requireAdmin(actor);
       if (target.role === ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }
