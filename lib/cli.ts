@@ -11,8 +11,6 @@ import { jsonLogger } from './logger.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
 
-export type { Io } from './cli_args.js';
-
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
 export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;
 

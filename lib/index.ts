@@ -7,7 +7,7 @@ import { createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
-import { configureRealm, ensureRealm, followListeningUrl, getRealm } from './domain/realm.js';
+import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
@@ -156,16 +156,13 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     async addUser(input) {
       const role = roleByName(input.role ?? 'member');
       if (role === undefined) throw new Error(`Unknown role: ${input.role}`);
-      const ownerId = input.bot
-        ? (input.botOwnerId ?? selectUsers(ctx.store).find((u) => u.role === 100 && u.bot_type === null)?.id ?? null)
-        : null;
       return addUser(ctx, {
         email: input.email,
         fullName: input.fullName,
         password: input.password,
         role,
         botType: input.bot ? 1 : null,
-        botOwnerId: ownerId,
+        botOwnerId: input.bot ? input.botOwnerId : null,
         emailAddressVisibility: input.emailAddressVisibility,
       });
     },
@@ -210,8 +207,6 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
   };
 }
-
-export { getRealm };
 
 /** The API handler, behind the web client's files when they are enabled. */
 function withWebClient(handler: RequestListener, option: ChatOptions['webClient']): RequestListener {

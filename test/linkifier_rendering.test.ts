@@ -9,7 +9,9 @@ import markdownIt from 'markdown-it';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { compileLinkifier } from '../lib/render/linkifier_patterns.js';
-import { currentLinkifiers, linkifierPlugin, topicLinks, type CompiledLinkifier } from '../lib/render/linkifiers.js';
+import { currentLinkifiers, linkifierPlugin } from '../lib/render/linkifiers.js';
+import type { CompiledLinkifier } from '../lib/render/linkifier_patterns.js';
+import { topicLinks } from '../lib/render/topic_links.js';
 import { startServer } from './helpers.js';
 
 let nextId = 1;

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { createChatServer, type DeliveredEvent } from '../lib/index.js';
-import { pushOptionsFromEnv } from '../lib/domain/push.js';
+import { pushOptionsFromEnv } from '../lib/push/options.js';
 import { keyParams, newPhone, newPushKey, sealRegistration, tokenParams, type Phone, type StandInBouncer } from './bouncer.js';
 import type { TestServer, TestUser } from './helpers.js';
 import {

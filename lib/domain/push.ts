@@ -16,9 +16,6 @@ import {
 import { appendDeviceUpdate, bouncerConfig, pushNotConfigured, startForwarding } from './push_bouncer.js';
 import type { Actor } from './roles.js';
 
-export { sendTestNotification } from './push_notify.js';
-export { pushOptionsFromEnv, PUSH_ENV } from '../push/options.js';
-
 /** A device as the `devices` state of POST /register shows it. */
 export function deviceInfo(row: DeviceRow): Record<string, unknown> {
   return {

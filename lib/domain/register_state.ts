@@ -10,7 +10,7 @@ import { fetchSubscriptionState, fetchStreamState } from './streams.js';
 import { fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState } from './user_groups.js';
 import { fetchMessageState } from './messages.js';
-import { fetchUnreadState } from './message_flags.js';
+import { fetchUnreadState } from './unread.js';
 import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
 import { fetchPresenceState } from './presence.js';
 import { fetchUserStatusState } from './user_status.js';

@@ -143,6 +143,7 @@ export interface NewUser {
   password?: string | undefined;
   role?: Role;
   botType?: number | null;
+  /** A bot's owner; by default the organization's first human owner. */
   botOwnerId?: number | null;
   /** The organization's first account: refused, under the write lock, when there are users already. */
   first?: boolean;
@@ -197,7 +198,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       api_key: apiKey,
       password_hash: passwordHash,
       bot_type: input.botType ?? null,
-      bot_owner_id: input.botOwnerId ?? null,
+      bot_owner_id: input.botOwnerId ?? (input.botType ? defaultBotOwnerId(ctx) : null),
       date_joined: ctx.now(),
       timezone: '',
       email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
@@ -209,6 +210,10 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
   });
+}
+
+function defaultBotOwnerId(ctx: Ctx): number | null {
+  return selectUsers(ctx.store).find((u) => u.role === ROLE.owner && u.bot_type === null)?.id ?? null;
 }
 
 /** Zulip's notify_created_user: one realm_user add event for who may see the real email, one for the rest. */
