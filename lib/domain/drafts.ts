@@ -4,13 +4,13 @@ import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import {
-  deleteDraft as deleteDraftRow,
+  deleteDraftRow,
   insertDraft,
   selectDraft,
   selectDrafts,
   selectDraftsSyncEnabled,
   selectNewestDrafts,
-  updateDraft as updateDraftRow,
+  updateDraftRow,
   type DraftRow,
   type NewDraftRow,
 } from '../store/drafts.js';
