@@ -9,7 +9,7 @@ import { fetchRealmBotState } from './bot_dicts.js';
 import { fetchSubscriptionState, fetchStreamState } from './streams.js';
 import { fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState } from './user_groups.js';
-import { fetchMessageState } from './messages.js';
+import { fetchMessageState } from './message_fetch.js';
 import { fetchUnreadState } from './unread.js';
 import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
 import { fetchPresenceState } from './presence.js';
