@@ -85,7 +85,7 @@ export function subscribeToDefaultStreams(ctx: Ctx, user: Actor): void {
  * The channels of a new organization, all default channels (Zulip's do_create_realm creates
  * "general", "sandbox" and a channel for questions about Zulip itself, which parley leaves out).
  */
-export const INITIAL_CHANNELS = [
+const INITIAL_CHANNELS = [
   { name: 'general', description: 'For team-wide conversations' },
   { name: 'sandbox', description: 'Experiment here. :test_tube:' },
 ] as const;

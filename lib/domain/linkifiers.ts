@@ -36,7 +36,7 @@ export interface LinkifierInput {
   alternativeUrlTemplates?: readonly string[] | undefined;
 }
 
-export function formatLinkifier(row: LinkifierRow): Linkifier {
+function formatLinkifier(row: LinkifierRow): Linkifier {
   return {
     pattern: row.pattern,
     url_template: row.url_template,

@@ -106,7 +106,7 @@ function definesConversation(narrow: readonly NarrowTerm[]): boolean {
  * narrow's own conversation terms. An inaccessible message keeps a narrow that names a
  * conversation itself, without the `with` term.
  */
-export function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | undefined): readonly NarrowTerm[] | undefined {
+function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | undefined): readonly NarrowTerm[] | undefined {
   const withTerms = narrow?.filter((term) => term.operator === 'with') ?? [];
   if (narrow === undefined || withTerms.length === 0) return narrow;
   if (withTerms.length > 1) {

@@ -17,7 +17,7 @@ import { appendDeviceUpdate, bouncerConfig, pushNotConfigured, startForwarding }
 import type { Actor } from './roles.js';
 
 /** A device as the `devices` state of POST /register shows it. */
-export function deviceInfo(row: DeviceRow): Record<string, unknown> {
+function deviceInfo(row: DeviceRow): Record<string, unknown> {
   return {
     push_key_id: row.push_key_id,
     push_token_id: row.push_token_id,

@@ -41,7 +41,7 @@ interface StateSource {
 const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
 
 /** Where each part of the state comes from. Order is the response's. */
-export const STATE_SOURCES: readonly StateSource[] = [
+const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm'), fetch: fetchRealmState },
   { wanted: type('realm_user'), fetch: fetchRealmUserState },
   { wanted: type('realm_bot'), fetch: fetchRealmBotState },

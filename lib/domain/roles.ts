@@ -49,8 +49,6 @@ export const EMAIL_VISIBILITY = {
   moderators: 5,
 } as const;
 
-export const EMAIL_VISIBILITY_VALUES: readonly number[] = Object.values(EMAIL_VISIBILITY);
-
 // Zulip's UserProfile.ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS.
 const VISIBILITIES_SEEN_BY_ROLE: Readonly<Record<number, readonly number[]>> = {
   [ROLE.owner]: [1, 2, 5, 3],

@@ -23,11 +23,11 @@ import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, i
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
-export const MAX_FULL_NAME_LENGTH = 100;
-export const MIN_FULL_NAME_LENGTH = 2;
+const MAX_FULL_NAME_LENGTH = 100;
+const MIN_FULL_NAME_LENGTH = 2;
 
 /** Zulip's ISO 8601 dates (`+00:00`). */
-export function isoDate(seconds: number): string {
+function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
