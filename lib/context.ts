@@ -177,3 +177,11 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;
 }
+
+/** The property under which a ChatServer keeps its context: not part of the public API. */
+export const CONTEXT = Symbol('parley.context');
+
+/** The context of a ChatServer (lib/index.ts), for the tests and benchmarks that look inside it. */
+export function contextOf(server: object): Ctx {
+  return (server as { [CONTEXT]: Ctx })[CONTEXT];
+}

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
-import { createContext, type ChatOptions, type Ctx } from './context.js';
+import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
@@ -94,8 +94,6 @@ export interface ChatServer {
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Stops listening, ends waiting long-polls and timers. The database stays open (it is the caller's). */
   close(): Promise<void>;
-  /** The domain context, for advanced embedding and tests. */
-  ctx: Ctx;
 }
 
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
@@ -175,13 +173,13 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
   };
 
-  return {
+  const chat: ChatServer & { [CONTEXT]: Ctx } = {
     handler,
     api,
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
     admin,
     options,
-    ctx,
+    [CONTEXT]: ctx,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server = http.createServer((req, res) => handler(req, res));
@@ -206,6 +204,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       }
     },
   };
+  return chat;
 }
 
 /** The API handler, behind the web client's files when they are enabled. */

@@ -21,6 +21,7 @@ import {
   registrationSettled,
   throwsApiError,
 } from './push_helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const camel = (params: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
@@ -357,7 +358,7 @@ t.test('A registration still pending when the server stops is resumed by the nex
   bouncer.mode.register = 'ok';
   const push = { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey };
   const settled: Promise<DeliveredEvent> = new Promise((resolve) => {
-    const next = createChatServer(s.db, { push, logger: s.chat.ctx.logger });
+    const next = createChatServer(s.db, { push, logger: contextOf(s.chat).logger });
     const stop = next.events.subscribe(member.user_id, (event) => {
       if (event.push_token_id === phone.tokenId) {
         stop();
