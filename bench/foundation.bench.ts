@@ -2,7 +2,7 @@
 // point select, and GET /api/v1/users/me over HTTP against bare node:http ceilings.
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { msPerCall, perSecond, record } from './harness.js';
 import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
 

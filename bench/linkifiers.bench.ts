@@ -3,7 +3,8 @@
 // the same file), and a send with 50 linkifiers next to the same send with none.
 import markdownIt from 'markdown-it';
 import { compileLinkifier } from '../lib/render/linkifier_patterns.js';
-import { linkifierPlugin, type CompiledLinkifier } from '../lib/render/linkifiers.js';
+import { linkifierPlugin } from '../lib/render/linkifiers.js';
+import type { CompiledLinkifier } from '../lib/render/linkifier_patterns.js';
 import { msOnce, msPerCall, record } from './harness.js';
 import { openBenchChat, type BenchChat } from './chat.js';
 

@@ -4,7 +4,7 @@
 import Database from 'better-sqlite3';
 import fetch from 'node-fetch';
 import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { keyParams, newPhone, startBouncer, tokenParams, type StandInBouncer } from '../test/bouncer.js';
 import { perSecond, record } from './harness.js';
 

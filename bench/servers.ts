@@ -11,7 +11,9 @@ import Database from 'better-sqlite3';
 // BENCH_PARLEY_ROOT: load parley from another checkout (a before/after comparison in one run).
 const root = process.env.BENCH_PARLEY_ROOT ?? join(import.meta.dirname, '..');
 const { createChatServer } = (await import(join(root, 'lib/index.ts'))) as typeof import('../lib/index.js');
-const { silentLogger } = (await import(join(root, 'lib/context.ts'))) as typeof import('../lib/context.js');
+const context = (await import(join(root, 'lib/context.ts'))) as Partial<typeof import('../lib/context.js')>;
+// Silent, and the same against any checkout (the logger module has moved over time).
+const silentLogger = { info() {}, warn() {}, error() {} };
 
 const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;
@@ -71,7 +73,9 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   const role = (process.env.BENCH_USER_ROLE ?? 'member') as 'member';
   const members = [];
   for (let i = 0; i < users; i++) members.push(await chat.admin.addUser({ email: `user${i}@example.com`, fullName: `User ${i}`, role }));
-  waiterCount = () => chat.ctx.events.waiterCount;
+  // Checkouts before contextOf kept the context in `chat.ctx`.
+  const ctx = context.contextOf?.(chat) ?? (chat as unknown as { ctx: import('../lib/context.js').Ctx }).ctx;
+  waiterCount = () => ctx.events.waiterCount;
   const handler = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     if (req.method === 'PATCH') changeAt = process.hrtime.bigint();
     else if (req.url?.includes('/events')) res.once('finish', () => (lastEventsAt = process.hrtime.bigint()));

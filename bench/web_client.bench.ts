@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { DEFAULT_WEB_CLIENT_DIR } from '../lib/http/web_client.js';
 import { launchBrowser } from '../test/browser.js';
 import { median, record } from './harness.js';

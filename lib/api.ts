@@ -62,4 +62,3 @@ export function buildApi<G extends RouteGroups>(
   return api as Api<G>;
 }
 
-export { inProcessRequest };

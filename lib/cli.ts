@@ -7,11 +7,9 @@ import { pathToFileURL } from 'node:url';
 import type { ChatOptions } from './index.js';
 import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
 import { PASSWORD_ENV, userCommand } from './cli_user.js';
-import { jsonLogger } from './context.js';
+import { jsonLogger } from './logger.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
-
-export type { Io } from './cli_args.js';
 
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
 export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ChatOptions, ChatServer } from './index.js';
-import { jsonLogger } from './context.js';
+import { jsonLogger } from './logger.js';
 
 export class UsageError extends Error {}
 

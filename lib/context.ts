@@ -5,43 +5,10 @@ import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
 import { selectCacheVersion, type CacheName } from './store/cache_version.js';
 import type { EventHub } from './events/hub.js';
+import type { EventOptions } from './events/event.js';
+import { jsonLogger, type Logger } from './logger.js';
 import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
-
-export interface Logger {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-}
-
-/** Writes one JSON line per entry to stderr. Never given secrets: callers log ids, not keys. */
-export const jsonLogger: Logger = {
-  info: (message, fields) => writeLog('info', message, fields),
-  warn: (message, fields) => writeLog('warn', message, fields),
-  error: (message, fields) => writeLog('error', message, fields),
-};
-
-function writeLog(level: string, message: string, fields?: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }) + '\n');
-}
-
-export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
-
-export interface EventOptions {
-  /** Seconds a waiting GET /events holds before answering with a heartbeat (Zulip: 45 + 0..10). */
-  heartbeatSeconds?: number;
-  /**
-   * Seconds without a poll after which a queue expires (Zulip: 600); also how long a queue's
-   * oldest undelivered event may wait for its acknowledgement before the queue expires.
-   */
-  queueLifespanSeconds?: number;
-  /** Event queues one user may hold; registering one more expires their least recently polled (default 50). */
-  maxQueuesPerUser?: number;
-  /** How often, in ms, waiting polls check for events committed by other processes. */
-  crossProcessPollMs?: number;
-  /** How often, in ms, expired queues are removed and acknowledged events pruned. */
-  gcIntervalMs?: number;
-}
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -209,4 +176,12 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;
+}
+
+/** The property under which a ChatServer keeps its context: not part of the public API. */
+export const CONTEXT = Symbol('parley.context');
+
+/** The context of a ChatServer (lib/index.ts), for the tests and benchmarks that look inside it. */
+export function contextOf(server: object): Ctx {
+  return (server as { [CONTEXT]: Ctx })[CONTEXT];
 }

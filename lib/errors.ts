@@ -101,7 +101,7 @@ export function mustBeOwner(): ApiError {
 }
 
 /** Seconds a client waits before retrying a request the database was too busy for. */
-export const BUSY_RETRY_AFTER_SECONDS = 1;
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The answer to SQLite's SQLITE_BUSY (another connection held the write lock past the busy

@@ -3,11 +3,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
-import { createContext, type ChatOptions, type Ctx } from './context.js';
+import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
-import { configureRealm, ensureRealm, followListeningUrl, getRealm } from './domain/realm.js';
+import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
@@ -29,7 +29,9 @@ import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, Logger, EventOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { Logger } from './logger.js';
+export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
@@ -92,8 +94,6 @@ export interface ChatServer {
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Stops listening, ends waiting long-polls and timers. The database stays open (it is the caller's). */
   close(): Promise<void>;
-  /** The domain context, for advanced embedding and tests. */
-  ctx: Ctx;
 }
 
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
@@ -154,16 +154,13 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     async addUser(input) {
       const role = roleByName(input.role ?? 'member');
       if (role === undefined) throw new Error(`Unknown role: ${input.role}`);
-      const ownerId = input.bot
-        ? (input.botOwnerId ?? selectUsers(ctx.store).find((u) => u.role === 100 && u.bot_type === null)?.id ?? null)
-        : null;
       return addUser(ctx, {
         email: input.email,
         fullName: input.fullName,
         password: input.password,
         role,
         botType: input.bot ? 1 : null,
-        botOwnerId: ownerId,
+        botOwnerId: input.bot ? input.botOwnerId : null,
         emailAddressVisibility: input.emailAddressVisibility,
       });
     },
@@ -176,13 +173,13 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
   };
 
-  return {
+  const chat: ChatServer & { [CONTEXT]: Ctx } = {
     handler,
     api,
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
     admin,
     options,
-    ctx,
+    [CONTEXT]: ctx,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         server = http.createServer((req, res) => handler(req, res));
@@ -207,9 +204,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       }
     },
   };
+  return chat;
 }
-
-export { getRealm };
 
 /** The API handler, behind the web client's files when they are enabled. */
 function withWebClient(handler: RequestListener, option: ChatOptions['webClient']): RequestListener {

@@ -6,6 +6,7 @@ import { authenticate, rememberedEmails } from '../lib/domain/auth.js';
 import { throwsApiError } from './assertions.js';
 import { join } from 'node:path';
 import { basic, openTestDatabase, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const WWW = 'Basic realm="zulip"';
 
@@ -271,14 +272,14 @@ t.test('a user row read inside a transaction that rolls back is not remembered',
   const member = await s.user('member');
   const before = s.chat.api.users.me(member.user_id).full_name;
   t.throws(() =>
-    s.chat.ctx.tx(() => {
-      s.chat.ctx.db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Never Committed', member.user_id);
+    contextOf(s.chat).tx(() => {
+      contextOf(s.chat).db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Never Committed', member.user_id);
       t.equal(s.chat.api.users.me(member.user_id).full_name, 'Never Committed', 'the transaction sees its own change');
       throw new Error('roll back');
     }),
   );
   // Another committed change brings the counter back to the value it had inside the transaction.
-  s.chat.ctx.db.prepare('UPDATE user SET timezone = ? WHERE id = ?').run('Europe/Paris', member.user_id);
+  contextOf(s.chat).db.prepare('UPDATE user SET timezone = ? WHERE id = ?').run('Europe/Paris', member.user_id);
   const after = s.chat.api.users.me(member.user_id);
   t.same([after.full_name, after.timezone], [before, 'Europe/Paris']);
 });
@@ -308,10 +309,10 @@ t.test('remembered callers stay bounded, even for one email under thousands of s
   let wrong = 0;
   let largest = 0;
   for (let mask = 0; mask < 10_500; mask++) {
-    if (authenticate(s.chat.ctx, spelling(mask), s.owner.api_key).id !== s.owner.user_id) wrong += 1;
-    largest = Math.max(largest, rememberedEmails(s.chat.ctx));
+    if (authenticate(contextOf(s.chat), spelling(mask), s.owner.api_key).id !== s.owner.user_id) wrong += 1;
+    largest = Math.max(largest, rememberedEmails(contextOf(s.chat)));
   }
   t.equal(wrong, 0, 'every spelling authenticates (emails match case-insensitively)');
   t.equal(largest, 10_000, 'never more than 10,000 remembered');
-  t.ok(rememberedEmails(s.chat.ctx) < 10_000, 'emptied once full');
+  t.ok(rememberedEmails(contextOf(s.chat)) < 10_000, 'emptied once full');
 });

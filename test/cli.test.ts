@@ -9,8 +9,9 @@ import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
-import { main, SERVE_DEFAULTS, type Io } from '../lib/cli.js';
+import { silentLogger } from '../lib/logger.js';
+import { main, SERVE_DEFAULTS } from '../lib/cli.js';
+import type { Io } from '../lib/cli_args.js';
 import { basic, sendRequest } from './helpers.js';
 import { runParley, spawnParley, type CliRun } from './cli_process.js';
 

@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
-import { main, type Io } from '../lib/cli.js';
+import { silentLogger } from '../lib/logger.js';
+import { main } from '../lib/cli.js';
+import type { Io } from '../lib/cli_args.js';
 import { basic, sendRequest } from './helpers.js';
 import { runParley, spawnParley } from './cli_process.js';
 

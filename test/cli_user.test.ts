@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { runParley } from './cli_process.js';
 import { basic, sendRequest } from './helpers.js';
 

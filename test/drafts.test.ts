@@ -4,6 +4,7 @@ import t from 'tap';
 import { editDraft } from '../lib/domain/drafts.js';
 import { resolveActor } from '../lib/domain/auth.js';
 import { NOW, bad, channel, create, createOk, draftSchema, draftServer, fetchDrafts, isError, streamDraft, throwsApiError } from './drafts_helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const setup = draftServer(t);
 
@@ -148,8 +149,8 @@ t.test('content is stripped, must not be blank or hold null bytes, and is trunca
 t.test('the domain refuses empty content itself ("Message must not be empty"), behind the parameter check', async (t) => {
   const { s, member } = await setup(t);
   const [id] = await createOk(t, s, member, [{ type: '', to: [], topic: '', content: 'x' }]);
-  const actor = resolveActor(s.chat.ctx, member.user_id);
-  await throwsApiError(t, () => editDraft(s.chat.ctx, actor, { draftId: id!, draft: { type: '', to: [], topic: '', content: '   ' } }), bad('Message must not be empty'));
+  const actor = resolveActor(contextOf(s.chat), member.user_id);
+  await throwsApiError(t, () => editDraft(contextOf(s.chat), actor, { draftId: id!, draft: { type: '', to: [], topic: '', content: '   ' } }), bad('Message must not be empty'));
 });
 
 t.test('a negative timestamp is refused; a fractional one is kept for ordering', async (t) => {

@@ -9,7 +9,7 @@ import { bad, bothFail } from './assertions.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { eventsSince, register } from './user_status_helpers.js';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 
 const DOMAIN = 'chat.acme.test';
 const dummy = (user: { user_id: number }) => `user${user.user_id}@${DOMAIN}`;

@@ -4,6 +4,7 @@
 import t, { type Test } from 'tap';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { bothFail, type Expected } from './assertions.js';
+import { contextOf } from '../lib/context.js';
 
 const MINUTE = 60_000;
 
@@ -52,7 +53,7 @@ t.test("a queue that never acknowledges does not keep other users' events from b
   await poll(s, member, live.queue_id, newest);
 
   now += 2 * MINUTE;
-  s.chat.ctx.events.collectGarbage();
+  contextOf(s.chat).events.collectGarbage();
   t.same(eventIds(s), [newest], "the member's acknowledged events are gone although the owner's queue never acknowledged");
   const reply = await poll(s, s.owner, stale.queue_id, stale.last_event_id);
   t.same([reply.status, reply.body.events], [200, []], 'the quiet queue lost nothing of its own and still works');
@@ -67,7 +68,7 @@ t.test('a polled queue whose oldest event waits longer than its lifespan expires
   const live = await register(s, member);
   await addAlertWord(s, s.owner, 'pending');
   await addAlertWord(s, member, 'later');
-  const newest = s.chat.ctx.events.maxEventId();
+  const newest = contextOf(s.chat).events.maxEventId();
   await poll(s, member, live.queue_id, newest);
 
   // The owner's client polls every 4 minutes but always from its first last_event_id.
@@ -75,13 +76,13 @@ t.test('a polled queue whose oldest event waits longer than its lifespan expires
     now += 4 * MINUTE;
     t.equal((await poll(s, s.owner, stuck.queue_id, stuck.last_event_id)).body.events.length, 1, 'the event is delivered again');
     await poll(s, member, live.queue_id, newest);
-    t.equal(s.chat.ctx.events.collectGarbage().queues, 0, 'within its lifespan the queue lives');
+    t.equal(contextOf(s.chat).events.collectGarbage().queues, 0, 'within its lifespan the queue lives');
     t.equal(eventIds(s).length, 2, 'and holds back its undelivered event and what came after it');
   }
   now += 3 * MINUTE;
   await poll(s, s.owner, stuck.queue_id, stuck.last_event_id);
   await poll(s, member, live.queue_id, newest);
-  t.equal(s.chat.ctx.events.collectGarbage().queues, 1, 'after 11 minutes unacknowledged the polled queue expired');
+  t.equal(contextOf(s.chat).events.collectGarbage().queues, 1, 'after 11 minutes unacknowledged the polled queue expired');
   await isGone(t, s, s.owner, stuck.queue_id, stuck.last_event_id);
   t.same(eventIds(s), [newest], 'and no longer holds back pruning');
   t.equal((await poll(s, member, live.queue_id, newest)).status, 200, 'the acknowledging queue lives on');
@@ -94,11 +95,11 @@ t.test('events a queue does not receive (other types) neither expire it nor are 
   const drafts = await register(s, s.owner, { event_types: ['drafts'] });
   await addAlertWord(s, s.owner, 'unseen');
   await addAlertWord(s, s.owner, 'newest');
-  const newest = s.chat.ctx.events.maxEventId();
+  const newest = contextOf(s.chat).events.maxEventId();
   for (let i = 0; i < 3; i++) {
     now += 5 * MINUTE;
     t.same((await poll(s, s.owner, drafts.queue_id, drafts.last_event_id)).body.events, [], 'nothing for this queue');
-    s.chat.ctx.events.collectGarbage();
+    contextOf(s.chat).events.collectGarbage();
   }
   t.equal((await poll(s, s.owner, drafts.queue_id, drafts.last_event_id)).status, 200, 'the queue is alive after 15 minutes');
   t.same(eventIds(s), [newest], 'the alert_words events it never receives were pruned');
@@ -111,9 +112,9 @@ t.test('a queue not polled for its lifespan expires, also while its events are u
   const queue = await register(s, s.owner);
   await addAlertWord(s, s.owner, 'waiting');
   now += 10 * MINUTE - 1;
-  t.equal(s.chat.ctx.events.collectGarbage().queues, 0, 'alive just before its lifespan');
+  t.equal(contextOf(s.chat).events.collectGarbage().queues, 0, 'alive just before its lifespan');
   now += 1;
-  t.equal(s.chat.ctx.events.collectGarbage().queues, 1, "expired at its lifespan, as Zulip's now - last_connection_time >= queue_timeout");
+  t.equal(contextOf(s.chat).events.collectGarbage().queues, 1, "expired at its lifespan, as Zulip's now - last_connection_time >= queue_timeout");
   await isGone(t, s, s.owner, queue.queue_id, queue.last_event_id);
 });
 
@@ -129,7 +130,7 @@ t.test('a user holds at most maxQueuesPerUser queues: registering one more expir
   }
   const other = await register(s, member);
   await poll(s, s.owner, queues[0]!.queue_id, queues[0]!.last_event_id);
-  s.chat.ctx.events.flushPolls();
+  contextOf(s.chat).events.flushPolls();
   now += 1000;
   const newest = (s.chat.api.events.register(s.owner.user_id, { fetchEventTypes: [] }) as { queue_id: string }).queue_id;
   await isGone(t, s, s.owner, queues[1]!.queue_id, queues[1]!.last_event_id);

@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { openTestDatabase } from './helpers.js';
+import { contextOf } from '../lib/context.js';
 
 type Queue = { queue_id: string; last_event_id: number };
 type Polled = { events: { id: number; type: string; flags?: string[]; message?: { id: number } }[] };
@@ -43,29 +44,29 @@ t.test('a waiting long-poll and later polls get the one event each recipient is 
   t.same(summary(await poll(chat, ben)), [['message', id, ['mentioned']]], 'a later poll reads the same');
   for (const userId of members.filter((u) => u !== ben)) t.same(summary(await poll(chat, userId)), [['message', id, []]], `member ${userId}`);
   t.same(summary(await poll(chat, outsider)), [], 'a user outside the channel gets nothing');
-  t.equal(chat.ctx.db.prepare("SELECT count(*) FROM event WHERE type = 'message'").pluck().get(), 2, 'one row per distinct flags');
+  t.equal(contextOf(chat).db.prepare("SELECT count(*) FROM event WHERE type = 'message'").pluck().get(), 2, 'one row per distinct flags');
 });
 
 t.test('after a restart the queues read the same events', async (t) => {
   const before = new Map<number, unknown>();
   for (const userId of [...members, outsider]) before.set(userId, summary(await poll(chat, userId)));
   await chat.close();
-  chat.ctx.db.close();
+  contextOf(chat).db.close();
   chat = open();
   for (const userId of [...members, outsider]) t.same(summary(await poll(chat, userId)), before.get(userId), `user ${userId}`);
 });
 
 t.test('the row is pruned once every queue has acknowledged it', async (t) => {
   chat.api.messages.send(owner.user_id, { type: 'stream', to: 'crowd', topic: 'hi', content: 'newest' });
-  const newest = chat.ctx.events.maxEventId();
+  const newest = contextOf(chat).events.maxEventId();
   for (const [userId, q] of queues) await chat.api.events.get(userId, { queueId: q.queue_id, lastEventId: newest, dontBlock: true });
-  chat.ctx.events.flushPolls();
-  chat.ctx.db.prepare('UPDATE event SET created_at = 0').run();
-  chat.ctx.events.collectGarbage();
-  t.same(chat.ctx.db.prepare('SELECT id FROM event').pluck().all(), [newest], 'only the newest row stays');
+  contextOf(chat).events.flushPolls();
+  contextOf(chat).db.prepare('UPDATE event SET created_at = 0').run();
+  contextOf(chat).events.collectGarbage();
+  t.same(contextOf(chat).db.prepare('SELECT id FROM event').pluck().all(), [newest], 'only the newest row stays');
 });
 
 t.teardown(async () => {
   await chat.close();
-  chat.ctx.db.close();
+  contextOf(chat).db.close();
 });

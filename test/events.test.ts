@@ -5,10 +5,11 @@ import t from 'tap';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { sendRequest, startServer, type TestServer, type TestUser } from './helpers.js';
 import { runParley, type CliRun } from './cli_process.js';
 import { bad, bothFail, isError, type Expected } from './assertions.js';
+import { contextOf } from '../lib/context.js';
 
 const heartbeatSchema = z.object({ type: z.literal('heartbeat'), id: z.int() }).strict();
 const realmUserUpdate = z
@@ -170,7 +171,7 @@ t.test('DELETE /events removes the queue', async (t) => {
 t.test('transactional outbox: a change that rolls back leaves no event', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
-  const { ctx } = s.chat;
+  const ctx = contextOf(s.chat);
   const before = ctx.events.maxEventId();
   t.throws(() =>
     ctx.tx(() => {
@@ -215,17 +216,17 @@ t.test('queues expire after their lifespan without a poll; acknowledged events a
   await poll(s, s.owner, queue.queue_id, newest, { dont_block: true });
 
   now += 5 * 60_000;
-  s.chat.ctx.events.collectGarbage();
+  contextOf(s.chat).events.collectGarbage();
   t.equal((await poll(s, s.owner, stale.queue_id, stale.last_event_id, { dont_block: true })).status, 200, 'alive before its lifespan');
   now += 9 * 60_000;
   await poll(s, s.owner, queue.queue_id, newest, { dont_block: true });
   now += 2 * 60_000;
-  const collected = s.chat.ctx.events.collectGarbage();
+  const collected = contextOf(s.chat).events.collectGarbage();
   t.equal(collected.queues, 1, 'the queue not polled for over 10 minutes expired');
   const expired = await poll(s, s.owner, stale.queue_id, stale.last_event_id, { dont_block: true });
   t.same([expired.status, expired.body.code], [400, 'BAD_EVENT_QUEUE_ID']);
-  t.equal(s.chat.ctx.db.prepare('SELECT count(*) FROM event WHERE id < ?').pluck().get(newest), 0, 'events every live queue acknowledged are gone');
-  t.equal(s.chat.ctx.db.prepare('SELECT max(id) FROM event').pluck().get(), newest, 'but the newest stays, so ids are never handed out twice');
+  t.equal(contextOf(s.chat).db.prepare('SELECT count(*) FROM event WHERE id < ?').pluck().get(newest), 0, 'events every live queue acknowledged are gone');
+  t.equal(contextOf(s.chat).db.prepare('SELECT max(id) FROM event').pluck().get(), newest, 'but the newest stays, so ids are never handed out twice');
   t.equal((await poll(s, s.owner, queue.queue_id, newest, { dont_block: true })).status, 200, 'the live queue still works');
 });
 
@@ -235,12 +236,12 @@ t.test('a closed client connection frees its waiting long-poll at once', async (
   const queue = await register(s, s.owner);
   const controller = new AbortController();
   const waiting = poll(s, s.owner, queue.queue_id, queue.last_event_id, {}, controller.signal).catch(() => 'aborted');
-  for (let i = 0; i < 100 && s.chat.ctx.events.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 5));
-  t.equal(s.chat.ctx.events.waiterCount, 1, 'the poll waits');
+  for (let i = 0; i < 100 && contextOf(s.chat).events.waiterCount === 0; i++) await new Promise((r) => setTimeout(r, 5));
+  t.equal(contextOf(s.chat).events.waiterCount, 1, 'the poll waits');
   controller.abort();
   t.equal(await waiting, 'aborted');
-  for (let i = 0; i < 100 && s.chat.ctx.events.waiterCount > 0; i++) await new Promise((r) => setTimeout(r, 5));
-  t.equal(s.chat.ctx.events.waiterCount, 0, 'the waiter is gone');
+  for (let i = 0; i < 100 && contextOf(s.chat).events.waiterCount > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  t.equal(contextOf(s.chat).events.waiterCount, 0, 'the waiter is gone');
 });
 
 t.test('in-process: chat.events.subscribe delivers a user\'s events after commit', async (t) => {
@@ -336,7 +337,7 @@ t.test('apply_markdown and client_capabilities are kept per queue', async (t) =>
   const s = await startServer();
   t.teardown(() => s.close());
   const queue = await register(s, s.owner, { apply_markdown: true, client_capabilities: { linkifier_url_template: true } });
-  const row = s.chat.ctx.db.prepare('SELECT apply_markdown, client_capabilities FROM event_queue WHERE id = ?').get(queue.queue_id) as any;
+  const row = contextOf(s.chat).db.prepare('SELECT apply_markdown, client_capabilities FROM event_queue WHERE id = ?').get(queue.queue_id) as any;
   t.equal(row.apply_markdown, 1);
   t.same(JSON.parse(row.client_capabilities), { linkifier_url_template: true });
   const bad = await s.request('POST', '/register', { as: s.owner, params: { event_types: 'realm_user' } });

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { inject } from 'light-my-request';
 import { createChatServer, type ChatOptions, type ChatServer, type Credentials } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { hashPassword } from '../lib/domain/credentials.js';
+import { contextOf } from '../lib/context.js';
 
 export interface TestUser extends Credentials {
   auth: string;
@@ -167,7 +168,7 @@ export async function startServer({
   // unless a test says otherwise (test/email_visibility.test.ts covers parley's own default).
   const chat = createChatServer(opened, { logger: silentLogger, ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
   // With libsql, tests read and write rows through the same adapter parley uses.
-  const db = chat.ctx.db;
+  const db = contextOf(chat).db;
   const url = `http://127.0.0.1:${(await chat.listen(0, '127.0.0.1')).port}`;
   const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Olivia Owner', defaultChannels }));
   ownerPasswordHash ??= hashPassword('owner-password', randomBytes);

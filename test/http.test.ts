@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import type { Logger } from '../lib/context.js';
+import type { Logger } from '../lib/logger.js';
 import { createHandler } from '../lib/http/handler.js';
 import { DEFAULT_LIMITS } from '../lib/http/body.js';
 import { route, type RouteDef } from '../lib/routes/route.js';

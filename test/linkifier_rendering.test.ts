@@ -7,10 +7,13 @@ import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import markdownIt from 'markdown-it';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { compileLinkifier } from '../lib/render/linkifier_patterns.js';
-import { currentLinkifiers, linkifierPlugin, topicLinks, type CompiledLinkifier } from '../lib/render/linkifiers.js';
+import { currentLinkifiers, linkifierPlugin } from '../lib/render/linkifiers.js';
+import type { CompiledLinkifier } from '../lib/render/linkifier_patterns.js';
+import { topicLinks } from '../lib/render/topic_links.js';
 import { startServer } from './helpers.js';
+import { contextOf } from '../lib/context.js';
 
 let nextId = 1;
 const linkifier = (pattern: string, url_template: string): CompiledLinkifier => compileLinkifier({ id: nextId++, pattern, url_template });
@@ -164,7 +167,7 @@ t.test('topic_links: overlapping matches go to the earlier linkifier; any linkif
 t.test('currentLinkifiers compiles the organization\'s linkifiers in order and reloads after every change', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
-  const ctx = s.chat.ctx;
+  const ctx = contextOf(s.chat);
   t.same(currentLinkifiers(ctx), []);
   const api = s.chat.api.linkifiers;
   const a = api.add(s.owner.user_id, { pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://a/{id}' }).id;
@@ -190,5 +193,5 @@ t.test('currentLinkifiers compiles the organization\'s linkifiers in order and r
   });
   other.api.linkifiers.add(s.owner.user_id, { pattern: 'C-(?P<id>[0-9]+)', urlTemplate: 'https://c/{id}' });
   t.same(currentLinkifiers(ctx).map((l) => l.pattern), ['#(?P<id>[0-9]+)', 'C-(?P<id>[0-9]+)'], 'a change by another process is seen');
-  t.same(currentLinkifiers(other.ctx).map((l) => l.pattern), ['#(?P<id>[0-9]+)', 'C-(?P<id>[0-9]+)']);
+  t.same(currentLinkifiers(contextOf(other)).map((l) => l.pattern), ['#(?P<id>[0-9]+)', 'C-(?P<id>[0-9]+)']);
 });

@@ -9,6 +9,7 @@ import { MAX_SUBSCRIPTIONS_PER_REQUEST } from '../lib/domain/subscriptions.js';
 import { MOVE_BATCH_SIZE } from '../lib/domain/message_edit.js';
 import { openTestDatabase, startServer, type TestServer, type TestUser } from './helpers.js';
 import { bad, bothFail, isError, ok, poll, register, subscribe, throwsApiError, type Expected } from './messaging_helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const BUSY: Expected = { status: 503, code: 'DATABASE_BUSY', msg: 'The database is busy; retry the request.' };
 
@@ -27,7 +28,7 @@ const channels = (n: number, prefix: string) => Array.from({ length: n }, (_, i)
 /** Counts the outermost transactions the server runs, calling `between` before each. */
 function countTransactions(s: TestServer, between: (index: number) => void): { count: number } {
   const counter = { count: 0 };
-  const ctx = s.chat.ctx as { tx: <T>(fn: () => T) => T };
+  const ctx = contextOf(s.chat) as { tx: <T>(fn: () => T) => T };
   const tx = ctx.tx.bind(ctx);
   ctx.tx = <T>(fn: () => T): T => {
     if (!s.db.inTransaction) between(counter.count++);

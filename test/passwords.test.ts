@@ -4,7 +4,7 @@
 // without the hash.
 import { scryptSync } from 'node:crypto';
 import t from 'tap';
-import type { Logger } from '../lib/context.js';
+import type { Logger } from '../lib/logger.js';
 import { startServer, type TestServer } from './helpers.js';
 
 const WEAK = { result: 'error', msg: 'The password is too weak.', code: 'BAD_REQUEST' };

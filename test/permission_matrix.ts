@@ -8,6 +8,7 @@ import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 import { emojiDataUrl } from '../lib/domain/emoji_data.js';
 import { CHANNEL_MATRIX } from './permission_matrix_channels.js';
+import { contextOf } from '../lib/context.js';
 
 export const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
 export type Role = (typeof ROLES)[number];
@@ -310,7 +311,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   'GET /bot_storage': { request: () => ({ path: '/bot_storage' }), expect: everyone },
   'PUT /bot_storage': { request: () => ({ path: '/bot_storage', params: { storage: { counter: '1' } } }), expect: everyone },
   'DELETE /bot_storage': { request: () => ({ path: '/bot_storage' }), expect: everyone },
-  'GET /static/generated/emoji/:file_name': { request: (env) => ({ path: new URL(emojiDataUrl(env.s.chat.ctx)).pathname }), expect: everyone },
+  'GET /static/generated/emoji/:file_name': { request: (env) => ({ path: new URL(emojiDataUrl(contextOf(env.s.chat))).pathname }), expect: everyone },
   // The signature is the permission: no credentials are read (the server's fetch is a stand-in).
   'GET /external_content/:digest/:hex_url': {
     request: (env) => ({ path: storedKeyCamoPath(env.s.db, 'https://images.example/cat.png') }),

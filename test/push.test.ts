@@ -23,6 +23,7 @@ import {
   throwsApiError,
   type Expected,
 } from './push_helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const NOW_MS = 1_700_000_000_500;
 
@@ -63,7 +64,7 @@ t.test('A device made active while a bouncer was configured, after a restart wit
   const { s, bouncer, member } = await pushWorld(t);
   const { deviceId } = await activeDevice(s, member, bouncer);
   await s.chat.close();
-  const next = createChatServer(s.db, { logger: s.chat.ctx.logger });
+  const next = createChatServer(s.db, { logger: contextOf(s.chat).logger });
   t.teardown(() => next.close());
   const url = `http://127.0.0.1:${(await next.listen(0, '127.0.0.1')).port}`;
   const calls = bouncer.requests.length;

@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { createChatServer, type DeliveredEvent } from '../lib/index.js';
-import { pushOptionsFromEnv } from '../lib/domain/push.js';
+import { pushOptionsFromEnv } from '../lib/push/options.js';
 import { keyParams, newPhone, newPushKey, sealRegistration, tokenParams, type Phone, type StandInBouncer } from './bouncer.js';
 import type { TestServer, TestUser } from './helpers.js';
 import {
@@ -21,6 +21,7 @@ import {
   registrationSettled,
   throwsApiError,
 } from './push_helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const camel = (params: Record<string, unknown>): Record<string, unknown> =>
   Object.fromEntries(Object.entries(params).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]));
@@ -357,7 +358,7 @@ t.test('A registration still pending when the server stops is resumed by the nex
   bouncer.mode.register = 'ok';
   const push = { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey };
   const settled: Promise<DeliveredEvent> = new Promise((resolve) => {
-    const next = createChatServer(s.db, { push, logger: s.chat.ctx.logger });
+    const next = createChatServer(s.db, { push, logger: contextOf(s.chat).logger });
     const stop = next.events.subscribe(member.user_id, (event) => {
       if (event.push_token_id === phone.tokenId) {
         stop();

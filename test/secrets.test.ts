@@ -4,7 +4,7 @@
 // URLs, parameter errors, forced 500s) with a
 // capturing logger, then every log line and every answer is scanned for every secret.
 import t from 'tap';
-import type { Logger } from '../lib/context.js';
+import type { Logger } from '../lib/logger.js';
 import { keyParams, newPhone as makePhone, tokenParams, type Phone } from './bouncer.js';
 import { basic, jsonBody, type Reply, type TestUser } from './helpers.js';
 import { activeDevice, pushWorld } from './push_helpers.js';

@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { migrate, prepareDatabase, type SchemaPlan } from '../lib/store/open.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
 import { FLAG } from '../lib/domain/flags.js';
 import { compatibleDatabase } from '../lib/store/libsql.js';
 import { openTestDatabase } from './helpers.js';
+import { contextOf } from '../lib/context.js';
 
 function tempFile(t: Test, name = 'chat.db'): string {
   const dir = mkdtempSync(join(tmpdir(), 'parley-store-'));
@@ -276,7 +277,7 @@ t.test('schema 3: a version-2 database gets user_table_version and its triggers,
 
 t.test('schema 4: accounts of a version-3 database keep showing their email to everyone; new accounts start at administrators only', async (t) => {
   const { chat, ownerId } = await migratedFrom(t, () => undefined, () => '');
-  t.equal(pragma(chat.ctx.db as Database.Database, 'user_version'), SCHEMA_VERSION);
+  t.equal(pragma(contextOf(chat).db as Database.Database, 'user_version'), SCHEMA_VERSION);
   t.match(chat.api.users.me(ownerId), { email: 'owner@example.com', delivery_email: 'owner@example.com' }, 'the existing account: visibility 1');
   const added = await chat.admin.addUser({ email: 'new@example.com', fullName: 'New User' });
   t.match(chat.api.users.get(ownerId, { userId: added.user_id }).user, { email: `user${added.user_id}@parley.invalid`, delivery_email: 'new@example.com' });
@@ -343,7 +344,7 @@ t.test('schema 13: one cache_version table replaces the three version tables, an
   // is never the one a later commit makes, so the rolled-back row is not served.
   t.equal(chat.api.users.me(ownerId).full_name, 'Owner');
   t.throws(() =>
-    chat.ctx.tx(() => {
+    contextOf(chat).tx(() => {
       db.prepare("UPDATE user SET full_name = 'Never' WHERE id = ?").run(ownerId);
       t.equal(chat.api.users.me(ownerId).full_name, 'Never', 'seen inside its transaction');
       throw new Error('roll back');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Page } from 'puppeteer-core';
 import { createChatServer, type ChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/context.js';
+import { silentLogger } from '../lib/logger.js';
 import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
 import { openTestDatabase, startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';

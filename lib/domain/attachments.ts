@@ -34,7 +34,7 @@ export const attachmentSchema = z.object({
 export type AttachmentDict = z.infer<typeof attachmentSchema>;
 
 /** The `attachment` event, to the file's owner only. */
-export const attachmentEventSchema = z.discriminatedUnion('op', [
+const attachmentEventSchema = z.discriminatedUnion('op', [
   z.object({ type: z.literal('attachment'), op: z.enum(['add', 'update']), attachment: attachmentSchema, upload_space_used: z.int() }),
   z.object({ type: z.literal('attachment'), op: z.literal('remove'), attachment: z.object({ id: z.int() }), upload_space_used: z.int() }),
 ]);
@@ -97,7 +97,7 @@ export function mayDownload(ctx: Ctx, actor: { id: number; role: number }, row: 
 /** href="/user_uploads/<path_id>" and src="..." in rendered HTML (Zulip's potential_attachment_path_ids). */
 const UPLOAD_LINK = /(?:href|src)="\/user_uploads\/([^"?#]+)"/g;
 
-export function linkedPathIds(html: string): string[] {
+function linkedPathIds(html: string): string[] {
   const ids = new Set<string>();
   for (const match of html.matchAll(UPLOAD_LINK)) {
     try {

@@ -6,7 +6,7 @@ import { deleteBotStorageKey, selectBotStorage, selectBotStorageSize, upsertBotS
 import type { Actor } from './roles.js';
 
 /** Zulip's USER_STATE_SIZE_LIMIT: characters of every key and value of one user's storage. */
-export const DEFAULT_BOT_STORAGE_CHARACTERS = 10_000_000;
+const DEFAULT_BOT_STORAGE_CHARACTERS = 10_000_000;
 
 const keyMissing = () => badRequest('Key does not exist.');
 

@@ -10,7 +10,7 @@ import { deactivate } from './user_activation.js';
 import { addUser, requireMemberOrAdmin } from './users.js';
 
 /** Zulip's access_bot_by_id. */
-export function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {
+function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {
   const target = selectUserById(ctx.store, botId);
   if (!target || target.bot_type === null) throw badRequest('No such bot');
   if (!(isAdmin(actor) || target.bot_owner_id === actor.id)) throw badRequest('Insufficient permission');

@@ -15,8 +15,7 @@ import {
 import { accessStreamById, accessStreamContentById } from './streams.js';
 import { renderStreamDescription } from './stream_dicts.js';
 import { addSubscriptions } from './subscriptions.js';
-import { requireAdmin } from './users.js';
-import { ROLE, type Actor } from './roles.js';
+import { ROLE, requireAdmin, type Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 
 /** POST /register: the ids of the default channels (Zulip's realm_default_streams since feature level 330). */
@@ -86,7 +85,7 @@ export function subscribeToDefaultStreams(ctx: Ctx, user: Actor): void {
  * The channels of a new organization, all default channels (Zulip's do_create_realm creates
  * "general", "sandbox" and a channel for questions about Zulip itself, which parley leaves out).
  */
-export const INITIAL_CHANNELS = [
+const INITIAL_CHANNELS = [
   { name: 'general', description: 'For team-wide conversations' },
   { name: 'sandbox', description: 'Experiment here. :test_tube:' },
 ] as const;

@@ -4,13 +4,13 @@ import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import {
-  deleteDraft as deleteDraftRow,
+  deleteDraftRow,
   insertDraft,
   selectDraft,
   selectDrafts,
   selectDraftsSyncEnabled,
   selectNewestDrafts,
-  updateDraft as updateDraftRow,
+  updateDraftRow,
   type DraftRow,
   type NewDraftRow,
 } from '../store/drafts.js';
@@ -21,10 +21,10 @@ import type { Actor } from './roles.js';
 import { canAccessStreamContent } from './stream_access.js';
 
 /** Zulip's MAX_MESSAGE_LENGTH and MAX_TOPIC_NAME_LENGTH, in code points. */
-export const MAX_DRAFT_CONTENT_LENGTH = 10000;
-export const MAX_DRAFT_TOPIC_LENGTH = 60;
+const MAX_DRAFT_CONTENT_LENGTH = 10000;
+const MAX_DRAFT_TOPIC_LENGTH = 60;
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE. */
-export const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
+const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 
 export type DraftType = '' | 'stream' | 'private';
 

@@ -22,11 +22,6 @@ export function apiEmail(domain: string, user: EmailOwner): string {
   return user.email_address_visibility === EMAIL_VISIBILITY.everyone ? user.email : `user${user.id}@${domain}`;
 }
 
-/** `delivery_email` as the viewer may see it (Zulip's format_user_row): null when hidden from them. */
-export function deliveryEmailFor(viewer: { id: number; role: number }, user: EmailOwner): string | null {
-  return canAccessDeliveryEmail(viewer, user) ? user.email : null;
-}
-
 const DUMMY_EMAIL = /^user(\d+)@(.+)$/i;
 
 /**

@@ -16,7 +16,7 @@ export const REACTION_TYPE = {
 export const ZULIP_EXTRA_EMOJI = 'zulip_extra_emoji';
 
 /** The one built-in extra emoji; its code is its name (kept for Zulip clients). */
-export const EXTRA_EMOJI_NAME = 'zulip';
+const EXTRA_EMOJI_NAME = 'zulip';
 
 export const isExtraEmojiType = (type: string): boolean => type === REACTION_TYPE.extra || type === ZULIP_EXTRA_EMOJI;
 

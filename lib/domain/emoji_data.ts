@@ -7,7 +7,7 @@ import { ApiError } from '../errors.js';
 import { unicodeEmoji } from './emoji.js';
 import { getRealm } from './realm.js';
 
-export const EMOJI_DATA_PATH = '/static/generated/emoji';
+const EMOJI_DATA_PATH = '/static/generated/emoji';
 
 export interface EmojiDataFile {
   fileName: string;

@@ -13,7 +13,7 @@ import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/e
 import { ZULIP_FEATURE_LEVEL, ZULIP_MERGE_BASE, ZULIP_VERSION } from './realm.js';
 import type { Actor } from './roles.js';
 
-export const DEFAULT_QUEUE_LIFESPAN_SECS = 600;
+const DEFAULT_QUEUE_LIFESPAN_SECS = 600;
 const MAX_QUEUE_LIFESPAN_SECS = 7 * 24 * 3600;
 
 export interface RegisterInput {

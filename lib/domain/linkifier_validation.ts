@@ -14,15 +14,15 @@ export interface LinkifierValues {
   alternativeUrlTemplates: string[];
 }
 
-export const BLANK = 'This field cannot be blank.';
-export const INVALID_TEMPLATE = 'Invalid URL template.';
+const BLANK = 'This field cannot be blank.';
+const INVALID_TEMPLATE = 'Invalid URL template.';
 /** Django's unique_together message for RealmFilter (realm, pattern); Zulip sends it under "__all__". */
-export const DUPLICATE_PATTERN = 'Realm filter with this Realm and Pattern already exists.';
+const DUPLICATE_PATTERN = 'Realm filter with this Realm and Pattern already exists.';
 /**
  * Zulip raises MissingDependentParameterError here, a plain JsonableError (no `errors` field);
  * its wording is not in the reference, so this is parley's.
  */
-export const EXAMPLE_REQUIRED = 'Example text is required when auto-conversion field is set.';
+const EXAMPLE_REQUIRED = 'Example text is required when auto-conversion field is set.';
 
 /** Zulip's normalize_optional_text: stripped, and empty means absent. */
 export function optionalText(value: string | null | undefined): string | null {
@@ -99,7 +99,7 @@ function groupNames(pattern: string): Set<string> {
 }
 
 /** Zulip's expand_reverse_template: `{name}` is the group's text, `{{` and `}}` are braces. */
-export function expandReverseTemplate(
+function expandReverseTemplate(
   template: string,
   groups: Readonly<Record<string, string | undefined>>,
   names: ReadonlySet<string>,
@@ -130,7 +130,7 @@ export function expandReverseTemplate(
 }
 
 /** Python's repr() of a string, which Zulip's `%(name)r` messages use. */
-export function pythonRepr(text: string): string {
+function pythonRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = '';
   for (const char of text) {

@@ -15,8 +15,7 @@ import {
   type LinkifierRow,
 } from '../store/linkifiers.js';
 import { checkLinkifier, optionalText, type LinkifierValues } from './linkifier_validation.js';
-import type { Actor } from './roles.js';
-import { requireAdmin } from './users.js';
+import { requireAdmin, type Actor } from './roles.js';
 
 /** Zulip's LinkifierDict. */
 export interface Linkifier {
@@ -37,7 +36,7 @@ export interface LinkifierInput {
   alternativeUrlTemplates?: readonly string[] | undefined;
 }
 
-export function formatLinkifier(row: LinkifierRow): Linkifier {
+function formatLinkifier(row: LinkifierRow): Linkifier {
   return {
     pattern: row.pattern,
     url_template: row.url_template,

@@ -78,7 +78,7 @@ function directRecipients(ctx: Ctx, cache: DictCache, directGroupId: number): Re
  * A conversation id for clients' hashing (Zulip's recipient_id): parley has no recipient table,
  * so channels get even numbers and direct-message conversations odd ones.
  */
-export function recipientIdOf(row: Pick<MessageRow, 'stream_id' | 'direct_group_id'>): number {
+function recipientIdOf(row: Pick<MessageRow, 'stream_id' | 'direct_group_id'>): number {
   return row.stream_id !== null ? row.stream_id * 2 : row.direct_group_id! * 2 + 1;
 }
 

@@ -1,6 +1,7 @@
 // GET /messages (anchors, num_before/num_after, narrows, message_ids) and GET /messages/{id},
 // with Zulip's access rules (has_message_access) and found_* semantics; the `with` operator,
-// which only GET /messages resolves (Zulip's clean_narrow_for_message_fetch).
+// which only GET /messages resolves (Zulip's clean_narrow_for_message_fetch); the max_message_id
+// state of POST /register.
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { missing } from '../http/params.js';
@@ -14,13 +15,14 @@ import {
 } from '../store/message_query.js';
 import { selectDirectGroupMemberIds, selectMessageById, type MessageRow } from '../store/messages.js';
 import { selectIsSubscribed } from '../store/streams.js';
-import { selectUserMessageFlags } from '../store/user_message.js';
+import { selectUserMaxMessageId, selectUserMessageFlags } from '../store/user_message.js';
 import { HISTORICAL_FLAGS, flagList } from './flags.js';
 import { dictCacheFor, messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import { badNarrow, parseNarrow, type NarrowTerm } from './narrow.js';
 import { searchFields, type SearchQuery } from './search.js';
 import { canReadStreamMessage } from './stream_access.js';
 import type { Actor } from './roles.js';
+import type { StateOptions } from './state_options.js';
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's LARGER_THAN_MAX_MESSAGE_ID: anchor=newest. */
@@ -104,7 +106,7 @@ function definesConversation(narrow: readonly NarrowTerm[]): boolean {
  * narrow's own conversation terms. An inaccessible message keeps a narrow that names a
  * conversation itself, without the `with` term.
  */
-export function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | undefined): readonly NarrowTerm[] | undefined {
+function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | undefined): readonly NarrowTerm[] | undefined {
   const withTerms = narrow?.filter((term) => term.operator === 'with') ?? [];
   if (narrow === undefined || withTerms.length === 0) return narrow;
   if (withTerms.length > 1) {
@@ -223,4 +225,9 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
     if (matched) rows.push(matched);
   }
   return { messages: format(ctx, rows, applyMarkdown, narrow.search), history_limited: false };
+}
+
+/** POST /register: the newest message the user received (Zulip), -1 without any. */
+export function fetchMessageState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+  return { max_message_id: selectUserMaxMessageId(ctx.store, actor.id) };
 }

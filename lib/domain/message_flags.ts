@@ -19,8 +19,6 @@ import { messageAccess } from './message_fetch.js';
 import { mentionMask, messageDetails, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
 
-export { fetchUnreadState } from './unread.js';
-
 /**
  * Most ids one POST /messages/flags may list: as many as unread_msgs reports, so a client can
  * mark everything it knows about in one request, while one request stays one bounded transaction.

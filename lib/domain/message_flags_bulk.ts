@@ -73,7 +73,7 @@ export function updateMessageFlagsForNarrow(ctx: Ctx, actor: Actor, input: Flags
 /** Unread messages marked read per transaction by POST /mark_all_as_read (Zulip's batch size). */
 export const MARK_ALL_BATCH_SIZE = 2000;
 /** After this long POST /mark_all_as_read answers `complete: false` and the client repeats it (Zulip: 50 s). */
-export const MARK_ALL_TIME_LIMIT_MS = 50_000;
+const MARK_ALL_TIME_LIMIT_MS = 50_000;
 
 /**
  * POST /mark_all_as_read: newest first, one transaction per batch so other writers get the lock

@@ -4,7 +4,8 @@
 import type { Ctx } from '../context.js';
 import { AlertWordMatcher } from '../render/alert_words.js';
 import { contentFeatures } from '../render/content_features.js';
-import { currentLinkifiers, topicLinks } from '../render/linkifiers.js';
+import { currentLinkifiers } from '../render/linkifiers.js';
+import { topicLinks } from '../render/topic_links.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { markdownEmojiLookup } from './emoji.js';
 import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';

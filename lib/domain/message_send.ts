@@ -32,7 +32,7 @@ export interface SendInput {
  * Zulip's Client.default_read_by_sender: messages sent from its own interactive apps start read.
  * (Zulip's "test suite" client counts only under its TEST_SUITE setting, so not here.)
  */
-export function defaultReadBySender(client: string): boolean {
+function defaultReadBySender(client: string): boolean {
   const name = client.toLowerCase();
   const interactive = ['zulipandroid', 'zulipios', 'zulipdesktop', 'zulipmobile', 'zulipelectron', 'zulipterminal', 'snipe', 'website', 'ios', 'android'];
   return interactive.includes(name) || name.includes('desktop app');

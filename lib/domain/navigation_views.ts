@@ -16,7 +16,7 @@ import {
 import type { Actor } from './roles.js';
 
 /** Zulip's BUILT_IN_VIEW_FRAGMENTS: these may be pinned or hidden, never named. */
-export const BUILT_IN_VIEW_FRAGMENTS: ReadonlySet<string> = new Set([
+const BUILT_IN_VIEW_FRAGMENTS: ReadonlySet<string> = new Set([
   'inbox',
   'recent',
   'feed',

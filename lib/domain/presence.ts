@@ -30,14 +30,14 @@ export type PresenceStatus = 'active' | 'idle';
 /** Zulip's modern presence format (slim_presence, last_update_id). */
 export const modernPresenceSchema = z.object({ active_timestamp: z.int(), idle_timestamp: z.int() });
 /** One client's entry in Zulip's legacy format; "aggregated" has no `pushable`. */
-export const legacyClientPresenceSchema = z.object({
+const legacyClientPresenceSchema = z.object({
   client: z.string(),
   status: z.enum(['active', 'idle', 'offline']),
   timestamp: z.int(),
   pushable: z.boolean().optional(),
 });
 /** Zulip's legacy format: `website` and `aggregated` entries. */
-export const legacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema);
+const legacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema);
 /** GET /users/{user_id_or_email}/presence in the legacy format: entries without client and pushable. */
 export const userLegacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema.pick({ status: true, timestamp: true }));
 /** The presences of POST /users/me/presence, GET /realm/presence and /register: by user id or by email. */

@@ -16,11 +16,8 @@ import {
 import { appendDeviceUpdate, bouncerConfig, pushNotConfigured, startForwarding } from './push_bouncer.js';
 import type { Actor } from './roles.js';
 
-export { sendTestNotification } from './push_notify.js';
-export { pushOptionsFromEnv, PUSH_ENV } from '../push/options.js';
-
 /** A device as the `devices` state of POST /register shows it. */
-export function deviceInfo(row: DeviceRow): Record<string, unknown> {
+function deviceInfo(row: DeviceRow): Record<string, unknown> {
   return {
     push_key_id: row.push_key_id,
     push_token_id: row.push_token_id,

@@ -14,7 +14,7 @@ import {
 import { getRealm, pushConfigured, ZULIP_VERSION } from './realm.js';
 
 /** Zulip retries until the registration expires (24 h); parley gives up after these delays. */
-export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
+const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
 
 export function bouncerConfig(ctx: Ctx): BouncerConfig | undefined {
   const push = ctx.options.push;

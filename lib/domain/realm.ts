@@ -9,8 +9,8 @@ export const ZULIP_VERSION = '12.0-parley';
 export const ZULIP_FEATURE_LEVEL = 478;
 export const ZULIP_MERGE_BASE = '12.0';
 
-export const DEFAULT_REALM_NAME = 'parley';
-export const DEFAULT_REALM_URL = 'http://localhost:9991';
+const DEFAULT_REALM_NAME = 'parley';
+const DEFAULT_REALM_URL = 'http://localhost:9991';
 
 export interface Realm {
   name: string;

@@ -18,7 +18,7 @@ import { isAdmin, isGuest, type Actor } from './roles.js';
 import { requireHuman } from './users.js';
 
 /** Zulip's MAX_EMOJI_FILE_SIZE_MIB default; `limits.emojiBytes` overrides it. */
-export const DEFAULT_EMOJI_BYTES = 5 * 1024 * 1024;
+const DEFAULT_EMOJI_BYTES = 5 * 1024 * 1024;
 
 /** The image types accepted (Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES), by sniffed MIME type -> stored type and extension. */
 const IMAGE_FORMATS: Readonly<Record<string, { contentType: string; ext: string }>> = {
@@ -52,7 +52,7 @@ export interface EmojiUpload {
  * Root-relative, under the path of the organization URL: parley mounted at /chat (with realm.url
  * https://host/chat) serves the image at /chat/user_avatars/..., where the client finds it.
  */
-export function emojiSourceUrl(realmUrl: string, fileName: string): string {
+function emojiSourceUrl(realmUrl: string, fileName: string): string {
   const prefix = new URL(realmUrl).pathname.replace(/\/+$/, '');
   return `${prefix}/user_avatars/${REALM_ID}/emoji/images/${fileName}`;
 }
@@ -77,7 +77,7 @@ function allRealmEmoji(ctx: Ctx): Record<string, RealmEmoji> {
 }
 
 /** Zulip's check_valid_emoji_name. */
-export function checkValidEmojiName(name: string): void {
+function checkValidEmojiName(name: string): void {
   if (name === '') throw badRequest('Emoji name is missing');
   if (/^[0-9a-z_-]+$/.test(name)) {
     if (/[0-9a-z]$/.test(name)) return;

@@ -7,7 +7,7 @@ import { selectRecentDirectConversations, selectStarredMessageIds } from '../sto
 import type { Actor } from './roles.js';
 
 /** Zulip's RECENT_CONVERSATIONS_LIMIT: the conversations of the user's newest this many direct messages. */
-export const RECENT_CONVERSATIONS_LIMIT = 1000;
+const RECENT_CONVERSATIONS_LIMIT = 1000;
 
 export function fetchStarredMessagesState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
   return { starred_messages: selectStarredMessageIds(ctx.store, actor.id) };

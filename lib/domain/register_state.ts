@@ -9,8 +9,8 @@ import { fetchRealmBotState } from './bot_dicts.js';
 import { fetchSubscriptionState, fetchStreamState } from './streams.js';
 import { fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState } from './user_groups.js';
-import { fetchMessageState } from './messages.js';
-import { fetchUnreadState } from './message_flags.js';
+import { fetchMessageState } from './message_fetch.js';
+import { fetchUnreadState } from './unread.js';
 import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
 import { fetchPresenceState } from './presence.js';
 import { fetchUserStatusState } from './user_status.js';
@@ -41,7 +41,7 @@ interface StateSource {
 const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
 
 /** Where each part of the state comes from. Order is the response's. */
-export const STATE_SOURCES: readonly StateSource[] = [
+const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm'), fetch: fetchRealmState },
   { wanted: type('realm_user'), fetch: fetchRealmUserState },
   { wanted: type('realm_bot'), fetch: fetchRealmBotState },

@@ -1,4 +1,5 @@
 // Roles and the authenticated caller every domain function receives.
+import { mustBeAdmin } from '../errors.js';
 
 export const ROLE = {
   owner: 100,
@@ -34,6 +35,11 @@ export const isOwner = (user: { role: number }): boolean => user.role === ROLE.o
 export const isGuest = (user: { role: number }): boolean => user.role === ROLE.guest;
 export const isModeratorOrAbove = (user: { role: number }): boolean => user.role <= ROLE.moderator;
 
+/** Zulip's @require_realm_admin. */
+export function requireAdmin(actor: Actor): void {
+  if (!isAdmin(actor)) throw mustBeAdmin();
+}
+
 /** Zulip's email_address_visibility values: who may see a user's real email. */
 export const EMAIL_VISIBILITY = {
   everyone: 1,
@@ -42,8 +48,6 @@ export const EMAIL_VISIBILITY = {
   nobody: 4,
   moderators: 5,
 } as const;
-
-export const EMAIL_VISIBILITY_VALUES: readonly number[] = Object.values(EMAIL_VISIBILITY);
 
 // Zulip's UserProfile.ROLE_TO_ACCESSIBLE_EMAIL_ADDRESS_VISIBILITY_IDS.
 const VISIBILITIES_SEEN_BY_ROLE: Readonly<Record<number, readonly number[]>> = {

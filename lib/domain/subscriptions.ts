@@ -18,8 +18,8 @@ import {
   selectSubscriptionsOfUser,
   type StreamRow,
 } from '../store/streams.js';
+import { selectUserById, type UserRow } from '../store/users.js';
 import { markStreamMessagesRead } from './message_flags_bulk.js';
-import { resolvePrincipals } from './principals.js';
 import { userByEmail } from './email_visibility.js';
 import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
 import { SubscribeEvents } from './subscription_events.js';
@@ -240,4 +240,19 @@ export function listSubscriptions(
     return [subscriptionDict(stream, sub, subscribers.length, withSubscribers ? subscribers : undefined)];
   });
   return { subscriptions: subscriptions.sort(byName) };
+}
+
+/**
+ * Zulip's bulk_principals_to_user_profiles: the users a subscription change acts on, named by id
+ * or by email (every one must exist, then none may be deactivated).
+ */
+function resolvePrincipals(ctx: Ctx, actor: Actor, principals: readonly (string | number)[]): UserRow[] {
+  const rows = principals.map((p) => (typeof p === 'number' ? selectUserById(ctx.store, p) : userByEmail(ctx, actor, p)));
+  if (rows.some((row) => row === undefined)) throw badRequest('No such user');
+  const unique = new Map<number, UserRow>();
+  for (const row of rows as UserRow[]) {
+    if (row.is_active === 0) throw badRequest('User is deactivated');
+    unique.set(row.id, row);
+  }
+  return [...unique.values()];
 }

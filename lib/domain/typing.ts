@@ -18,7 +18,7 @@ import { userSetting } from './user_settings.js';
 import { selectUsersWithSetting } from '../store/user_settings.js';
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: channels with more subscribers get no typing events. */
-export const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
+const MAX_CHANNEL_SIZE_FOR_TYPING = 100;
 
 export type TypingOp = 'start' | 'stop';
 

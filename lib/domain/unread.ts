@@ -78,7 +78,7 @@ function otherParticipants(c: UnreadClassifier, directGroupId: number): number[]
 }
 
 /** One entry of the event's message_details, keyed by the message id as a string. */
-export function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): Record<string, unknown> {
+function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): Record<string, unknown> {
   const detail: Record<string, unknown> =
     m.streamId !== null
       ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m.streamId, m.topic) }
@@ -106,7 +106,7 @@ const byNumber = (a: number, b: number): number => a - b;
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Zulip's unread_msgs: the newest MAX_UNREAD_MESSAGES unread messages grouped by conversation. */
-export function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown> {
+function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown> {
   const c = newUnreadClassifier(ctx, userId);
   const rows = selectNewestUnreadRows(ctx.store, userId, MAX_UNREAD_MESSAGES).reverse();
   const pms = new Map<number, number[]>();

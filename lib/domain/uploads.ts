@@ -22,10 +22,10 @@ import { mayDownload, notifyAttachment } from './attachments.js';
 import type { Actor } from './roles.js';
 
 /** The bytes of one attachment_chunk row. */
-export const CHUNK_BYTES = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 /** How long a temporary URL works (Zulip's generate_unauthed_file_access_url: 60 seconds). */
-export const TEMPORARY_URL_SECONDS = 60;
+const TEMPORARY_URL_SECONDS = 60;
 
 /** The one organization's id in Zulip-shaped URLs. */
 const REALM_ID = 1;
@@ -119,7 +119,7 @@ async function contentTypeOf(file: UploadSource): Promise<string> {
 }
 
 /** Zulip's sanitize_name: a name safe in a path and a URL. */
-export function sanitizeName(name: string): string {
+function sanitizeName(name: string): string {
   const base = name.normalize('NFKC').split(/[/\\]/).at(-1)!;
   const cleaned = base.replace(/[^\p{L}\p{N}_\s.-]/gu, '').trim().replace(/[-\s]+/g, '-');
   return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'uploaded-file' : cleaned;

@@ -18,7 +18,7 @@ import {
 import { selectUserById } from '../store/users.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
 
-export const MAX_GROUP_NAME_LENGTH = 100;
+const MAX_GROUP_NAME_LENGTH = 100;
 export const MAX_GROUP_DESCRIPTION_LENGTH = 1024;
 const INVALID_NAME_PREFIXES = ['@', 'role:', 'user:', 'stream:', 'channel:'];
 

@@ -1,7 +1,7 @@
 // Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH /users/{id}; creating
 // accounts (realm_user add, and realm_bot add for a bot).
 import type { Ctx } from '../context.js';
-import { ApiError, badRequest, mustBeAdmin, mustBeOwner } from '../errors.js';
+import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import {
   countActiveOwners,
   insertUser,
@@ -19,15 +19,15 @@ import { createInitialChannels, subscribeToDefaultStreams } from './default_stre
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { botDomain, getRealm } from './realm.js';
-import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, type Actor, type Role } from './roles.js';
+import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 
-export const MAX_FULL_NAME_LENGTH = 100;
-export const MIN_FULL_NAME_LENGTH = 2;
+const MAX_FULL_NAME_LENGTH = 100;
+const MIN_FULL_NAME_LENGTH = 2;
 
 /** Zulip's ISO 8601 dates (`+00:00`). */
-export function isoDate(seconds: number): string {
+function isoDate(seconds: number): string {
   return new Date(seconds * 1000).toISOString().replace('Z', '+00:00');
 }
 
@@ -83,10 +83,6 @@ export function defaultFullName(email: string): string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-export function requireAdmin(actor: Actor): void {
-  if (!isAdmin(actor)) throw mustBeAdmin();
-}
 
 /** Zulip's access_user_by_id: the target user of an administrative action. */
 export function accessUserById(
@@ -147,6 +143,7 @@ export interface NewUser {
   password?: string | undefined;
   role?: Role;
   botType?: number | null;
+  /** A bot's owner; by default the organization's first human owner. */
   botOwnerId?: number | null;
   /** The organization's first account: refused, under the write lock, when there are users already. */
   first?: boolean;
@@ -201,7 +198,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       api_key: apiKey,
       password_hash: passwordHash,
       bot_type: input.botType ?? null,
-      bot_owner_id: input.botOwnerId ?? null,
+      bot_owner_id: input.botOwnerId ?? (input.botType ? defaultBotOwnerId(ctx) : null),
       date_joined: ctx.now(),
       timezone: '',
       email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
@@ -213,6 +210,10 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
   });
+}
+
+function defaultBotOwnerId(ctx: Ctx): number | null {
+  return selectUsers(ctx.store).find((u) => u.role === ROLE.owner && u.bot_type === null)?.id ?? null;
 }
 
 /** Zulip's notify_created_user: one realm_user add event for who may see the real email, one for the rest. */
@@ -250,7 +251,7 @@ export function updateUser(
     if (input.role !== undefined && input.role !== target.role) {
       if ((input.role === ROLE.owner || target.role === ROLE.owner) && !isOwner(actor)) throw mustBeOwner();
       // A bot's owner may rename it (accessUserById lets them through) but not change its role.
-      if (!isAdmin(actor)) throw mustBeAdmin();
+      requireAdmin(actor);
       if (target.role === ROLE.owner && target.bot_type === null && countActiveOwners(ctx.store) <= 1) {
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }

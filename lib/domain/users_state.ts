@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
 import { selectUsers } from '../store/users.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
-import type { Actor } from './roles.js';
+import { ROLE, isAdmin, isGuest, isOwner, type Actor } from './roles.js';
 import { gravatarUrl } from './avatars.js';
 import { userFormatterFor } from './users.js';
 
@@ -21,10 +21,10 @@ export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptio
     email: apiEmail(fakeEmailDomain(ctx), me),
     delivery_email: me.email,
     full_name: actor.fullName,
-    is_admin: me.role <= 200,
-    is_owner: me.role === 100,
-    is_moderator: me.role === 300,
-    is_guest: me.role === 600,
+    is_admin: isAdmin(me),
+    is_owner: isOwner(me),
+    is_moderator: me.role === ROLE.moderator,
+    is_guest: isGuest(me),
     avatar_url: gravatarUrl(me.email),
   };
 }

@@ -2,8 +2,9 @@
 // transactional outbox), and after commit wakes whoever waits for them: long-polling GET /events
 // requests and in-process subscribers. Commits by other processes are noticed by polling
 // PRAGMA data_version while anyone waits.
-import type { Ctx } from '../context.js';
-import type { ChatEvent, DeliveredEvent } from './event.js';
+import type { Store } from '../store/db.js';
+import type { Logger } from '../logger.js';
+import type { ChatEvent, DeliveredEvent, EventOptions } from './event.js';
 import { shapeForClient } from './shape.js';
 import { collectQueueGarbage } from './queues.js';
 import {
@@ -18,11 +19,20 @@ import {
   updateQueueAck,
 } from '../store/events.js';
 
-
 const BATCH = 1000;
 const WAKE_BATCH = 5000;
 /** An event for at least this many users is one row listing them (schema.sql, event.recipients). */
 const LIST_MIN_USERS = 4;
+
+/** What the hub uses of the context (lib/context.ts), which it is built from. */
+export interface HubContext {
+  readonly store: Store;
+  readonly clock: () => number;
+  readonly logger: Logger;
+  readonly options: { events?: EventOptions };
+  tx<T>(fn: () => T): T;
+  now(): number;
+}
 
 interface Waiter {
   userId: number;
@@ -34,7 +44,7 @@ interface Waiter {
 }
 
 export class EventHub {
-  readonly #ctx: Ctx;
+  readonly #ctx: HubContext;
   readonly #waiters = new Set<Waiter>();
   #wakeScheduled = false;
   /** The newest event id the last wake handed out; waiters at or past it share the next read. */
@@ -47,7 +57,7 @@ export class EventHub {
   /** Queues with a poll waiting in this process: never expired while connected. */
   readonly #connectedQueues = new Map<string, number>();
 
-  constructor(ctx: Ctx) {
+  constructor(ctx: HubContext) {
     this.#ctx = ctx;
   }
 

@@ -39,7 +39,7 @@ export interface BodyLimits {
 export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: DEFAULT_UPLOAD_BYTES, bodyTimeoutMs: 30_000 };
 
 /** Fields per multipart body (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000 too). */
-export const MAX_FIELDS = 1000;
+const MAX_FIELDS = 1000;
 
 /**
  * A part's headers: at most 16 KiB and 2000 pairs (busboy's defaults), so no part header is held

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
 import type { Actor } from '../domain/roles.js';
 import { ApiError, databaseBusy } from '../errors.js';
-import type { Logger } from '../context.js';
+import type { Logger } from '../logger.js';
 import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
 import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
 import { strictest, type RateLimiter } from './rate_limit.js';

@@ -95,7 +95,7 @@ export type ParamInputs<P extends ParamShape> = {
 };
 
 /** `drafts` + [0, "content"] -> `drafts[0]["content"]`, as Zulip names nested values. */
-export function varName(name: string, path: readonly PropertyKey[]): string {
+function varName(name: string, path: readonly PropertyKey[]): string {
   return name + path.map((part) => `[${JSON.stringify(typeof part === 'symbol' ? String(part) : part)}]`).join('');
 }
 
@@ -159,7 +159,7 @@ function expectsInteger(schema: z.ZodType | undefined): boolean {
 }
 
 /** One of Zulip's templates for the first problem zod found. */
-export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown, schema?: z.ZodType): string {
+function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown, schema?: z.ZodType): string {
   const path = issue.path as PropertyKey[];
   const where = varName(name, path);
   switch (issue.code) {
@@ -198,7 +198,7 @@ export function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknow
 }
 
 /** Runs a parameter's schema; throws Zulip's message for the first issue. */
-export function validateParam<S extends z.ZodType>(name: string, param: Param<S>, value: unknown): z.output<S> {
+function validateParam<S extends z.ZodType>(name: string, param: Param<S>, value: unknown): z.output<S> {
   const result = param.schema.safeParse(value);
   if (result.success) return result.data;
   throw badRequest(issueMessage(name, result.error.issues[0]!, value, param.schema));
@@ -228,7 +228,7 @@ function jsonDepth(text: string, limit: number): number {
 }
 
 /** Raw text of a form or path parameter -> the value its schema expects. */
-export function decodeWire(name: string, param: Param, raw: string): unknown {
+function decodeWire(name: string, param: Param, raw: string): unknown {
   if (param.wire === 'string') return raw;
   let value: unknown;
   try {

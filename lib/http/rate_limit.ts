@@ -9,7 +9,7 @@ interface Bucket {
   updatedMs: number;
 }
 
-export class TokenBuckets {
+class TokenBuckets {
   readonly #buckets = new Map<string, Bucket>();
   readonly #capacity: number;
   readonly #refillPerMs: number;
@@ -87,7 +87,7 @@ export function strictest(a: RateLimitHeaders, b: RateLimitHeaders): RateLimitHe
   };
 }
 
-export function rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
+function rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
   const retryAfter = Math.max(0.001, Math.round(retryAfterSeconds * 1000) / 1000);
   return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', {
     extra: { 'retry-after': retryAfter },
@@ -120,7 +120,7 @@ export interface RateLimiter {
 }
 
 /** Zulip's RATE_LIMITING_RULES["authenticate_by_username"]: 5 attempts per 30 minutes. */
-export const LOGIN_WINDOW_MS = 30 * 60_000;
+const LOGIN_WINDOW_MS = 30 * 60_000;
 const ZULIP_LOGIN_FAILURES_PER_ACCOUNT = 5;
 
 export function createRateLimiter(

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 /** The built client, next to the compiled server (dist/web) from both lib/http and dist/http. */
 export const DEFAULT_WEB_CLIENT_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
-export const WEB_PREFIX = '/web/';
+const WEB_PREFIX = '/web/';
 
 /** Only the page's own files run; nothing loads from another origin (no fonts, no CDN, no gravatar). */
 export const WEB_CLIENT_CSP = [

@@ -8,7 +8,7 @@ import nodeFetch from 'node-fetch';
 import { PRIVATE_ADDRESS, isPrivateAddress, publicOnlyLookup } from './addresses.js';
 
 /** Raster types browsers show; never SVG, which can carry script. */
-export const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
+const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
 export const DEFAULT_IMAGE_TIMEOUT_MS = 10_000;
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 5;

@@ -41,7 +41,7 @@ export class BouncerFailure extends Error {
   }
 }
 
-export const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
+const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
 
 export interface PushRequest {
   token_id: string;
@@ -89,7 +89,7 @@ export async function notifyThroughBouncer(
 }
 
 /** `signal` lets the caller give up early (server shutdown); it counts as a network failure. */
-export async function postToBouncer(
+async function postToBouncer(
   config: BouncerConfig,
   endpoint: string,
   body: unknown,
@@ -128,7 +128,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** Zulip's send_to_push_bouncer, reply by reply. */
-export function classifyReply(status: number, text: string): Record<string, unknown> {
+function classifyReply(status: number, text: string): Record<string, unknown> {
   if (status >= 500) throw new BouncerFailure('server', `HTTP_${status}`, `push bouncer answered HTTP ${status}`, status);
   const body = parseObject(text);
   if (status >= 400) {

@@ -3,8 +3,8 @@
 import sodium from 'libsodium-wrappers';
 
 /** The first byte of a push key: which cryptosystem the other 32 bytes are for. */
-export const SECRETBOX_KEY_PREFIX = 0x31;
-export const PUSH_KEY_BYTES = 33;
+const SECRETBOX_KEY_PREFIX = 0x31;
+const PUSH_KEY_BYTES = 33;
 export const NONCE_BYTES = 24;
 
 let ready: Promise<void> | undefined;

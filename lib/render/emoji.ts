@@ -26,7 +26,7 @@ export interface UnicodeEmojiTables {
  * (unqualify_emoji), so heart is `2764`, not `2764-fe0f`. It equals iamcal's `non_qualified`
  * wherever that exists.
  */
-export function zulipEmojiCode(unified: string): string {
+function zulipEmojiCode(unified: string): string {
   return unified
     .toLowerCase()
     .split('-')

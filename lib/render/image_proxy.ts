@@ -7,7 +7,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * The longest image URL that is proxied, in bytes: its hex form must fit in one path segment of
  * the router (2000 characters). Longer ones render as links.
  */
-export const MAX_PROXIED_URL_BYTES = 1000;
+const MAX_PROXIED_URL_BYTES = 1000;
 
 const DIGEST = /^[0-9a-f]{40}$/;
 const HEX = /^(?:[0-9a-f]{2})+$/;

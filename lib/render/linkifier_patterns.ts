@@ -35,7 +35,7 @@ const AFTER = 'linkifier_after_match';
  * after white space, NEL, a Unicode separator or one of '"(,:< and ends at the end of the text
  * or before a character that is neither a letter nor a digit.
  */
-export function wrapPattern(pattern: string): string {
+function wrapPattern(pattern: string): string {
   return `(?P<${BEFORE}>^|\\s|\\x{85}|\\pZ|['"(,:<])(?P<${ACTUAL}>${pattern})(?P<${AFTER}>$|[^\\pL\\pN])`;
 }
 

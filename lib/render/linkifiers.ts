@@ -1,13 +1,10 @@
 // Linkifiers in rendering: the organization's compiled linkifiers (kept until any process changes
-// them), the markdown-it rule that links matches in message text, and
-// topic_links (lib/render/topic_links.ts).
+// them) and the markdown-it rule that links matches in message text (topic_links are in
+// lib/render/topic_links.ts).
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
 import type { Ctx } from '../context.js';
 import { selectLinkifiers } from '../store/linkifiers.js';
 import { compileLinkifier, linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
-
-export type { CompiledLinkifier } from './linkifier_patterns.js';
-export { topicLinks, type TopicLink } from './topic_links.js';
 
 /**
  * The organization's linkifiers in processing order, compiled: kept until any process changes a

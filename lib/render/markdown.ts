@@ -5,7 +5,8 @@
 import markdownIt, { type MarkdownIt } from 'markdown-it';
 import { emojiPlugin, type EmojiLookup } from './emoji_markdown.js';
 import { classifyImageSource } from './image_proxy.js';
-import { linkifierPlugin, type CompiledLinkifier } from './linkifiers.js';
+import { linkifierPlugin } from './linkifiers.js';
+import type { CompiledLinkifier } from './linkifier_patterns.js';
 import { emptyMentionResult, mentionPlugin, type MentionLookup, type MentionResult } from './mentions.js';
 
 function createRenderer(): MarkdownIt {

@@ -4,8 +4,8 @@
 // scanned, as in Zulip. What was mentioned is collected in env.mentionResult.
 import type { MarkdownIt, StateInline, Token } from 'markdown-it';
 
-export const STREAM_WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'stream', 'channel']);
-export const TOPIC_WILDCARD = 'topic';
+const STREAM_WILDCARDS: ReadonlySet<string> = new Set(['all', 'everyone', 'stream', 'channel']);
+const TOPIC_WILDCARD = 'topic';
 
 export interface MentionedUser {
   id: number;

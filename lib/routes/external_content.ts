@@ -5,7 +5,7 @@ import { pathStr } from '../http/params.js';
 import { RawResponse } from '../http/respond.js';
 import { route } from './route.js';
 
-export const IMAGE_PROXY_HEADERS: Readonly<Record<string, string>> = {
+const IMAGE_PROXY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   // Opened on its own, the image runs nothing and loads nothing.
   'Content-Security-Policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox",

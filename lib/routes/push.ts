@@ -1,6 +1,7 @@
 // POST /register_client_device, POST /mobile_push/register, POST /mobile_push/e2ee/test_notification.
 import { z } from 'zod';
-import { registerClientDevice, registerPushDevice, sendTestNotification } from '../domain/push.js';
+import { registerClientDevice, registerPushDevice } from '../domain/push.js';
+import { sendTestNotification } from '../domain/push_notify.js';
 import { int, json, maxCodePoints, str, uint32 } from '../http/params.js';
 import { MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
 import { route } from './route.js';

@@ -39,7 +39,7 @@ export function insertDraft(s: Store, userId: number, d: NewDraftRow): number {
   return Number(result.lastInsertRowid);
 }
 
-export function updateDraft(s: Store, id: number, d: NewDraftRow): void {
+export function updateDraftRow(s: Store, id: number, d: NewDraftRow): void {
   s.run(
     'UPDATE draft SET type = ?, to_ids = ?, topic = ?, content = ?, last_edit_time = ? WHERE id = ?',
     d.type,
@@ -51,7 +51,7 @@ export function updateDraft(s: Store, id: number, d: NewDraftRow): void {
   );
 }
 
-export function deleteDraft(s: Store, id: number): void {
+export function deleteDraftRow(s: Store, id: number): void {
   s.run('DELETE FROM draft WHERE id = ?', id);
 }
 

@@ -37,7 +37,7 @@ export function recipientList(userIds: Iterable<number>): string {
   return `,${[...userIds].join(',')},`;
 }
 
-export function recipientNeedle(userId: number): string {
+function recipientNeedle(userId: number): string {
   return `,${userId},`;
 }
 

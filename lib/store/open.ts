@@ -22,7 +22,7 @@ function readSchema(): string {
   return schemaText;
 }
 
-export function isMemoryDatabase(db: Database): boolean {
+function isMemoryDatabase(db: Database): boolean {
   return db.memory || db.name === '' || db.name === ':memory:';
 }
 

@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import t from 'tap';
 import BetterSqlite3 from 'better-sqlite3';
 import { createChatServer } from '../../lib/index.js';
-import { silentLogger } from '../../lib/context.js';
+import { silentLogger } from '../../lib/logger.js';
 import type { Database } from '../../lib/store/db.js';
 import { compatibleDatabase, isLibsql } from '../../lib/store/libsql.js';
 import { startServer } from '../helpers.js';
+import { contextOf } from '../../lib/context.js';
 
 const Libsql = createRequire(import.meta.url)('libsql') as new (path: string) => Database;
 
@@ -116,10 +117,10 @@ t.test('createChatServer on a libsql file: WAL, the schema, and the API', async 
   const chat = createChatServer(new Libsql(file), { logger: silentLogger });
   t.teardown(async () => {
     await chat.close();
-    chat.ctx.db.close();
+    contextOf(chat).db.close();
   });
-  t.equal(chat.ctx.db.pragma('journal_mode', { simple: true }), 'wal');
-  t.equal(chat.ctx.db.pragma('foreign_keys', { simple: true }), 1);
+  t.equal(contextOf(chat).db.pragma('journal_mode', { simple: true }), 'wal');
+  t.equal(contextOf(chat).db.pragma('foreign_keys', { simple: true }), 1);
   const owner = await chat.admin.initOrganization({ email: 'owner@example.com' });
   t.equal(chat.api.users.me(owner.user_id).delivery_email, 'owner@example.com');
   // A better-sqlite3 connection (another process, say) reads the same file.
