@@ -3,29 +3,13 @@
 // /users/{user_id}/subscriptions/{stream_id}, GET /streams/{id}/email_address; their events
 // applied to the state before equal a fresh /register.
 import t from 'tap';
-import { startServer, type TestUser } from './helpers.js';
+import { channelSuite, INVALID, NOT_ADMIN } from './channel_helpers.js';
+import type { TestUser } from './helpers.js';
 import { bad, bothFail, isError, ok, poll, register, sendToStream, subscribe } from './messaging_helpers.js';
 import { eventsApply } from './messaging_events.js';
 
-const s = await startServer();
-t.teardown(() => s.close());
+const { s, admin, member, other, guest, channel } = await channelSuite(t, 'settings');
 const api = s.chat.api;
-const admin = await s.user('admin', { fullName: 'Ada Admin' });
-const member = await s.user('member', { fullName: 'Mia Member' });
-const other = await s.user('member', { fullName: 'Otto Other' });
-const guest = await s.user('guest', { fullName: 'Gus Guest' });
-
-const NOT_ADMIN = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
-const INVALID = bad('Invalid channel ID');
-
-let counter = 0;
-/** A fresh channel with the given subscribers (the first creates it). */
-async function channel(users: TestUser[], params: Record<string, unknown> = {}): Promise<{ id: number; name: string }> {
-  counter += 1;
-  const name = `settings-${counter}`;
-  ok(t, await subscribe(s, users[0]!, [name], { principals: users.map((u) => u.user_id), ...params }));
-  return { id: s.db.prepare('SELECT id FROM stream WHERE name = ?').pluck().get(name) as number, name };
-}
 
 const patch = (as: TestUser, id: number, params: Record<string, unknown>) => s.request('PATCH', `/streams/${id}`, { as, params });
 

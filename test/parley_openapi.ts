@@ -6,6 +6,7 @@ import ajvFormats from 'ajv-formats';
 import { buildOpenApi } from '../lib/http/openapi.js';
 import { ZULIP_VERSION } from '../lib/index.js';
 import { routeGroups } from '../lib/routes/index.js';
+import { matchPath } from './zulip_openapi.js';
 
 type Json = Record<string, any>;
 
@@ -55,17 +56,7 @@ function load(): ParleyOpenApi {
   return {
     document,
     match(method, path) {
-      const bare = path.split('?')[0]!.replace(/^\/\/+/, '/');
-      // A path's last parameter may hold slashes (a `*` route, e.g. /user_uploads/{realm_id}/{path}) when nothing else matches.
-      const matching = (lastTakesSlashes: boolean) =>
-        operations
-          .filter((op) => {
-            let pattern = op.path.replace(/\{[^}]+\}/g, '[^/]+');
-            if (lastTakesSlashes) pattern = pattern.replace(/\[\^\/\]\+$/, '.+');
-            return op.method === method && new RegExp(`^${pattern}$`).test(bare);
-          })
-          .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
-      return matching(false) ?? matching(true);
+      return matchPath(operations, method, path);
     },
     check({ operation }, status, body) {
       const response = operation.responses[String(status)];

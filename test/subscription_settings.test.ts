@@ -2,28 +2,13 @@
 // POST /users/me/subscriptions/properties, GET/POST/DELETE /default_streams (and new users joining
 // them), POST /mark_stream_as_read, POST /mark_topic_as_read; their events and /register state.
 import t from 'tap';
+import { channelSuite, INVALID, NOT_ADMIN } from './channel_helpers.js';
 import { startServer, type TestUser } from './helpers.js';
 import { bad, bothFail, flagBits, isError, ok, poll, register, sendToStream, subscribe } from './messaging_helpers.js';
 import { eventsApply } from './messaging_events.js';
 
-const s = await startServer();
-t.teardown(() => s.close());
+const { s, admin, member, other, guest, channel } = await channelSuite(t, 'subs');
 const api = s.chat.api;
-const admin = await s.user('admin', { fullName: 'Ada Admin' });
-const member = await s.user('member', { fullName: 'Mia Member' });
-const other = await s.user('member', { fullName: 'Otto Other' });
-const guest = await s.user('guest', { fullName: 'Gus Guest' });
-
-const NOT_ADMIN = { status: 400, code: 'UNAUTHORIZED_PRINCIPAL', msg: 'Must be an organization administrator' };
-const INVALID = bad('Invalid channel ID');
-
-let counter = 0;
-async function channel(users: TestUser[], params: Record<string, unknown> = {}): Promise<{ id: number; name: string }> {
-  counter += 1;
-  const name = `subs-${counter}`;
-  ok(t, await subscribe(s, users[0]!, [name], { principals: users.map((u) => u.user_id), ...params }));
-  return { id: s.db.prepare('SELECT id FROM stream WHERE name = ?').pluck().get(name) as number, name };
-}
 
 type Change = { stream_id: number; property: string; value: unknown };
 const setProperties = (as: TestUser, data: Change[]) => s.request('POST', '/users/me/subscriptions/properties', { as, params: { subscription_data: data } });

@@ -211,13 +211,15 @@ function load(): ZulipOpenApi {
   };
 }
 
-/** Zulip's operation for a concrete path (`/users/12/status`): literal segments beat parameters. */
-export function matchOperation(api: ZulipOpenApi, method: string, path: string): ZulipOperation | undefined {
-  const bare = path.split('?')[0]!;
-  // A path's last parameter may hold slashes (Zulip's <path:filename>) when nothing else matches.
+/**
+ * The operation of a list for a concrete path (`/users/12/status`): literal segments beat
+ * parameters; a path's last parameter may hold slashes (Zulip's <path:filename>, parley's `*`
+ * routes) when nothing else matches.
+ */
+export function matchPath<T extends { method: string; path: string }>(operations: readonly T[], method: string, path: string): T | undefined {
+  const bare = path.split('?')[0]!.replace(/^\/\/+/, '/');
   const matching = (lastTakesSlashes: boolean) =>
-    api
-      .operations()
+    operations
       .filter((op) => {
         let pattern = op.path.replace(/\{[^}]+\}/g, '[^/]+');
         if (lastTakesSlashes) pattern = pattern.replace(/\[\^\/\]\+$/, '.+');
@@ -225,5 +227,10 @@ export function matchOperation(api: ZulipOpenApi, method: string, path: string):
       })
       .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))[0];
   return matching(false) ?? matching(true);
+}
+
+/** Zulip's operation for a concrete path. */
+export function matchOperation(api: ZulipOpenApi, method: string, path: string): ZulipOperation | undefined {
+  return matchPath(api.operations(), method, path);
 }
 
