@@ -42,13 +42,13 @@ export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
 export interface NewAccount {
   email: string;
   fullName: string;
-  password?: string;
-  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest';
+  password?: string | undefined;
+  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | undefined;
   /** Creates a generic bot owned by `botOwnerId` (or by the first owner). */
-  bot?: boolean;
-  botOwnerId?: number;
+  bot?: boolean | undefined;
+  botOwnerId?: number | undefined;
   /** Who sees the real email (Zulip's values, 1 everyone ... 5 moderators); the organization's default when absent. */
-  emailAddressVisibility?: 1 | 2 | 3 | 4 | 5;
+  emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 | undefined;
 }
 
 export interface ChatServer {
@@ -71,7 +71,14 @@ export interface ChatServer {
      * The organization starts with the default channels general and sandbox, the owner
      * subscribed, unless `defaultChannels` is false (an application that makes its own).
      */
-    initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string; defaultChannels?: boolean }): Promise<Credentials>;
+    initOrganization(input: {
+      email: string;
+      fullName?: string | undefined;
+      password?: string | undefined;
+      orgName?: string | undefined;
+      url?: string | undefined;
+      defaultChannels?: boolean | undefined;
+    }): Promise<Credentials>;
     addUser(input: NewAccount): Promise<Credentials>;
     /** Deactivates a user or bot; a user's active bots go too. Returns the ids deactivated, bots first. */
     deactivateUser(userId: number): number[];
