@@ -192,22 +192,24 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     ctx,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        server = http.createServer((req, res) => handler(req, res));
-        server.on('clientError', answerClientError);
-        server.keepAliveTimeout = 75_000;
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server!.off('error', reject);
-          resolve(server!.address() as AddressInfo);
+        const listening = http.createServer((req, res) => handler(req, res));
+        server = listening;
+        listening.on('clientError', answerClientError);
+        listening.keepAliveTimeout = 75_000;
+        listening.once('error', reject);
+        listening.listen(port, host, () => {
+          listening.off('error', reject);
+          resolve(listening.address() as AddressInfo);
         });
       });
     },
     async close() {
       ctx.events.close();
       stopPushForwarding(ctx);
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
+      const open = server;
+      if (open) {
+        const closing = new Promise<void>((resolve) => open.close(() => resolve()));
+        open.closeIdleConnections();
         setTimeout(() => server?.closeAllConnections(), 1000).unref();
         await closing;
         server = undefined;
