@@ -66,16 +66,20 @@ export interface LoadOptions {
 
 /** Mean requests per second over the run; throws if any request failed or was not 2xx. */
 export async function load(options: LoadOptions): Promise<number> {
+  // autocannon's options take no explicit undefined: absent headers are its default {}.
+  const request = {
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body === undefined ? {} : { body: options.body }),
+  };
   const result = await autocannon({
     url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers,
-    body: options.body,
+    ...request,
     connections: options.connections ?? 50,
     duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
     // autocannon applies a setupRequest given with the request it changes.
     ...(options.setupRequest
-      ? { requests: [{ method: options.method ?? 'GET', headers: options.headers, body: options.body, setupRequest: options.setupRequest }] }
+      ? { requests: [{ ...request, setupRequest: options.setupRequest }] }
       : {}),
   });
   if (result.errors > 0 || result.non2xx > 0) {

@@ -12,9 +12,9 @@ import { databaseBusy } from './errors.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
-  bouncerUrl?: string;
-  serverId?: string;
-  serverKey?: string;
+  bouncerUrl?: string | undefined;
+  serverId?: string | undefined;
+  serverKey?: string | undefined;
   /** The fetch used to reach the bouncer (node-fetch by default). */
   fetch?: typeof import('node-fetch').default;
   /** Per-request timeout in ms (Zulip: 15 s). */
@@ -82,7 +82,7 @@ export interface ChatOptions {
    */
   realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
   events?: EventOptions;
-  push?: PushOptions;
+  push?: PushOptions | undefined;
   rateLimit?: RateLimitOptions;
   /**
    * Reverse proxies whose X-Forwarded-For is believed (Express's "trust proxy"): a number of hops,

@@ -46,7 +46,7 @@ export class ApiError extends Error {
   constructor(
     code: ErrorCode,
     msg: string,
-    options: { status?: number; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: { status?: number; extra?: Record<string, unknown> | undefined; headers?: Record<string, string> } = {},
   ) {
     super(msg);
     this.name = 'ApiError';

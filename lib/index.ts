@@ -44,13 +44,13 @@ export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
 export interface NewAccount {
   email: string;
   fullName: string;
-  password?: string;
-  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest';
+  password?: string | undefined;
+  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | undefined;
   /** Creates a generic bot owned by `botOwnerId` (or by the first owner). */
-  bot?: boolean;
-  botOwnerId?: number;
+  bot?: boolean | undefined;
+  botOwnerId?: number | undefined;
   /** Who sees the real email (Zulip's values, 1 everyone ... 5 moderators); the organization's default when absent. */
-  emailAddressVisibility?: 1 | 2 | 3 | 4 | 5;
+  emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 | undefined;
 }
 
 export interface ChatServer {
@@ -73,7 +73,14 @@ export interface ChatServer {
      * The organization starts with the default channels general and sandbox, the owner
      * subscribed, unless `defaultChannels` is false (an application that makes its own).
      */
-    initOrganization(input: { email: string; fullName?: string; password?: string; orgName?: string; url?: string; defaultChannels?: boolean }): Promise<Credentials>;
+    initOrganization(input: {
+      email: string;
+      fullName?: string | undefined;
+      password?: string | undefined;
+      orgName?: string | undefined;
+      url?: string | undefined;
+      defaultChannels?: boolean | undefined;
+    }): Promise<Credentials>;
     addUser(input: NewAccount): Promise<Credentials>;
     /** Deactivates a user or bot; a user's active bots go too. Returns the ids deactivated, bots first. */
     deactivateUser(userId: number): number[];
@@ -182,22 +189,24 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     [CONTEXT]: ctx,
     listen(port = 0, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
-        server = http.createServer((req, res) => handler(req, res));
-        server.on('clientError', answerClientError);
-        server.keepAliveTimeout = 75_000;
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server!.off('error', reject);
-          resolve(server!.address() as AddressInfo);
+        const listening = http.createServer((req, res) => handler(req, res));
+        server = listening;
+        listening.on('clientError', answerClientError);
+        listening.keepAliveTimeout = 75_000;
+        listening.once('error', reject);
+        listening.listen(port, host, () => {
+          listening.off('error', reject);
+          resolve(listening.address() as AddressInfo);
         });
       });
     },
     async close() {
       ctx.events.close();
       stopPushForwarding(ctx);
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
+      const open = server;
+      if (open) {
+        const closing = new Promise<void>((resolve) => open.close(() => resolve()));
+        open.closeIdleConnections();
         setTimeout(() => server?.closeAllConnections(), 1000).unref();
         await closing;
         server = undefined;

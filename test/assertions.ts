@@ -9,7 +9,7 @@ export interface Expected {
   code: string;
   msg: string;
   /** Further fields the error carries (Zulip's `var_name`, `errors`, ...). */
-  extra?: Record<string, unknown>;
+  extra?: Record<string, unknown> | undefined;
 }
 
 type Asserts = Pick<Test, 'equal' | 'match' | 'same' | 'fail'>;

@@ -27,11 +27,11 @@ export interface Reply {
 export type Encoding = 'urlencoded' | 'multipart' | 'query';
 
 export interface RequestOptions {
-  as?: TestUser | null;
-  params?: Record<string, unknown>;
-  encoding?: Encoding;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+  as?: TestUser | null | undefined;
+  params?: Record<string, unknown> | undefined;
+  encoding?: Encoding | undefined;
+  headers?: Record<string, string> | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 export interface TestServer {
@@ -85,7 +85,7 @@ function requestInit(method: string, path: string, options: RequestOptions): { u
   const headers: Record<string, string> = { ...options.headers };
   if (options.as) headers.authorization = options.as.auth;
   let url = '/api/v1' + path;
-  let body: string | FormData | undefined;
+  let body: string | FormData | null = null;
   const entries = Object.entries(options.params ?? {}).filter(([, v]) => v !== undefined);
   if (entries.length > 0) {
     if (encoding === 'query') {
@@ -99,7 +99,7 @@ function requestInit(method: string, path: string, options: RequestOptions): { u
       body = new URLSearchParams(entries.map(([k, v]): [string, string] => [k, formValue(v)])).toString();
     }
   }
-  return { url, init: { method, headers, body, signal: options.signal } };
+  return { url, init: { method, headers, body, signal: options.signal ?? null } };
 }
 
 export async function sendRequest(base: string, method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
@@ -125,8 +125,11 @@ export async function injectRequest(handler: ChatServer['handler'], method: stri
   const encoded = new Request('http://127.0.0.1' + url, init);
   const headers: Record<string, string> = { ...FETCH_HEADERS };
   encoded.headers.forEach((value, key) => (headers[key] = value));
-  const payload = init.body === undefined ? undefined : Buffer.from(await encoded.arrayBuffer());
-  const response = await inject((req, res) => handler(req, res), { method: method as 'GET', url, headers, payload });
+  const injected = { method: method as 'GET', url, headers };
+  const response = await inject(
+    (req, res) => handler(req, res),
+    init.body === null ? injected : { ...injected, payload: Buffer.from(await encoded.arrayBuffer()) },
+  );
   const replyHeaders = new Headers();
   for (const [key, value] of Object.entries(response.headers)) {
     for (const one of Array.isArray(value) ? value : [value]) if (one !== undefined) replyHeaders.append(key, String(one));

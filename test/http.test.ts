@@ -75,7 +75,7 @@ function publicOnlyHandler(routes: RouteDef[], logger: Logger) {
 }
 
 function memoryLogger() {
-  const entries: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const entries: { level: string; message: string; fields?: Record<string, unknown> | undefined }[] = [];
   const logger: Logger = {
     info: (message, fields) => entries.push({ level: 'info', message, fields }),
     warn: (message, fields) => entries.push({ level: 'warn', message, fields }),

@@ -42,7 +42,7 @@ interface Limit {
   over: unknown;
   message: string;
   /** Other parameters the endpoint needs to get as far as this one. */
-  rest?: Record<string, unknown>;
+  rest?: Record<string, unknown> | undefined;
   /** Where the list lives, when it is inside the parameter. */
   wrap?: (value: unknown) => unknown;
 }

@@ -52,7 +52,7 @@ t.test('POST /register: realm_linkifiers for clients with linkifier_url_template
 t.test('every change sends the full ordered list to every user; applied to the registered state it equals a refetch', async (t) => {
   reset(t);
   const a = api.add(owner, { pattern: 'A-(?P<id>[0-9]+)', urlTemplate: 'https://a/{id}' }).id;
-  const queues = [await register(s.owner), await register(member)];
+  const queues = [await register(s.owner), await register(member)] as const;
   let state: Linkifier[] = queues[1].realm_linkifiers;
 
   const b = api.add(owner, { pattern: 'B-(?P<id>[0-9]+)', urlTemplate: 'https://b/{id}', exampleInput: 'B-1', reverseTemplate: 'B-{id}' }).id;

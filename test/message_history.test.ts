@@ -3,7 +3,7 @@
 // (local_message_id in the message event of the queue named in POST /messages).
 import t from 'tap';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, memberPair, ok, poll, sendDirect, sendToStream } from './messaging_helpers.js';
+import { bad, bothFail, first, memberPair, ok, poll, sendDirect, sendToStream } from './messaging_helpers.js';
 import { checkSchemas } from './messaging_events.js';
 
 let now = 1_700_000_000_000;
@@ -108,12 +108,12 @@ t.test('local echo: the queue named in POST /messages gets local_message_id; no 
   const events = await poll(s, alice, mine);
   checkSchemas(t, events);
   t.match(events, [{ type: 'message', local_message_id: '1.01', message: { id } }]);
-  t.notOk('local_message_id' in (await poll(s, alice, other))[0], "the sender's other queue");
-  t.notOk('local_message_id' in (await poll(s, bob, bobs))[0], 'other users');
+  t.notOk('local_message_id' in first(await poll(s, alice, other)), "the sender's other queue");
+  t.notOk('local_message_id' in first(await poll(s, bob, bobs)), 'other users');
 
   const next = await register(bob);
   await sendDirect(s, alice, [bob.user_id], 'naming a queue of someone else', { queue_id: next.queue_id, local_id: '2' });
-  t.notOk('local_message_id' in (await poll(s, bob, next))[0], "another user's queue gets no local_message_id");
+  t.notOk('local_message_id' in first(await poll(s, bob, next)), "another user's queue gets no local_message_id");
   const inProcess = await register(alice);
   api.messages.send(alice.user_id, { type: 'direct', to: [bob.user_id], content: 'x', queueId: inProcess.queue_id, localId: '3' });
   t.match(await poll(s, alice, inProcess), [{ local_message_id: '3' }], 'in-process too');

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import { FLAG } from '../lib/domain/flags.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, camelize, flagBits, isError, ok, poll, sendDirect, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { bad, bothFail, camelize, first, flagBits, isError, ok, poll, sendDirect, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
 import { checkSchemas, eventsApply } from './messaging_events.js';
 
 const START = 1_700_000_000_000;
@@ -370,7 +370,7 @@ t.test('PATCH topics: change_one, change_later, change_all move the topic; updat
   const events = await poll(s, bob, reg);
   checkSchemas(t, events);
   t.match(events[0], { type: 'update_message', user_id: alice.user_id, message_id: c, message_ids: [c], propagate_mode: 'change_one', orig_subject: 'old', subject: 'one', topic_links: [], stream_id: streamId(s, 'general'), stream_name: 'general', rendering_only: false });
-  t.notOk('content' in events[0], 'no content fields for a topic edit');
+  t.notOk('content' in first(events), 'no content fields for a topic edit');
 });
 
 t.test('message and update_message events: one per recipient with its flags; content per apply_markdown', async (t) => {

@@ -51,6 +51,13 @@ export async function poll(s: TestServer, user: TestUser, queue: Record<string, 
   return reply.body.events as Record<string, any>[];
 }
 
+/** The first item of a list the test expects to be non-empty; throws when it is empty. */
+export function first<T>(items: readonly T[]): T {
+  const item = items[0];
+  if (item === undefined) throw new Error('expected a non-empty list');
+  return item;
+}
+
 /** HTTP parameter names to the in-process API's camelCase keys. */
 export function camelize(params: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(params).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]));

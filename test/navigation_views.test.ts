@@ -14,7 +14,7 @@ const updateEvent = z
     type: z.literal('navigation_view'),
     op: z.literal('update'),
     fragment: z.string(),
-    data: z.object({ name: z.string().optional(), is_pinned: z.boolean().optional() }).strict(),
+    data: z.object({ name: z.string().exactOptional(), is_pinned: z.boolean().exactOptional() }).strict(),
   })
   .strict();
 const removeEvent = z.object({ id: z.int(), type: z.literal('navigation_view'), op: z.literal('remove'), fragment: z.string() }).strict();

@@ -75,7 +75,7 @@ export async function attempt(
     const response = await fetch(`${url}/api/v1${path}`, {
       method,
       headers: { authorization: user.auth, 'content-type': 'application/x-www-form-urlencoded' },
-      body: method === 'GET' ? undefined : new URLSearchParams(params).toString(),
+      body: method === 'GET' ? null : new URLSearchParams(params).toString(),
       signal,
     });
     return { status: response.status, body: await jsonBody(response) };

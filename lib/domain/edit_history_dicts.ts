@@ -39,13 +39,14 @@ export function editHistoryByMessage(ctx: Ctx, messageIds: readonly number[]): M
   return groupBy(selectMessageEditsOf(ctx.store, messageIds), (row) => row.message_id, entryOf);
 }
 
-function isResolveOnly(entry: EditHistoryEntry): boolean {
-  const strip = (topic: string): string => (topic.startsWith(RESOLVED_TOPIC_PREFIX) ? topic.slice(RESOLVED_TOPIC_PREFIX.length) : topic);
-  return strip(entry.prev_topic!) === strip(entry.topic!);
+function isResolveOnly(prevTopic: string, topic: string): boolean {
+  const strip = (name: string): string => (name.startsWith(RESOLVED_TOPIC_PREFIX) ? name.slice(RESOLVED_TOPIC_PREFIX.length) : name);
+  return strip(prevTopic) === strip(topic);
 }
 
 /** Zulip's last_moved_timestamp (feature level 365): the newest topic move that is not only a (un)resolve. */
 export function lastMovedTimestamp(history: readonly EditHistoryEntry[]): number | undefined {
-  return history.find((entry) => entry.prev_topic !== undefined && !isResolveOnly(entry))?.timestamp;
+  // A topic move's entry carries both prev_topic and topic (entryOf).
+  return history.find((entry) => entry.prev_topic !== undefined && entry.topic !== undefined && !isResolveOnly(entry.prev_topic, entry.topic))?.timestamp;
 }
 

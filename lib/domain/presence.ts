@@ -11,6 +11,7 @@ import type { StateOptions } from './state_options.js';
 import { selectPresence, selectShownPresences, upsertPresence, type ShownPresenceRow } from '../store/presence.js';
 import { selectActiveUserIds, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import type { Actor } from './roles.js';
+import { existingUser } from './users.js';
 
 /** Zulip's OFFLINE_THRESHOLD_SECS: a user not heard from for longer is offline. */
 export const OFFLINE_THRESHOLD_SECONDS = 140;
@@ -150,7 +151,7 @@ export function updatePresence(ctx: Ctx, actor: Actor, input: UpdatePresenceInpu
   if (input.status !== 'active' && input.status !== 'idle') throw badRequest(`Invalid status: ${input.status}`);
   const status = input.status;
   return ctx.tx(() => {
-    const user = selectUserById(ctx.store, actor.id)!;
+    const user = existingUser(ctx, actor.id);
     if (user.presence_enabled === 1) recordPresence(ctx, user, status);
     return input.pingOnly ? {} : presenceResponse(ctx, input);
   });

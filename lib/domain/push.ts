@@ -83,14 +83,12 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
     const keyFields = pushKey !== undefined && pushKeyId !== undefined;
     const tokenFields =
       bouncerPublicKey !== undefined && encryptedPushRegistration !== undefined && tokenId !== undefined && tokenKind !== undefined;
-    if (!keyFields && !tokenFields) {
-      throw badRequest('Missing parameters: must provide either all push key fields, all token fields, or both.');
-    }
     if (!tokenFields) {
+      if (!keyFields) throw badRequest('Missing parameters: must provide either all push key fields, all token fields, or both.');
       if (device.push_key_id === null) throw badRequest('No push registration exists to rotate key for.');
-      const key = checkPushKey(pushKey!);
-      if (!sameKey(device, key, pushKeyId!)) {
-        updateDevicePushKey(ctx.store, device.id, key, pushKeyId!);
+      const key = checkPushKey(pushKey);
+      if (!sameKey(device, key, pushKeyId)) {
+        updateDevicePushKey(ctx.store, device.id, key, pushKeyId);
         appendDeviceUpdate(ctx, device, { push_key_id: pushKeyId });
       }
       return null;
@@ -99,12 +97,12 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
     if (device.push_registration_error_code === null && device.pending_push_token_id !== null) {
       throw badRequest('A registration for the device already in progress.');
     }
-    const canonicalTokenId = checkTokenId(tokenId!);
+    const canonicalTokenId = checkTokenId(tokenId);
     const registration = {
       tokenId: canonicalTokenId,
       updatedAt: ctx.now(),
-      bouncerPublicKey: bouncerPublicKey!,
-      encryptedPushRegistration: encryptedPushRegistration!,
+      bouncerPublicKey: bouncerPublicKey,
+      encryptedPushRegistration: encryptedPushRegistration,
     };
     const pending = {
       pending_push_token_id: canonicalTokenId,
@@ -118,15 +116,15 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
       appendDeviceUpdate(ctx, device, pending);
       return device.id;
     }
-    const key = checkPushKey(pushKey!);
+    const key = checkPushKey(pushKey);
     const unchanged =
       device.push_registration_error_code === null &&
-      sameKey(device, key, pushKeyId!) &&
+      sameKey(device, key, pushKeyId) &&
       device.push_token_id === canonicalTokenId &&
       device.push_token_kind === tokenKind;
     if (unchanged) return null;
-    updateDevicePushKey(ctx.store, device.id, key, pushKeyId!);
-    updateDevicePendingToken(ctx.store, device.id, { ...registration, tokenKind: tokenKind! });
+    updateDevicePushKey(ctx.store, device.id, key, pushKeyId);
+    updateDevicePendingToken(ctx.store, device.id, { ...registration, tokenKind: tokenKind });
     appendDeviceUpdate(ctx, device, { push_key_id: pushKeyId, ...pending });
     return device.id;
   });

@@ -13,6 +13,7 @@ import { checkCanEditContent } from './message_edit.js';
 import { accessMessage } from './message_fetch.js';
 import { checkCanSendToStream } from './message_send.js';
 import type { Actor } from './roles.js';
+import { existingUser } from './users.js';
 import { canAccessStreamContent } from './stream_access.js';
 import { userSetting } from './user_settings.js';
 import { selectUsersWithSetting } from '../store/user_settings.js';
@@ -85,7 +86,7 @@ export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<s
       const stream = accessChannelForTyping(ctx, actor, input.streamId);
       // Zulip's maybe_rename_no_topic_to_empty_topic, as for messages (message_addressee.ts checkTopic).
       const topic = input.topic === '(no topic)' ? '' : input.topic;
-      const event = { type: 'typing', op: input.op, message_type: 'stream', sender: personOf(ctx)(selectUserById(ctx.store, actor.id)!), stream_id: stream.id, topic };
+      const event = { type: 'typing', op: input.op, message_type: 'stream', sender: personOf(ctx)(existingUser(ctx, actor.id)), stream_id: stream.id, topic };
       ctx.events.append(channelAudience(ctx, stream.id, actor.id), event);
       return {};
     }

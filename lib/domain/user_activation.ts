@@ -7,7 +7,7 @@ import { deleteQueuesOfUser } from '../store/events.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
-import { accessUserById } from './users.js';
+import { accessUserById, existingUser } from './users.js';
 
 /** DELETE /users/{user_id}: administrators (and a bot's owner, for the bot); the bots the user owns go too. */
 export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
@@ -31,7 +31,7 @@ function cannotDeactivateLast(isLastOwner: boolean): ApiError {
 /** DELETE /users/me: Zulip's deactivate_user_own_backend (the last account, then the last owner, may not go). */
 export function deactivateOwnAccount(ctx: Ctx, actor: Actor): Record<string, never> {
   return ctx.tx(() => {
-    const row = selectUserById(ctx.store, actor.id)!;
+    const row = existingUser(ctx, actor.id);
     if (selectActiveUserIds(ctx.store).length === 1) throw cannotDeactivateLast(false);
     if (row.role === ROLE.owner && row.bot_type === null && countActiveOwners(ctx.store) <= 1) throw cannotDeactivateLast(true);
     deactivate(ctx, actor.id);
@@ -90,7 +90,7 @@ export function reactivate(ctx: Ctx, userId: number, actingUserId: number | null
     }
     updateUserActive(ctx.store, row.id, true);
     if (ownerGone) updateBotOwner(ctx.store, row.id, actingUserId!);
-    const reactivated = selectUserById(ctx.store, row.id)!;
+    const reactivated = existingUser(ctx, row.id);
     ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
     if (row.bot_type === null) return;
     ctx.events.append(botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });

@@ -10,7 +10,6 @@ import { deleteUserSetting, selectUserSettings, upsertUserSetting } from '../sto
 import {
   selectActiveUserIds,
   selectActiveUserRoles,
-  selectUserById,
   updateUserDraftsSynchronization,
   updateUserEmailAddressVisibility,
   updateUserPasswordHash,
@@ -22,10 +21,10 @@ import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';
 import { canAccessDeliveryEmail, type Actor } from './roles.js';
 import { EMOJISET_CHOICES, LANGUAGE_CODES, MAX_EMAIL_BATCHING_PERIOD_SECONDS, NOTIFICATION_SOUNDS, USER_SETTINGS, type SettingValue } from './user_setting_types.js';
-import { changeFullName, checkFullName, isStrongPassword } from './users.js';
+import { changeFullName, checkFullName, existingUser, isStrongPassword } from './users.js';
 
 export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
-  const row = selectUserById(ctx.store, actor.id)!;
+  const row = existingUser(ctx, actor.id);
   const stored = selectUserSettings(ctx.store, actor.id);
   const settings: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(USER_SETTINGS)) settings[name] = stored.get(name) ?? spec.default;
@@ -108,14 +107,14 @@ export function updateSettings(ctx: Ctx, actor: Actor, input: SettingsInput): Re
 
 /** Zulip's checks of a password change: the old password, then the new one's strength. */
 async function newPasswordHash(ctx: Ctx, actor: Actor, oldPassword: string, newPassword: string): Promise<string> {
-  if (!(await verifyPassword(oldPassword, selectUserById(ctx.store, actor.id)!.password_hash))) throw badRequest('Wrong password!');
+  if (!(await verifyPassword(oldPassword, existingUser(ctx, actor.id).password_hash))) throw badRequest('Wrong password!');
   if (!isStrongPassword(newPassword)) throw badRequest('New password is too weak!');
   return hashPassword(newPassword, ctx.random);
 }
 
 function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHash: string | undefined): Record<string, never> {
   return ctx.tx(() => {
-    const row = selectUserById(ctx.store, actor.id)!;
+    const row = existingUser(ctx, actor.id);
     // parley sends no confirmation emails, so the email address cannot change through the API.
     if (input.email !== undefined && input.email.trim() !== row.email) throw badRequest('Email address changes are disabled in this organization.');
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
@@ -142,7 +141,7 @@ function settingChanged(ctx: Ctx, userId: number, property: string, value: Setti
 
 /** The settings kept on the user row. */
 function setColumnSettings(ctx: Ctx, actor: Actor, input: SettingsInput): void {
-  const row = selectUserById(ctx.store, actor.id)!;
+  const row = existingUser(ctx, actor.id);
   if (input.emailAddressVisibility !== undefined) setEmailAddressVisibility(ctx, actor, input.emailAddressVisibility);
   if (input.presenceEnabled !== undefined && input.presenceEnabled !== (row.presence_enabled === 1)) {
     updateUserPresenceEnabled(ctx.store, actor.id, input.presenceEnabled);
@@ -169,7 +168,7 @@ function setColumnSettings(ctx: Ctx, actor: Actor, input: SettingsInput): void {
  * a realm_user update with `new_email` to everyone.
  */
 function setEmailAddressVisibility(ctx: Ctx, actor: Actor, visibility: number): void {
-  const before = selectUserById(ctx.store, actor.id)!;
+  const before = existingUser(ctx, actor.id);
   if (before.email_address_visibility === visibility) return;
   updateUserEmailAddressVisibility(ctx.store, actor.id, visibility);
   const after = { ...before, email_address_visibility: visibility };

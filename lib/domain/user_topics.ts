@@ -42,9 +42,17 @@ export function fetchMutedTopicsState(ctx: Ctx, actor: Actor, _options: StateOpt
   return { muted_topics: mutedTopics(ctx, actor.id) };
 }
 
+type StreamRef = { streamId?: number | undefined; stream?: string | undefined };
+
+/** The channel a request names by `stream` or, without it, by `streamId`. */
+function streamOfRef(ctx: Ctx, ref: StreamRef): StreamRow | undefined {
+  if (ref.stream !== undefined) return selectStreamByName(ctx.store, ref.stream);
+  return ref.streamId === undefined ? undefined : selectStreamById(ctx.store, ref.streamId);
+}
+
 /** Zulip's access_stream_by_id / access_stream_by_name for setting a policy: a channel whose messages the user may read. */
-function accessStream(ctx: Ctx, actor: Actor, ref: { streamId?: number | undefined; stream?: string | undefined }): StreamRow {
-  const stream = ref.stream !== undefined ? selectStreamByName(ctx.store, ref.stream) : selectStreamById(ctx.store, ref.streamId!);
+function accessStream(ctx: Ctx, actor: Actor, ref: StreamRef): StreamRow {
+  const stream = streamOfRef(ctx, ref);
   if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
     throw badRequest(ref.stream !== undefined ? `Invalid channel name '${ref.stream}'` : 'Invalid channel ID');
   }
@@ -52,8 +60,8 @@ function accessStream(ctx: Ctx, actor: Actor, ref: { streamId?: number | undefin
 }
 
 /** Zulip's access_stream_to_remove_visibility_policy_by_*: any existing channel, so policies outlive access. */
-function streamToClear(ctx: Ctx, ref: { streamId?: number | undefined; stream?: string | undefined }, error: string): StreamRow {
-  const stream = ref.stream !== undefined ? selectStreamByName(ctx.store, ref.stream) : selectStreamById(ctx.store, ref.streamId!);
+function streamToClear(ctx: Ctx, ref: StreamRef, error: string): StreamRow {
+  const stream = streamOfRef(ctx, ref);
   if (!stream) throw badRequest(error);
   return stream;
 }

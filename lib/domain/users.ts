@@ -101,9 +101,16 @@ export function accessUserById(
   return target;
 }
 
+/** A user the caller knows exists (the authenticated actor, a row just written); throws otherwise. */
+export function existingUser(ctx: Ctx, userId: number): UserRow {
+  const row = selectUserById(ctx.store, userId);
+  if (!row) throw new Error(`user ${userId} does not exist`);
+  return row;
+}
+
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
 export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
-  const row = authenticatedRow(ctx, actor) ?? selectUserById(ctx.store, actor.id)!;
+  const row = authenticatedRow(ctx, actor) ?? existingUser(ctx, actor.id);
   // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
   const user = formatUser(row, rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx)), true);
   user.avatar_url = gravatarUrl(row.email);
@@ -203,7 +210,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       timezone: '',
       email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
     });
-    const row = selectUserById(ctx.store, id)!;
+    const row = existingUser(ctx, id);
     notifyUserAdded(ctx, row);
     if (input.first && input.initialChannels) createInitialChannels(ctx);
     if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });

@@ -154,7 +154,7 @@ function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | 
 
 /** z.int() and its kin report `expected: 'number'` for a non-number: tell them from floats by format. */
 function expectsInteger(schema: z.ZodType | undefined): boolean {
-  const format = (schema as unknown as { _zod?: { def?: { format?: string } } } | undefined)?._zod?.def?.format;
+  const format = (schema?._zod.def as { format?: unknown } | undefined)?.format;
   return typeof format === 'string' && /int/.test(format);
 }
 

@@ -7,9 +7,9 @@ export interface BouncerConfig {
   url: string;
   serverId: string;
   serverKey: string;
-  fetch?: typeof nodeFetch;
+  fetch?: typeof nodeFetch | undefined;
   /** Zulip: 15 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   userAgent: string;
 }
 
@@ -54,7 +54,7 @@ export interface NotifyReply {
   android_successfully_sent_count?: number;
   apple_successfully_sent_count?: number;
   delete_token_ids: string[];
-  realm_push_status?: { can_push?: boolean; expected_end_timestamp?: number | null };
+  realm_push_status?: { can_push?: boolean; expected_end_timestamp?: number | null } | undefined;
 }
 
 export interface RegisterRequest {

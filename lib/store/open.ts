@@ -8,9 +8,9 @@ export type Synchronous = 'NORMAL' | 'FULL';
 
 export interface OpenOptions {
   /** NORMAL (default): an acknowledged write survives a crash of the process; FULL: also power loss. */
-  synchronous?: Synchronous;
+  synchronous?: Synchronous | undefined;
   /** How long a writer waits for another process's lock before failing, in milliseconds. */
-  busyTimeoutMs?: number;
+  busyTimeoutMs?: number | undefined;
 }
 
 const SCHEMA_URL = new URL('../../schema.sql', import.meta.url);
@@ -42,7 +42,7 @@ export interface SchemaPlan {
   version: number;
   migrations: readonly Migration[];
   /** The schema text; read from schema.sql when not given. */
-  schema?: string;
+  schema?: string | undefined;
 }
 
 /** Brings the database to `plan.version` (parley's current schema unless a test passes another plan). */

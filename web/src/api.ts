@@ -38,14 +38,14 @@ export class Api {
     const headers: Record<string, string> = {};
     if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
     let url = API_ROOT + path.replace(/^\//, '');
-    let body: URLSearchParams | undefined;
+    let body: URLSearchParams | null = null;
     if (method === 'GET') {
       const query = form(params).toString();
       if (query !== '') url += '?' + query;
     } else body = form(params);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal, cache: 'no-store' });
+      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store' });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
