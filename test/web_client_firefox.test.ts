@@ -1,7 +1,8 @@
 // The web client in a real headless Firefox (Debian's firefox-esr, driven by puppeteer-core over
 // WebDriver BiDi), as test/web_client.test.ts does in Chromium: sign in, open a channel, a message
-// sent in one session appears live in the other, star and react, and a phone-size window shows
-// the conversation with the channel list behind its menu.
+// sent in one session appears live in the other (with the typing notice), star and react, a
+// mention from the autocomplete and an edit, and a phone-size window shows the conversation with
+// the channel list behind its menu.
 import t from 'tap';
 import { launchBrowser, openView, signIn, topicHash, unreadCount, waitForText, type TestBrowser } from './browser.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
@@ -64,6 +65,8 @@ t.test('the web client in Firefox, a wide and a phone-size session', async (t) =
     await openView(owner, hash);
     await owner.click('.compose-box');
     await owner.type('.compose-box', 'hello from Firefox');
+    await waitForText(mia, '.typing', 'Olivia Owner is typing');
+    t.pass('the other session sees the sender typing');
     await owner.keyboard.press('Enter');
     await waitForText(mia, '.message .content', 'hello from Firefox');
     await waitForText(owner, '.message .content', 'hello from Firefox');
@@ -85,6 +88,26 @@ t.test('the web client in Firefox, a wide and a phone-size session', async (t) =
     await owner.click('.emoji-grid button[data-emoji="octopus"]');
     await mia.waitForSelector('.message-list li:last-child .reaction[data-emoji="octopus"]');
     t.equal(await mia.$eval('.message-list li:last-child .reaction', (el) => el.textContent?.trim()), '🐙 1', 'the reaction shows in the phone-size session');
+  });
+
+  await t.test('edit one\'s own message from the phone-size session; @-mention autocomplete', async (t) => {
+    await mia.bringToFront();
+    await mia.click('.compose-box');
+    await mia.type('.compose-box', 'mine @Oli');
+    await waitForText(mia, '.autocomplete [role=option]', 'Olivia Owner');
+    await mia.keyboard.press('Tab');
+    t.equal(await mia.$eval('.compose-box', (el) => (el as any).value), `mine @**Olivia Owner|${s.owner.user_id}** `, 'Tab inserts the mention');
+    await mia.keyboard.press('Enter');
+    await waitForText(owner, '.message .content', 'mine @Olivia Owner');
+    await mia.waitForSelector('.message-list li:last-child .edit-button');
+    await mia.click('.message-list li:last-child .edit-button');
+    await mia.waitForSelector('.message-list li:last-child .edit textarea');
+    await mia.$eval('.message-list li:last-child .edit textarea', (el) => { (el as any).value = ''; });
+    await mia.type('.message-list li:last-child .edit textarea', 'mine, edited');
+    await mia.click('.message-list li:last-child .edit button[type=submit]');
+    await waitForText(owner, '.message .content', 'mine, edited');
+    await owner.waitForSelector('.message-list li:last-child .edited');
+    t.pass('the edit and its (edited) mark show in the other session');
   });
 
   t.same(browser.foreignRequests, [], 'the pages made no request to any other host');
