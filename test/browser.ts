@@ -1,19 +1,42 @@
-// A headless Chromium for the web client's tests (Debian's `chromium`, driven by puppeteer-core).
-// A missing browser fails the test: CI installs it (.ci/run), so nothing is silently skipped.
+// A headless browser for the web client's tests, driven by puppeteer-core: Debian's `chromium`
+// (over the DevTools protocol) or Debian's `firefox-esr` (over WebDriver BiDi).
+// A missing browser fails the test: CI installs both (.ci/run), so nothing is silently skipped.
 // Every request the pages make is checked: only the test server's loopback address is allowed.
 import { execFileSync } from 'node:child_process';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { createRequire } from 'node:module';
+import type { Browser, LaunchOptions, Page, PuppeteerNode } from 'puppeteer-core';
+
+// puppeteer-core's CommonJS build: tap's TypeScript loader resolves ES module imports with an old
+// copy of Node's resolver that misreads chromium-bidi's "exports" pattern "./lib/cjs/*.js"
+// (importing "BidiMapper.js.js"), which breaks the ES module build's WebDriver BiDi code (Firefox).
+const puppeteer = createRequire(import.meta.url)('puppeteer-core') as PuppeteerNode;
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const document: any;
+declare const document: any, location: any;
 
-export function chromiumPath(): string {
-  const fromEnv = process.env.PARLEY_CHROMIUM;
+export type BrowserName = 'chromium' | 'firefox';
+
+const BROWSERS: Record<BrowserName, { command: string; env: string; launch: LaunchOptions }> = {
+  chromium: {
+    command: 'chromium',
+    env: 'PARLEY_CHROMIUM',
+    launch: {
+      // Root in CI containers cannot use Chromium's sandbox.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'],
+    },
+  },
+  firefox: { command: 'firefox-esr', env: 'PARLEY_FIREFOX', launch: { browser: 'firefox' } },
+};
+
+/** The browser's executable: $PARLEY_CHROMIUM / $PARLEY_FIREFOX, else the Debian package's command. */
+export function browserPath(name: BrowserName): string {
+  const { command, env } = BROWSERS[name];
+  const fromEnv = process.env[env];
   if (fromEnv) return fromEnv;
   try {
-    return execFileSync('which', ['chromium'], { encoding: 'utf8' }).trim();
+    return execFileSync('which', [command], { encoding: 'utf8' }).trim();
   } catch {
-    throw new Error('chromium is not installed: apt-get install chromium (or set PARLEY_CHROMIUM)');
+    throw new Error(`${command} is not installed: apt-get install ${command} (or set ${env})`);
   }
 }
 
@@ -25,13 +48,8 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(serverUrl: string): Promise<TestBrowser> {
-  const browser = await puppeteer.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    // Root in CI containers cannot use Chromium's sandbox.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'],
-  });
+export async function launchBrowser(serverUrl: string, name: BrowserName = 'chromium'): Promise<TestBrowser> {
+  const browser = await puppeteer.launch({ ...BROWSERS[name].launch, executablePath: browserPath(name), headless: true });
   const origin = new URL(serverUrl).origin;
   const foreignRequests: string[] = [];
   return {
@@ -77,3 +95,15 @@ export async function waitForText(page: Page, selector: string, text: string): P
     text,
   );
 }
+
+/** Opens a view by its `#` address and waits until its messages are loaded. */
+export async function openView(page: Page, hash: string): Promise<void> {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForSelector(`.messages[data-loaded="${hash}"]`);
+}
+
+/** The unread count shown inside the element matching the selector ('0' when none is shown). */
+export const unreadCount = (page: Page, selector: string) => page.$eval(selector, (el) => el.querySelector('.count')?.textContent ?? '0');
+
+/** The `#` address of a topic. */
+export const topicHash = (streamId: number, topic: string) => `#channel/${streamId}/topic/${encodeURIComponent(topic)}`;

@@ -3,10 +3,9 @@
 // between two sessions of one user, and reconnecting after the server restarts.
 import { join } from 'node:path';
 import t from 'tap';
-import type { Page } from 'puppeteer-core';
 import { createChatServer, type ChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
-import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
+import { launchBrowser, openView, signIn, topicHash as topicHashIn, unreadCount as count, waitForText, type TestBrowser } from './browser.js';
 import { openTestDatabase, startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
@@ -35,13 +34,7 @@ t.teardown(async () => {
   restarted?.db.close();
 });
 
-const count = (page: Page, selector: string) => page.$eval(selector, (el) => el.querySelector('.count')?.textContent ?? '0');
-const topicHash = (topic: string) => `#channel/${streamId}/topic/${encodeURIComponent(topic)}`;
-
-async function openView(page: Page, hash: string): Promise<void> {
-  await page.evaluate((h) => { location.hash = h; }, hash);
-  await page.waitForSelector(`.messages[data-loaded="${hash}"]`);
-}
+const topicHash = (topic: string) => topicHashIn(streamId, topic);
 
 t.test('the web client end to end, in two sessions', async (t) => {
   const owner = await browser.page();

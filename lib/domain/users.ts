@@ -148,14 +148,14 @@ export interface NewUser {
   email: string;
   fullName: string;
   password?: string | undefined;
-  role?: Role;
-  botType?: number | null;
+  role?: Role | undefined;
+  botType?: number | null | undefined;
   /** A bot's owner; by default the organization's first human owner. */
-  botOwnerId?: number | null;
+  botOwnerId?: number | null | undefined;
   /** The organization's first account: refused, under the write lock, when there are users already. */
-  first?: boolean;
+  first?: boolean | undefined;
   /** With `first`: the organization's initial default channels are created (and joined). */
-  initialChannels?: boolean;
+  initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
 }
