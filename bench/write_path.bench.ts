@@ -1,6 +1,6 @@
 // The write path over HTTP (req/s next to a bare node:http server doing one UPDATE transaction
 // per request, loaded in alternating rounds): star or unstar one message, set another user's
-// status, add a new reaction. BENCH_COMPARE_ROOT=<another checkout> loads a second parley server
+// status, add or remove a reaction. BENCH_COMPARE_ROOT=<another checkout> loads a second parley server
 // built from that checkout in the same rounds (before/after figures from one run).
 import { record } from './harness.js';
 import { basicAuth, interleavedLoads, startBenchServer, type BenchServer, type LoadOptions } from './load.js';
@@ -40,15 +40,19 @@ async function writes(parley: Parley): Promise<LoadOptions[]> {
     {
       ...post('/messages/0/reactions', ''),
       setupRequest: (request) => {
+        // Every emoji on every message, then all of them removed again, and so on: each request
+        // adds or removes one reaction, however many rounds the load runs.
         const n = reactions++;
         const emoji = EMOJI[Math.floor(n / MESSAGES) % EMOJI.length]!;
-        return { ...request, path: `/api/v1/messages/${messageIds[n % MESSAGES]!}/reactions`, body: `emoji_name=${emoji}` };
+        const path = `/api/v1/messages/${messageIds[n % MESSAGES]!}/reactions`;
+        if (Math.floor(n / (MESSAGES * EMOJI.length)) % 2 === 0) return { ...request, path, body: `emoji_name=${emoji}` };
+        return { ...request, method: 'DELETE', path: `${path}?emoji_name=${emoji}`, body: '' };
       },
     },
   ];
 }
 
-const NAMES = ['POST /messages/flags (star or unstar one message)', 'POST /users/{id}/status (text + emoji)', 'POST /messages/{id}/reactions (a new reaction each)'];
+const NAMES = ['POST /messages/flags (star or unstar one message)', 'POST /users/{id}/status (text + emoji)', 'POST / DELETE /messages/{id}/reactions (add or remove one reaction)'];
 
 export async function run(): Promise<void> {
   const compareRoot = process.env.BENCH_COMPARE_ROOT;

@@ -59,7 +59,8 @@ export function newUnreadClassifier(ctx: Ctx, userId: number): UnreadClassifier 
  */
 function isUnmuted(c: UnreadClassifier, streamId: number | null, topic: string): boolean {
   if (streamId === null) return true;
-  const policy = c.topicPolicies.get(topicKey(streamId, topic));
+  // Most users set no topic policy: no key to build per message then.
+  const policy = c.topicPolicies.size === 0 ? undefined : c.topicPolicies.get(topicKey(streamId, topic));
   if (c.mutedStreamIds.has(streamId)) return policy === VISIBILITY_POLICY.unmuted || policy === VISIBILITY_POLICY.followed;
   return policy !== VISIBILITY_POLICY.muted;
 }
