@@ -107,3 +107,17 @@ export const unreadCount = (page: Page, selector: string) => page.$eval(selector
 
 /** The `#` address of a topic. */
 export const topicHash = (streamId: number, topic: string) => `#channel/${streamId}/topic/${encodeURIComponent(topic)}`;
+
+/**
+ * Reacts with `emoji` to the last message of `page`'s list through the picker, waits for the
+ * reaction in `other`'s list, and returns how it shows there ("🐙 1").
+ */
+export async function reactToLast(page: Page, other: Page, emoji: string): Promise<string | undefined> {
+  await page.click('.message-list li:last-child .react');
+  await page.waitForSelector('.emoji-picker input');
+  await page.type('.emoji-picker input', emoji);
+  await page.waitForSelector(`.emoji-grid button[data-emoji="${emoji}"]`);
+  await page.click(`.emoji-grid button[data-emoji="${emoji}"]`);
+  await other.waitForSelector(`.message-list li:last-child .reaction[data-emoji="${emoji}"]`);
+  return other.$eval('.message-list li:last-child .reaction', (el) => el.textContent?.trim());
+}

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createChatServer, type ChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
-import { launchBrowser, openView, signIn, topicHash as topicHashIn, unreadCount as count, waitForText, type TestBrowser } from './browser.js';
+import { launchBrowser, openView, signIn, topicHash as topicHashIn, unreadCount as count, waitForText, type TestBrowser, reactToLast } from './browser.js';
 import { openTestDatabase, startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
@@ -90,13 +90,7 @@ t.test('the web client end to end, in two sessions', async (t) => {
     await owner.waitForFunction(() => document.querySelector('.views a[href="#starred"] .count')?.textContent === '1');
     t.pass('and the Starred view counts it');
 
-    await owner.click('.message-list li:last-child .react');
-    await owner.waitForSelector('.emoji-picker input');
-    await owner.type('.emoji-picker input', 'octopus');
-    await owner.waitForSelector('.emoji-grid button[data-emoji="octopus"]');
-    await owner.click('.emoji-grid button[data-emoji="octopus"]');
-    await mia.waitForSelector('.message-list li:last-child .reaction[data-emoji="octopus"]');
-    t.equal(await mia.$eval('.message-list li:last-child .reaction', (el) => el.textContent?.trim()), '🐙 1', 'the reaction shows in the other session');
+    t.equal(await reactToLast(owner, mia, 'octopus'), '🐙 1', 'the reaction shows in the other session');
 
     await owner.click('.message-list li:last-child .edit-button');
     await owner.waitForSelector('.message-list li:last-child .edit textarea');

@@ -4,7 +4,7 @@
 // mention from the autocomplete and an edit, and a phone-size window shows the conversation with
 // the channel list behind its menu.
 import t from 'tap';
-import { launchBrowser, openView, signIn, topicHash, unreadCount, waitForText, type TestBrowser } from './browser.js';
+import { launchBrowser, openView, signIn, topicHash, unreadCount, waitForText, type TestBrowser, reactToLast } from './browser.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
@@ -81,13 +81,7 @@ t.test('the web client in Firefox, a wide and a phone-size session', async (t) =
     await owner.waitForFunction(() => document.querySelector('.views a[href="#starred"] .count')?.textContent === '1');
     t.pass('starring shows the star mark and the Starred view counts it');
 
-    await owner.click('.message-list li:last-child .react');
-    await owner.waitForSelector('.emoji-picker input');
-    await owner.type('.emoji-picker input', 'octopus');
-    await owner.waitForSelector('.emoji-grid button[data-emoji="octopus"]');
-    await owner.click('.emoji-grid button[data-emoji="octopus"]');
-    await mia.waitForSelector('.message-list li:last-child .reaction[data-emoji="octopus"]');
-    t.equal(await mia.$eval('.message-list li:last-child .reaction', (el) => el.textContent?.trim()), '🐙 1', 'the reaction shows in the phone-size session');
+    t.equal(await reactToLast(owner, mia, 'octopus'), '🐙 1', 'the reaction shows in the phone-size session');
   });
 
   await t.test('edit one\'s own message from the phone-size session; @-mention autocomplete', async (t) => {
