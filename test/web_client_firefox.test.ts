@@ -39,6 +39,7 @@ t.test('the web client in Firefox, a wide and a phone-size session', async (t) =
     await signIn(owner, s.url, s.owner.email, 'owner-password');
     await signIn(mia, s.url, member.email, 'member-password');
     await waitForText(owner, '.channels', '#general');
+    await mia.waitForSelector(`[data-stream-id="${streamId}"]`);
     t.equal(await unreadCount(mia, `[data-stream-id="${streamId}"]`), '2', "Mia's channel shows her 2 unread messages");
   });
 
