@@ -1,5 +1,6 @@
 // The initial state POST /register returns (the domain's registry; lib/events only delivers), by fetch type: each entry is a `want(type)` of
 // Zulip's fetch_initial_state_data and is filled by the domain module that owns the type.
+import type { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { FetchTypes, StateFetcher, StateOptions } from './state_options.js';
 import type { Actor } from './roles.js';
@@ -35,6 +36,8 @@ interface StateSource {
   /** Whether the request wants this state. */
   wanted(types: FetchTypes): boolean;
   fetch: StateFetcher;
+  /** The fields this source adds to the answer (the OpenAPI document and the tests check them). */
+  schema?: z.ZodObject;
 }
 
 /** A fetch type, and parley's older names for it (its event types) that still fetch it. */
