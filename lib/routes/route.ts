@@ -1,7 +1,7 @@
 // What a route is: method, path, who may call, the parameters' zod schemas, and a one-line call
 // into the domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts) and the
 // OpenAPI document are all built from these entries.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { isAdmin, type Actor } from '../domain/roles.js';
 import { ApiError, mustBeAdmin, type ErrorCode, type ErrorVariant } from '../errors.js';
@@ -71,6 +71,9 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
 }
+
+/** The answer of a route whose success body has no fields besides `result` and `msg`. */
+export const noFields = z.object({});
 
 /** Declares a route; only here for type inference. */
 export function route<P extends ParamShape, R>(def: RouteDef<P, R>): RouteDef<P, R> {
