@@ -161,6 +161,11 @@ t.test('markdown: Zulip-style HTML for paragraphs, emphasis, code, quotes, lists
   t.equal(html('[site](https://example.com) https://zulip.com'), '<p><a href="https://example.com">site</a> <a href="https://zulip.com">https://zulip.com</a></p>');
   t.equal(html('```py\nprint(1)\n```'), '<div class="codehilite" data-code-language="py"><pre><span></span><code>print(1)\n</code></pre></div>');
   t.equal(html('<script>alert(1)</script>'), '<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>');
+  // Zulip's fenced quotes and spoilers hold Markdown (zerver/tests/fixtures/markdown_test_cases.json).
+  t.equal(html('```quote\nText in\nmultiple lines.\n```\n\n> Text in a single line.'), '<blockquote>\n<p>Text in<br>\nmultiple lines.</p>\n</blockquote>\n<blockquote>\n<p>Text in a single line.</p>\n</blockquote>');
+  t.equal(html('Hamlet said:\n~~~ quote\nTo be or **not** to be.\n\nThat is the question\n~~~'), '<p>Hamlet said:</p>\n<blockquote>\n<p>To be or <strong>not</strong> to be.</p>\n<p>That is the question</p>\n</blockquote>');
+  t.equal(html('```spoiler Plot **twist**\nIt was *him*.\n```'), '<div class="spoiler-block"><div class="spoiler-header">\n<p>Plot <strong>twist</strong></p>\n</div><div class="spoiler-content" aria-hidden="true">\n<p>It was <em>him</em>.</p>\n</div></div>');
+  t.equal(html('```spoiler\nhidden\n```'), '<div class="spoiler-block"><div class="spoiler-header">\n</div><div class="spoiler-content" aria-hidden="true">\n<p>hidden</p>\n</div></div>');
   const overHttp = ok(t, await send(s, alice, { type: 'stream', to: 'general', topic: 'md', content: '*em* **strong** `code`\n\n> quoted' })).id;
   const fetched = ok(t, await s.request('GET', `/messages/${overHttp}`, { as: alice })).message;
   t.equal(fetched.content, '<p><em>em</em> <strong>strong</strong> <code>code</code></p>\n<blockquote>\n<p>quoted</p>\n</blockquote>', 'sent and fetched over HTTP');

@@ -106,6 +106,17 @@ t.test('the web client end to end, in two sessions', async (t) => {
     t.pass('the deleted message disappears from the other session');
   });
 
+  await t.test('a spoiler stays hidden until its header is clicked', async (t) => {
+    await mia.bringToFront();
+    await sendToStream(s, s.owner, streamId, 'live', '```spoiler The **ending**\nThe butler did it.\n```');
+    await mia.waitForSelector('.message-list li:last-child .spoiler-header');
+    const shown = () => mia.$eval('.message-list li:last-child .spoiler-content', (el) => (globalThis as any).getComputedStyle(el).display);
+    t.equal(await mia.$eval('.message-list li:last-child .spoiler-header strong', (el) => el.textContent), 'ending', 'the header is Markdown');
+    t.equal(await shown(), 'none', 'the content is hidden');
+    await mia.click('.message-list li:last-child .spoiler-header');
+    t.equal(await shown(), 'block', 'clicking the header shows it');
+  });
+
   await t.test('compose: @-mention autocomplete and the Markdown preview', async (t) => {
     await owner.bringToFront();
     await owner.click('.compose-box');

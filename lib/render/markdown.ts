@@ -1,5 +1,5 @@
 // Message rendering: Zulip-flavoured Markdown basics with markdown-it (paragraphs with hard line
-// breaks, emphasis, strikethrough, code spans and blocks, quotes, lists, links and bare URLs),
+// breaks, emphasis, strikethrough, code spans and blocks, quotes and spoilers, lists, links and bare URLs),
 // mentions (lib/render/mentions.ts), linkifiers (lib/render/linkifiers.ts) and `:emoji:` (lib/render/emoji_markdown.ts). Raw HTML is escaped.
 // Images from other hosts go through the image proxy or become links (lib/render/image_proxy.ts).
 import markdownIt, { type MarkdownIt } from 'markdown-it';
@@ -16,9 +16,19 @@ function createRenderer(): MarkdownIt {
   md.use(emojiPlugin);
   const escape = md.utils.escapeHtml;
   // Zulip's code blocks: <div class="codehilite"><pre><span></span><code>...</code></pre></div>.
-  md.renderer.rules.fence = (tokens, idx) => {
+  // Two fences hold Markdown instead (https://zulip.com/help/format-a-quote,
+  // https://zulip.com/help/spoilers): ```quote is a blockquote, ```spoiler [header] a spoiler block.
+  md.renderer.rules.fence = (tokens, idx, _options, env) => {
     const token = tokens[idx]!;
-    const language = token.info.trim().split(/\s+/)[0] ?? '';
+    const info = token.info.trim();
+    const language = info.split(/\s+/)[0] ?? '';
+    const kind = language.toLowerCase();
+    if (kind === 'quote') return `<blockquote>\n${md.render(token.content, env)}</blockquote>\n`;
+    if (kind === 'spoiler') {
+      const header = md.render(info.slice(language.length).trim(), env);
+      const content = md.render(token.content, env);
+      return `<div class="spoiler-block"><div class="spoiler-header">\n${header}</div><div class="spoiler-content" aria-hidden="true">\n${content}</div></div>\n`;
+    }
     const attr = language ? ` data-code-language="${escape(language)}"` : '';
     return `<div class="codehilite"${attr}><pre><span></span><code>${escape(token.content)}</code></pre></div>\n`;
   };

@@ -16,6 +16,12 @@ export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slic
  */
 export const quoteOf = (m: Message, raw: string) => `@_**${m.sender_full_name}|${m.sender_id}** said:\n${raw.split('\n').map((line) => `> ${line}`).join('\n')}\n\n`;
 
+/** Zulip's spoiler blocks open and close from their header. */
+function toggleSpoiler(event: MouseEvent) {
+  const header = (event.target as Element).closest('.spoiler-header');
+  header?.parentElement?.classList.toggle('spoiler-open');
+}
+
 function groupReactions(reactions: Reaction[]) {
   const groups = new Map<string, { r: Reaction; users: number[] }>();
   for (const r of reactions) {
@@ -64,7 +70,7 @@ export function MessageItem({ client, message: m }: { client: Client; message: M
           {starred && <span class="star-mark" aria-label="Starred">★</span>}
         </header>
         {editing === null ? (
-          <div class="content rendered" dangerouslySetInnerHTML={{ __html: m.content }} />
+          <div class="content rendered" onClick={toggleSpoiler} dangerouslySetInnerHTML={{ __html: m.content }} />
         ) : (
           <form class="edit" onSubmit={saveEdit}>
             <textarea aria-label="Edit message" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)} />
