@@ -24,17 +24,22 @@ const isBooleanProperty = (property: string): property is BooleanProperty => BOO
 /** Zulip's check_color. */
 const HEX_COLOR = /^#([a-fA-F0-9]{3,6})$/;
 
+/** A change checkChange accepted: a color as a string, the other properties as booleans. */
+type CheckedChange = { streamId: number } & ({ property: 'color'; value: string } | { property: BooleanProperty; value: boolean });
+
 /** Zulip's SubscriptionPropertyChangeRequest: every change is checked before any is made. */
-function checkChange(change: SubscriptionPropertyChange): void {
-  const { property, value } = change;
+function checkChange(change: SubscriptionPropertyChange): CheckedChange {
+  const { stream_id: streamId, property, value } = change;
   if (property === 'color') {
     if (typeof value !== 'string') throw badRequest('color is not a string');
     if (!HEX_COLOR.test(value)) throw badRequest('color is not a valid hex color code');
-  } else if (BOOLEAN_PROPERTIES.has(property)) {
-    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
-  } else {
-    throw badRequest(`Unknown subscription property: ${property}`);
+    return { streamId, property, value };
   }
+  if (isBooleanProperty(property)) {
+    if (typeof value !== 'boolean') throw badRequest(`${property} is not a boolean`);
+    return { streamId, property, value };
+  }
+  throw badRequest(`Unknown subscription property: ${property}`);
 }
 
 /**
@@ -43,25 +48,24 @@ function checkChange(change: SubscriptionPropertyChange): void {
  * both (Zulip's do_change_subscription_property: in_home_view first).
  */
 export function updateSubscriptionProperties(ctx: Ctx, actor: Actor, input: { subscriptionData: readonly SubscriptionPropertyChange[] }): Record<string, never> {
-  for (const change of input.subscriptionData) checkChange(change);
+  const changes = input.subscriptionData.map(checkChange);
   return ctx.tx(() => {
-    for (const { stream_id: streamId, property, value } of input.subscriptionData) {
-      const stream = accessStreamContentById(ctx, actor, streamId);
-      if (!selectSubscription(ctx.store, actor.id, stream.id)) throw badRequest(`Not subscribed to channel ID ${streamId}`);
-      const event = (name: BooleanProperty, eventValue: boolean) =>
-        emit(ctx, [actor.id], { type: 'subscription', op: 'update', property: name, value: eventValue, stream_id: stream.id });
-      if (property === 'in_home_view' || property === 'is_muted') {
-        const muted = property === 'is_muted' ? value === true : value === false;
+    for (const change of changes) {
+      const stream = accessStreamContentById(ctx, actor, change.streamId);
+      if (!selectSubscription(ctx.store, actor.id, stream.id)) throw badRequest(`Not subscribed to channel ID ${change.streamId}`);
+      const event = (property: BooleanProperty, value: boolean) =>
+        emit(ctx, [actor.id], { type: 'subscription', op: 'update', property, value, stream_id: stream.id });
+      if (change.property === 'color') {
+        updateSubscriptionColumn(ctx.store, actor.id, stream.id, 'color', change.value);
+        emit(ctx, [actor.id], { type: 'subscription', op: 'update', property: 'color', value: change.value, stream_id: stream.id });
+      } else if (change.property === 'in_home_view' || change.property === 'is_muted') {
+        const muted = change.property === 'is_muted' ? change.value : !change.value;
         updateSubscriptionColumn(ctx.store, actor.id, stream.id, 'is_muted', muted ? 1 : 0);
         event('in_home_view', !muted);
         event('is_muted', muted);
-      } else if (isBooleanProperty(property) && property !== 'in_home_view') {
-        updateSubscriptionColumn(ctx.store, actor.id, stream.id, property, Number(value));
-        event(property, value === true);
       } else {
-        // checkChange let only color through here, with a string value.
-        updateSubscriptionColumn(ctx.store, actor.id, stream.id, 'color', value as string);
-        emit(ctx, [actor.id], { type: 'subscription', op: 'update', property: 'color', value: value as string, stream_id: stream.id });
+        updateSubscriptionColumn(ctx.store, actor.id, stream.id, change.property, change.value ? 1 : 0);
+        event(change.property, change.value);
       }
     }
     return {};
