@@ -4,6 +4,8 @@
 import type { Test } from 'tap';
 import { z } from 'zod';
 import type { TestServer, TestUser } from './helpers.js';
+import { streamSchema as domainStreamSchema, subscriptionSchema as domainSubscriptionSchema } from '../lib/domain/stream_dicts.js';
+import { userGroupSchema } from '../lib/domain/user_group_dicts.js';
 import { poll, register } from './messaging_helpers.js';
 import { deleteMessageEventSchema } from '../lib/domain/message_delete.js';
 import { messageSchema as routeMessageSchema } from '../lib/routes/responses.js';
@@ -16,60 +18,10 @@ export function pick(state: Record<string, any>): Record<string, unknown> {
 
 // --- event schemas ----------------------------------------------------------------------------
 
-export const streamSchema = z
-  .object({
-    stream_id: z.int(),
-    name: z.string(),
-    description: z.string(),
-    rendered_description: z.string(),
-    date_created: z.int(),
-    creator_id: z.int().nullable(),
-    invite_only: z.boolean(),
-    is_web_public: z.boolean(),
-    history_public_to_subscribers: z.boolean(),
-    first_message_id: z.int().nullable(),
-    folder_id: z.null(),
-    is_recently_active: z.boolean(),
-    message_retention_days: z.null(),
-    stream_post_policy: z.int(),
-    is_announcement_only: z.boolean(),
-    is_archived: z.boolean(),
-    topics_policy: z.string(),
-    stream_weekly_traffic: z.null(),
-    subscriber_count: z.int(),
-    can_remove_subscribers_group: z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) }).strict(),
-    can_subscribe_group: z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) }).strict(),
-  })
-  .strict();
-
-export const subscriptionSchema = streamSchema
-  .extend({
-    color: z.string(),
-    is_muted: z.boolean(),
-    in_home_view: z.boolean(),
-    pin_to_top: z.boolean(),
-    audible_notifications: z.boolean().nullable(),
-    desktop_notifications: z.boolean().nullable(),
-    email_notifications: z.boolean().nullable(),
-    push_notifications: z.boolean().nullable(),
-    wildcard_mentions_notify: z.boolean().nullable(),
-    subscribers: z.array(z.int()).optional(),
-  })
-  .strict();
-
-export const groupSchema = z
-  .object({
-    id: z.int(),
-    name: z.string(),
-    description: z.string(),
-    members: z.array(z.int()),
-    direct_subgroup_ids: z.array(z.int()),
-    is_system_group: z.boolean(),
-    creator_id: z.int().nullable(),
-    date_created: z.int(),
-    deactivated: z.boolean(),
-  })
-  .strict();
+// The domain's channel, subscription and user group objects, with no field besides theirs.
+const streamSchema = domainStreamSchema.strict();
+const subscriptionSchema = domainSubscriptionSchema.strict();
+const groupSchema = userGroupSchema.strict();
 
 const id = z.int();
 // The route table's message dictionary, strict, as the events carry it.

@@ -1,6 +1,7 @@
 // Default channels (Zulip's DefaultStream): GET, POST and DELETE /default_streams, the
 // `realm_default_streams` state of POST /register (fetch type default_streams), its
 // `default_streams` event, and the subscriptions of new users.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -12,25 +13,29 @@ import {
   selectStreamById,
   type StreamRow,
 } from '../store/streams.js';
-import { accessStreamById, accessStreamContentById } from './streams.js';
-import { renderStreamDescription } from './stream_dicts.js';
+import { accessStreamById, accessStreamContentById, renderStreamDescription } from './streams.js';
+import { emit } from './event_types.js';
 import { addSubscriptions } from './subscriptions.js';
 import { ROLE, requireAdmin, type Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 
+export const defaultStreamStateSchema = z.object({ realm_default_streams: z.array(z.int()) });
+
 /** POST /register: the ids of the default channels (Zulip's realm_default_streams since feature level 330). */
-export function fetchDefaultStreamState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchDefaultStreamState(ctx: Ctx, _actor: Actor, _options: StateOptions): z.infer<typeof defaultStreamStateSchema> {
   return { realm_default_streams: selectDefaultStreamIds(ctx.store) };
 }
 
+export const defaultStreamsAnswerSchema = z.object({ default_streams: z.array(z.int()) });
+
 /** GET /default_streams: the ids of the default channels, as realm_default_streams. */
-export function getDefaultStreams(ctx: Ctx, _actor: Actor): { default_streams: number[] } {
+export function getDefaultStreams(ctx: Ctx, _actor: Actor): z.infer<typeof defaultStreamsAnswerSchema> {
   return { default_streams: selectDefaultStreamIds(ctx.store) };
 }
 
 /** Zulip's notify_default_streams_changed: every active user but guests (active_non_guest_user_ids). */
 function notifyChanged(ctx: Ctx): void {
-  ctx.events.append(selectActiveUserIdsWithRoleAtMost(ctx.store, ROLE.member), {
+  emit(ctx, selectActiveUserIdsWithRoleAtMost(ctx.store, ROLE.member), {
     type: 'default_streams',
     default_streams: selectDefaultStreamIds(ctx.store),
   });

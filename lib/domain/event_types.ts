@@ -4,6 +4,7 @@
 // schema, and the OpenAPI document describes GET /events with it.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { channelEventSchemas } from './channel_event_dicts.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
@@ -11,6 +12,7 @@ export const zulipEventSchema = z.union([
   // users, bots, settings, status, presence, realm, emoji, linkifiers, devices, alert words
 
   // channels, subscriptions, user groups, default channels, topics
+  ...channelEventSchemas,
 
   // messages, flags, reactions, typing
 

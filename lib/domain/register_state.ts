@@ -7,9 +7,9 @@ import type { Actor } from './roles.js';
 import { fetchRealmState } from './realm_state.js';
 import { fetchRealmUserState } from './users_state.js';
 import { fetchRealmBotState } from './bot_dicts.js';
-import { fetchSubscriptionState, fetchStreamState } from './streams.js';
-import { fetchDefaultStreamState } from './default_streams.js';
-import { fetchUserGroupState } from './user_groups.js';
+import { fetchSubscriptionState, fetchStreamState, streamStateSchema, subscriptionStateSchema } from './streams.js';
+import { defaultStreamStateSchema, fetchDefaultStreamState } from './default_streams.js';
+import { fetchUserGroupState, userGroupStateSchema } from './user_groups.js';
 import { fetchMessageState } from './message_fetch.js';
 import { fetchUnreadState } from './unread.js';
 import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
@@ -23,12 +23,15 @@ import { fetchDraftState } from './drafts.js';
 import { fetchAlertWordState } from './alert_words.js';
 import { fetchDeviceState } from './push.js';
 import {
+  channelFolderStateSchema,
+  customProfileFieldStateSchema,
   fetchChannelFolderState,
   fetchCustomProfileFieldState,
   fetchSavedSnippetState,
+  savedSnippetStateSchema,
 } from './unmodelled_state.js';
 import { fetchMutedUsersState } from './muted_users.js';
-import { fetchMutedTopicsState, fetchUserTopicState } from './user_topics.js';
+import { fetchMutedTopicsState, fetchUserTopicState, mutedTopicsStateSchema, userTopicStateSchema } from './user_topics.js';
 
 const wants = (types: FetchTypes, type: string): boolean => types === null || types.includes(type);
 
@@ -48,10 +51,10 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm'), fetch: fetchRealmState },
   { wanted: type('realm_user'), fetch: fetchRealmUserState },
   { wanted: type('realm_bot'), fetch: fetchRealmBotState },
-  { wanted: type('subscription'), fetch: fetchSubscriptionState },
-  { wanted: type('stream'), fetch: fetchStreamState },
-  { wanted: type('default_streams'), fetch: fetchDefaultStreamState },
-  { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState },
+  { wanted: type('subscription'), fetch: fetchSubscriptionState, schema: subscriptionStateSchema },
+  { wanted: type('stream'), fetch: fetchStreamState, schema: streamStateSchema },
+  { wanted: type('default_streams'), fetch: fetchDefaultStreamState, schema: defaultStreamStateSchema },
+  { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState, schema: userGroupStateSchema },
   { wanted: type('message'), fetch: fetchMessageState },
   // Keeping unread_msgs current takes both event types (Zulip: new messages bring no flag update).
   { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState },
@@ -69,11 +72,11 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('device'), fetch: fetchDeviceState },
   { wanted: type('muted_users'), fetch: fetchMutedUsersState },
   // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
-  { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState },
-  { wanted: type('user_topic'), fetch: fetchUserTopicState },
-  { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState },
-  { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState },
-  { wanted: type('channel_folders'), fetch: fetchChannelFolderState },
+  { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState, schema: mutedTopicsStateSchema },
+  { wanted: type('user_topic'), fetch: fetchUserTopicState, schema: userTopicStateSchema },
+  { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState, schema: customProfileFieldStateSchema },
+  { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState, schema: savedSnippetStateSchema },
+  { wanted: type('channel_folders'), fetch: fetchChannelFolderState, schema: channelFolderStateSchema },
 ];
 
 export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): Record<string, unknown> {

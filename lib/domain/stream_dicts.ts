@@ -1,20 +1,65 @@
 // The channel and subscription objects of Zulip's API (BasicChannel, Subscription), as GET
-// /streams, GET /users/me/subscriptions, /register and the stream/subscription events carry them.
-import type { Ctx } from '../context.js';
-import { renderMarkdown } from '../render/markdown.js';
-import { markdownEmojiLookup } from './emoji.js';
-import { imageProxySource } from './external_content.js';
+// /streams, GET /users/me/subscriptions, /register and the stream/subscription events carry them:
+// their schemas and builders, and the rules of channel names.
+import { z } from 'zod';
 import type { StreamRow, SubscriptionRow } from '../store/streams.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
-/** Zulip's render_stream_description. */
-export function renderStreamDescription(ctx: Ctx, description: string): string {
-  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx), emoji: markdownEmojiLookup(ctx) }).html;
-}
+const id = z.int();
 
-export function streamDict(stream: StreamRow, subscriberCount: number): Record<string, unknown> {
+/** Zulip's group-setting value as an object: https://zulip.com/api/group-setting-values */
+const groupSettingValueSchema = z.object({ direct_members: z.array(id), direct_subgroups: z.array(id) });
+
+/** Zulip's BasicChannel (https://zulip.com/api/get-streams#response). */
+export const streamSchema = z.object({
+  stream_id: id,
+  name: z.string(),
+  description: z.string(),
+  rendered_description: z.string(),
+  date_created: z.int(),
+  creator_id: id.nullable(),
+  invite_only: z.boolean(),
+  is_web_public: z.boolean(),
+  history_public_to_subscribers: z.boolean(),
+  first_message_id: id.nullable(),
+  folder_id: id.nullable(),
+  is_recently_active: z.boolean(),
+  message_retention_days: z.int().nullable(),
+  stream_post_policy: z.int(),
+  is_announcement_only: z.boolean(),
+  is_archived: z.boolean(),
+  topics_policy: z.string(),
+  stream_weekly_traffic: z.int().nullable(),
+  subscriber_count: z.int(),
+  can_remove_subscribers_group: groupSettingValueSchema,
+  can_subscribe_group: groupSettingValueSchema,
+});
+export type StreamDict = z.infer<typeof streamSchema>;
+
+const subscribers = z.array(id).optional().describe('With include_subscribers');
+
+/** Zulip's Subscription: the channel and the caller's settings for it. */
+export const subscriptionSchema = streamSchema.extend({
+  color: z.string(),
+  is_muted: z.boolean(),
+  in_home_view: z.boolean(),
+  pin_to_top: z.boolean(),
+  audible_notifications: z.boolean().nullable(),
+  desktop_notifications: z.boolean().nullable(),
+  email_notifications: z.boolean().nullable(),
+  push_notifications: z.boolean().nullable(),
+  wildcard_mentions_notify: z.boolean().nullable(),
+  subscribers,
+});
+export type SubscriptionDict = z.infer<typeof subscriptionSchema>;
+
+/** Zulip's NeverSubscribedStream (/register's never_subscribed): the channel, with its subscribers if asked. */
+export const neverSubscribedStreamSchema = streamSchema.extend({ subscribers });
+export type NeverSubscribedStreamDict = z.infer<typeof neverSubscribedStreamSchema>;
+
+export function streamDict(stream: StreamRow, subscriberCount: number): StreamDict {
   return {
     stream_id: stream.id,
     name: stream.name,
@@ -47,8 +92,8 @@ export function subscriptionDict(
   sub: SubscriptionRow | undefined,
   subscriberCount: number,
   subscribers?: readonly number[],
-): Record<string, unknown> {
-  const dict: Record<string, unknown> = {
+): SubscriptionDict {
+  const dict: SubscriptionDict = {
     ...streamDict(stream, subscriberCount),
     color: sub?.color ?? '#76ce90',
     is_muted: sub?.is_muted === 1,
@@ -67,10 +112,8 @@ export function subscriptionDict(
 const nullableBool = (value: number | null | undefined): boolean | null => (value === null || value === undefined ? null : value === 1);
 
 /** Zulip sorts channel lists by name. */
-export function byName(a: Record<string, unknown>, b: Record<string, unknown>): number {
-  const x = String(a.name);
-  const y = String(b.name);
-  return x < y ? -1 : x > y ? 1 : 0;
+export function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** Zulip's check_stream_name. */

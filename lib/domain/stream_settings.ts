@@ -1,7 +1,6 @@
 // Channel administration: PATCH /streams/{stream_id} (name, description, privacy) and DELETE
 // /streams/{stream_id} (archiving), Zulip's update_stream_backend and deactivate_stream_backend.
 import type { Ctx } from '../context.js';
-import type { ChatEvent } from '../events/event.js';
 import { ApiError, badRequest, mustBeAdmin } from '../errors.js';
 import {
   archiveStream,
@@ -14,8 +13,9 @@ import {
   type StreamRow,
 } from '../store/streams.js';
 import { streamViewerIds } from './stream_access.js';
-import { canReadStream } from './streams.js';
-import { renderStreamDescription, streamDict, streamNameProblem } from './stream_dicts.js';
+import { canReadStream, renderStreamDescription } from './streams.js';
+import { streamDict, streamNameProblem } from './stream_dicts.js';
+import { emit } from './event_types.js';
 import { removeDefaultStreamIfAny } from './default_streams.js';
 import { isAdmin, type Actor } from './roles.js';
 
@@ -42,8 +42,9 @@ export interface UpdateStreamInput {
   historyPublicToSubscribers?: boolean | undefined;
 }
 
-function streamUpdate(stream: StreamRow, property: string, value: unknown, extra: Record<string, unknown> = {}): ChatEvent {
-  return { type: 'stream', op: 'update', property, value, ...extra, stream_id: stream.id, name: stream.name };
+/** A `stream` update event: the property, its value and the extra fields Zulip sends with it. */
+function streamUpdate<const F extends { property: string; value: unknown }>(stream: StreamRow, fields: F) {
+  return { type: 'stream' as const, op: 'update' as const, ...fields, stream_id: stream.id, name: stream.name };
 }
 
 /** PATCH /streams/{stream_id}: one `stream` update event per changed property, to everyone who can see the channel. */
@@ -59,7 +60,7 @@ export function updateStream(ctx: Ctx, actor: Actor, input: UpdateStreamInput): 
       if (description !== stream.description) {
         const rendered = renderStreamDescription(ctx, description);
         updateStreamDescription(ctx.store, stream.id, description, rendered);
-        ctx.events.append(viewers(), streamUpdate(stream, 'description', description, { rendered_description: rendered }));
+        emit(ctx, viewers(), streamUpdate(stream, { property: 'description', value: description, rendered_description: rendered }));
         stream = selectStreamById(ctx.store, stream.id)!;
       }
     }
@@ -73,7 +74,7 @@ export function updateStream(ctx: Ctx, actor: Actor, input: UpdateStreamInput): 
         throw new ApiError('CHANNEL_ALREADY_EXISTS', `Channel '${name}' already exists`);
       }
       updateStreamName(ctx.store, stream.id, name);
-      ctx.events.append(viewers(), streamUpdate(stream, 'name', name));
+      emit(ctx, viewers(), streamUpdate(stream, { property: 'name', value: name }));
       stream = selectStreamById(ctx.store, stream.id)!;
     }
     // Even administrators change a channel's privacy only with access to its content.
@@ -104,13 +105,13 @@ function changePrivacy(ctx: Ctx, stream: StreamRow, isPrivate: boolean, history:
   const after = streamViewerIds(ctx, changed);
   const gained = [...after].filter((id) => !before.has(id));
   const lost = [...before].filter((id) => !after.has(id));
-  if (gained.length > 0) ctx.events.append(gained, { type: 'stream', op: 'create', streams: [streamDict(changed, selectSubscriberCount(ctx.store, stream.id))] });
-  if (lost.length > 0) ctx.events.append(lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
+  if (gained.length > 0) emit(ctx, gained, { type: 'stream', op: 'create', streams: [streamDict(changed, selectSubscriberCount(ctx.store, stream.id))] });
+  if (lost.length > 0) emit(ctx, lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
   if (inviteOnly !== stream.invite_only) {
-    ctx.events.append(after, streamUpdate(changed, 'invite_only', isPrivate, { history_public_to_subscribers: historyPublic, is_web_public: false }));
+    emit(ctx, after, streamUpdate(changed, { property: 'invite_only', value: isPrivate, history_public_to_subscribers: historyPublic, is_web_public: false }));
   }
   if (historyValue !== stream.history_public_to_subscribers) {
-    ctx.events.append(after, streamUpdate(changed, 'history_public_to_subscribers', historyPublic));
+    emit(ctx, after, streamUpdate(changed, { property: 'history_public_to_subscribers', value: historyPublic }));
   }
   return changed;
 }
@@ -129,7 +130,7 @@ export function deleteStream(ctx: Ctx, actor: Actor, input: { streamId: number }
     const viewers = streamViewerIds(ctx, stream);
     removeDefaultStreamIfAny(ctx, stream.id);
     archiveStream(ctx.store, stream.id);
-    ctx.events.append(viewers, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
+    emit(ctx, viewers, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
     return {};
   });
 }

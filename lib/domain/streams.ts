@@ -1,7 +1,11 @@
 // Channels: GET /streams, GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics,
 // and the `subscriptions`, `unsubscribed`, `never_subscribed` and `streams` state of POST /register.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { markdownEmojiLookup } from './emoji.js';
+import { imageProxySource } from './external_content.js';
 import type { StateOptions } from './state_options.js';
 import {
   selectActiveSubscriberIdsByStream,
@@ -19,8 +23,21 @@ import {
 } from '../store/streams.js';
 import { selectTopicHistory } from '../store/messages.js';
 import { canAccessStreamContent, canSeeStream } from './stream_access.js';
-import { byName, streamDict, subscriptionDict } from './stream_dicts.js';
+import {
+  byName,
+  neverSubscribedStreamSchema,
+  streamDict,
+  streamSchema,
+  subscriptionDict,
+  subscriptionSchema,
+  type NeverSubscribedStreamDict,
+} from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
+
+/** Zulip's render_stream_description. */
+export function renderStreamDescription(ctx: Ctx, description: string): string {
+  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx), emoji: markdownEmojiLookup(ctx) }).html;
+}
 
 /**
  * Channels that are not archived: archived ones leave every list of POST /register (Zulip's state
@@ -35,7 +52,13 @@ function activeStreams(ctx: Ctx): StreamRow[] {
  * can see; with include_subscribers, each with its active subscribers (every listed channel is
  * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
  */
-export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): Record<string, unknown> {
+export const subscriptionStateSchema = z.object({
+  subscriptions: z.array(subscriptionSchema),
+  unsubscribed: z.array(subscriptionSchema),
+  never_subscribed: z.array(neverSubscribedStreamSchema),
+});
+
+export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): z.infer<typeof subscriptionStateSchema> {
   const counts = selectSubscriberCounts(ctx.store);
   const streams = new Map(activeStreams(ctx).map((stream) => [stream.id, stream]));
   const subs = selectSubscriptionsOfUser(ctx.store, actor.id).filter((sub) => streams.has(sub.stream_id));
@@ -54,9 +77,9 @@ export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOpt
     .map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0, subscribersOf(stream.id)));
   const neverSubscribed = [...streams.values()]
     .filter((stream) => !subscribedIds.has(stream.id) && !formerIds.has(stream.id) && canSeeStream(actor, stream, false))
-    .map((stream) => {
+    .map((stream): NeverSubscribedStreamDict => {
       const dict = streamDict(stream, counts.get(stream.id) ?? 0);
-      return subscribers ? { ...dict, subscribers: subscribersOf(stream.id) } : dict;
+      return subscribers ? { ...dict, subscribers: subscribersOf(stream.id)! } : dict;
     });
   return {
     subscriptions: subscriptions.sort(byName),
@@ -65,8 +88,10 @@ export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOpt
   };
 }
 
+export const streamStateSchema = z.object({ streams: z.array(streamSchema) });
+
 /** POST /register: every channel the user can see (administrators: all of them). */
-export function fetchStreamState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchStreamState(ctx: Ctx, actor: Actor, _options: StateOptions): z.infer<typeof streamStateSchema> {
   const counts = selectSubscriberCounts(ctx.store);
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
   const streams = activeStreams(ctx)
@@ -86,8 +111,12 @@ export interface GetStreamsInput {
   includeOwnerSubscribed?: boolean | undefined;
 }
 
+export const getStreamsAnswerSchema = z.object({
+  streams: z.array(streamSchema.extend({ is_default: z.boolean().optional().describe('With include_default') })),
+});
+
 /** GET /streams: Zulip's do_get_streams. */
-export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { streams: Record<string, unknown>[] } {
+export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): z.infer<typeof getStreamsAnswerSchema> {
   const includeAll = (input.includeAll ?? false) || (input.includeAllActive ?? false);
   if (includeAll && !isAdmin(actor)) throw badRequest('User not authorized for this query');
   const includePublic = (input.includePublic ?? true) && actor.role !== 600;
@@ -111,8 +140,7 @@ export function getStreams(ctx: Ctx, actor: Actor, input: GetStreamsInput): { st
   });
   const streams = chosen.map((stream) => {
     const dict = streamDict(stream, counts.get(stream.id) ?? 0);
-    if (input.includeDefault) dict.is_default = defaults.has(stream.id);
-    return dict;
+    return input.includeDefault ? { ...dict, is_default: defaults.has(stream.id) } : dict;
   });
   return { streams: streams.sort(byName) };
 }
@@ -142,14 +170,18 @@ export function accessStreamContentById(ctx: Ctx, actor: Actor, streamId: number
   return stream;
 }
 
+export const getStreamAnswerSchema = z.object({ stream: streamSchema });
+
 /** GET /streams/{stream_id}. */
-export function getStream(ctx: Ctx, actor: Actor, input: { streamId: number }): { stream: Record<string, unknown> } {
+export function getStream(ctx: Ctx, actor: Actor, input: { streamId: number }): z.infer<typeof getStreamAnswerSchema> {
   const stream = accessStreamById(ctx, actor, input.streamId);
   return { stream: streamDict(stream, selectSubscriberCount(ctx.store, stream.id)) };
 }
 
+export const getStreamIdAnswerSchema = z.object({ stream_id: z.int() });
+
 /** GET /get_stream_id: Zulip's access_stream_by_name (content access; the same error for a channel that does not exist). */
-export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): { stream_id: number } {
+export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): z.infer<typeof getStreamIdAnswerSchema> {
   const stream = selectStreamByName(ctx.store, input.stream);
   if (!stream || !canAccessStreamContent(actor, stream, selectIsSubscribed(ctx.store, actor.id, stream.id))) {
     throw badRequest(`Invalid channel name '${input.stream}'`);
@@ -157,14 +189,17 @@ export function getStreamId(ctx: Ctx, actor: Actor, input: { stream: string }): 
   return { stream_id: stream.id };
 }
 
+const topicSchema = z.object({ name: z.string(), max_id: z.int() });
+export const getTopicsAnswerSchema = z.object({ topics: z.array(topicSchema) });
+
 /**
  * GET /users/me/{stream_id}/topics: Zulip's get_topic_history_for_stream. Topics that differ only
  * in case are one topic, named as in its newest message; newest first.
  */
-export function getTopics(ctx: Ctx, actor: Actor, input: { streamId: number }): { topics: { name: string; max_id: number }[] } {
+export function getTopics(ctx: Ctx, actor: Actor, input: { streamId: number }): z.infer<typeof getTopicsAnswerSchema> {
   const stream = accessStreamContentById(ctx, actor, input.streamId, { requireActive: false });
   const rows = selectTopicHistory(ctx.store, stream.id, stream.history_public_to_subscribers === 1 ? null : actor.id);
-  const canonical = new Map<string, { name: string; max_id: number }>();
+  const canonical = new Map<string, z.infer<typeof topicSchema>>();
   for (const [name, maxId] of [...rows].sort((a, b) => a[1] - b[1])) canonical.set(name.toLowerCase(), { name, max_id: maxId });
   return { topics: [...canonical.values()].sort((a, b) => b.max_id - a.max_id) };
 }

@@ -3,16 +3,18 @@
 // that subscribing many users to many channels writes a few event rows, not one per pair.
 import type { Ctx } from '../context.js';
 import type { StreamRow } from '../store/streams.js';
+import { emit } from './event_types.js';
+import type { StreamDict, SubscriptionDict } from './stream_dicts.js';
 
 const keyOf = (ids: Iterable<number>): string => [...ids].sort((a, b) => a - b).join(',');
 
 export class SubscribeEvents {
-  readonly #creates = new Map<string, { users: number[]; streams: Record<string, unknown>[] }>();
+  readonly #creates = new Map<string, { users: number[]; streams: StreamDict[] }>();
   readonly #peers = new Map<string, { users: Set<number>; userIds: number[]; streamIds: number[] }>();
   readonly #streamsOfUser = new Map<number, StreamRow[]>();
 
   /** `users` learn that the channel exists (Zulip's stream create event), with its dict. */
-  streamCreated(users: readonly number[], dict: Record<string, unknown>): void {
+  streamCreated(users: readonly number[], dict: StreamDict): void {
     const key = keyOf(users);
     const group = this.#creates.get(key);
     if (group) group.streams.push(dict);
@@ -34,10 +36,10 @@ export class SubscribeEvents {
   }
 
   /** Appends the events; `subscriptionOf` gives a new subscription's dict, the same for every user. */
-  append(ctx: Ctx, subscriptionOf: (stream: StreamRow) => Record<string, unknown>): void {
-    for (const { users, streams } of this.#creates.values()) ctx.events.append(users, { type: 'stream', op: 'create', streams });
+  append(ctx: Ctx, subscriptionOf: (stream: StreamRow) => SubscriptionDict): void {
+    for (const { users, streams } of this.#creates.values()) emit(ctx, users, { type: 'stream', op: 'create', streams });
     for (const { users, userIds, streamIds } of this.#peers.values()) {
-      ctx.events.append(users, { type: 'subscription', op: 'peer_add', stream_ids: streamIds, user_ids: userIds });
+      emit(ctx, users, { type: 'subscription', op: 'peer_add', stream_ids: streamIds, user_ids: userIds });
     }
     const usersOfList = new Map<string, { users: number[]; streams: StreamRow[] }>();
     for (const [userId, streams] of this.#streamsOfUser) {
@@ -46,14 +48,14 @@ export class SubscribeEvents {
       if (group) group.users.push(userId);
       else usersOfList.set(key, { users: [userId], streams });
     }
-    const dicts = new Map<number, Record<string, unknown>>();
+    const dicts = new Map<number, SubscriptionDict>();
     for (const { users, streams } of usersOfList.values()) {
       const subscriptions = streams.map((stream) => {
         let dict = dicts.get(stream.id);
         if (dict === undefined) dicts.set(stream.id, (dict = subscriptionOf(stream)));
         return dict;
       });
-      ctx.events.append(users, { type: 'subscription', op: 'add', subscriptions });
+      emit(ctx, users, { type: 'subscription', op: 'add', subscriptions });
     }
   }
 }

@@ -1,6 +1,7 @@
 // Subscriptions: POST, DELETE and GET /users/me/subscriptions. Creates channels that do not exist,
 // and emits `stream` (create, delete), `subscription` (add, remove, peer_add, peer_remove) and,
 // `update_message_flags` when leaving a channel (no unread message stays in an unsubscribed one).
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -23,7 +24,9 @@ import { markStreamMessagesRead } from './message_flags_bulk.js';
 import { userByEmail } from './email_visibility.js';
 import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
 import { SubscribeEvents } from './subscription_events.js';
-import { byName, renderStreamDescription, streamDict, streamNameProblem, subscriptionDict } from './stream_dicts.js';
+import { emit } from './event_types.js';
+import { renderStreamDescription } from './streams.js';
+import { byName, streamDict, streamNameProblem, subscriptionDict, subscriptionSchema } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
 
 export interface NewSubscription {
@@ -77,8 +80,17 @@ function uniqueByName<T extends { name: string }>(items: readonly T[]): T[] {
   });
 }
 
+const namesByUserId = z.record(z.string(), z.array(z.string()));
+
+export const subscribeAnswerSchema = z.object({
+  subscribed: namesByUserId.describe('Channel names newly subscribed, by user id'),
+  already_subscribed: namesByUserId,
+  unauthorized: z.array(z.string()).optional().describe('With authorization_errors_fatal false'),
+});
+type SubscribeAnswer = z.infer<typeof subscribeAnswerSchema>;
+
 /** POST /users/me/subscriptions. */
-export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput): Record<string, unknown> {
+export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput): SubscribeAnswer {
   return ctx.tx(() => {
     const requested = uniqueByName(
       input.subscriptions.map((s) => ({ name: s.name.trim(), description: (s.description ?? '').replace(/\n/g, ' ') })),
@@ -122,8 +134,8 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     });
 
     const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id }];
-    const subscribed: Record<string, string[]> = {};
-    const alreadySubscribed: Record<string, string[]> = {};
+    const subscribed: SubscribeAnswer['subscribed'] = {};
+    const alreadySubscribed: SubscribeAnswer['already_subscribed'] = {};
     // One read per user of what they are and were subscribed to, not one per (user, channel).
     const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
     const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
@@ -159,7 +171,7 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
     );
 
-    const result: Record<string, unknown> = { subscribed, already_subscribed: alreadySubscribed };
+    const result: SubscribeAnswer = { subscribed, already_subscribed: alreadySubscribed };
     if (!(input.authorizationErrorsFatal ?? true)) result.unauthorized = unauthorized.map((stream) => stream.name);
     return result;
   });
@@ -170,8 +182,10 @@ export interface UnsubscribeInput {
   principals?: readonly (string | number)[] | undefined;
 }
 
+export const unsubscribeAnswerSchema = z.object({ removed: z.array(z.string()), not_removed: z.array(z.string()) });
+
 /** DELETE /users/me/subscriptions; leaving a channel marks its messages read for the user. */
-export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeInput): { removed: string[]; not_removed: string[] } {
+export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeInput): z.infer<typeof unsubscribeAnswerSchema> {
   return ctx.tx(() => {
     const principals = input.principals ?? [];
     const names = input.subscriptions.map((name) => name.trim());
@@ -212,26 +226,28 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
     }
     for (const [userId, list] of removedByUser) {
       const subscriptions = list.map((stream) => ({ name: stream.name, stream_id: stream.id }));
-      ctx.events.append([userId], { type: 'subscription', op: 'remove', subscriptions });
+      emit(ctx, [userId], { type: 'subscription', op: 'remove', subscriptions });
     }
     for (const { stream, before, users } of streamEvents) {
-      ctx.events.append(before, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: users });
+      emit(ctx, before, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: users });
       const after = streamViewerIds(ctx, stream, undefined, roleUsers);
       const lost = [...before].filter((id) => !after.has(id));
       if (lost.length > 0) {
-        ctx.events.append(lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
+        emit(ctx, lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
       }
     }
     return { removed, not_removed: notRemoved };
   });
 }
 
+export const listSubscriptionsAnswerSchema = z.object({ subscriptions: z.array(subscriptionSchema) });
+
 /** GET /users/me/subscriptions: archived channels are left out, as in POST /register. */
 export function listSubscriptions(
   ctx: Ctx,
   actor: Actor,
   input: { includeSubscribers?: boolean | 'partial' | undefined },
-): { subscriptions: Record<string, unknown>[] } {
+): z.infer<typeof listSubscriptionsAnswerSchema> {
   const withSubscribers = input.includeSubscribers === true || input.includeSubscribers === 'partial';
   const subscriptions = selectSubscriptionsOfUser(ctx.store, actor.id).flatMap((sub) => {
     const stream = selectStreamById(ctx.store, sub.stream_id)!;

@@ -1,6 +1,7 @@
 // User groups, enough for group mentions: POST /user_groups/create, GET /user_groups,
 // POST /user_groups/{user_group_id}/members; `user_group` events (add, add_members,
 // remove_members) and the realm_user_groups state of POST /register.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
@@ -16,6 +17,8 @@ import {
   type UserGroupRow,
 } from '../store/user_groups.js';
 import { selectUserById } from '../store/users.js';
+import { emit } from './event_types.js';
+import { groupDict, userGroupSchema, type UserGroupDict } from './user_group_dicts.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
 
 const MAX_GROUP_NAME_LENGTH = 100;
@@ -28,21 +31,7 @@ export function requireMemberOrAdmin(actor: Actor): void {
   if (actor.isBot) throw badRequest('This endpoint does not accept bot requests.');
 }
 
-function groupDict(group: UserGroupRow, members: readonly number[]): Record<string, unknown> {
-  return {
-    id: group.id,
-    name: group.name,
-    description: group.description,
-    members: [...members],
-    direct_subgroup_ids: [],
-    is_system_group: false,
-    creator_id: group.creator_id,
-    date_created: group.date_created,
-    deactivated: false,
-  };
-}
-
-function allGroups(ctx: Ctx): Record<string, unknown>[] {
+function allGroups(ctx: Ctx): UserGroupDict[] {
   const members = new Map<number, number[]>();
   for (const [groupId, userId] of selectAllActiveMemberships(ctx.store)) {
     const list = members.get(groupId) ?? [];
@@ -52,13 +41,17 @@ function allGroups(ctx: Ctx): Record<string, unknown>[] {
   return selectUserGroups(ctx.store).map((group) => groupDict(group, members.get(group.id) ?? []));
 }
 
+export const userGroupStateSchema = z.object({ realm_user_groups: z.array(userGroupSchema) });
+
 /** POST /register state. */
-export function fetchUserGroupState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchUserGroupState(ctx: Ctx, _actor: Actor, _options: StateOptions): z.infer<typeof userGroupStateSchema> {
   return { realm_user_groups: allGroups(ctx) };
 }
 
+export const listUserGroupsAnswerSchema = z.object({ user_groups: z.array(userGroupSchema) });
+
 /** GET /user_groups. */
-export function listUserGroups(ctx: Ctx, _actor: Actor): { user_groups: Record<string, unknown>[] } {
+export function listUserGroups(ctx: Ctx, _actor: Actor): z.infer<typeof listUserGroupsAnswerSchema> {
   return { user_groups: allGroups(ctx) };
 }
 
@@ -81,12 +74,14 @@ function checkMembers(ctx: Ctx, userIds: readonly number[]): number[] {
   return [...new Set(userIds)].sort((a, b) => a - b);
 }
 
+export const createUserGroupAnswerSchema = z.object({ group_id: z.int() });
+
 /** POST /user_groups/create. */
 export function createUserGroup(
   ctx: Ctx,
   actor: Actor,
   input: { name: string; description: string; members: readonly number[] },
-): { group_id: number } {
+): z.infer<typeof createUserGroupAnswerSchema> {
   return ctx.tx(() => {
     const members = checkMembers(ctx, input.members);
     checkGroupName(input.name);
@@ -94,7 +89,7 @@ export function createUserGroup(
     const id = insertUserGroup(ctx.store, { name: input.name, description: input.description, date_created: ctx.now(), creator_id: actor.id });
     for (const userId of members) insertUserGroupMember(ctx.store, id, userId);
     const group = selectUserGroupById(ctx.store, id)!;
-    ctx.events.append(null, { type: 'user_group', op: 'add', group: groupDict(group, members) });
+    emit(ctx, null, { type: 'user_group', op: 'add', group: groupDict(group, members) });
     return { group_id: id };
   });
 }
@@ -124,7 +119,7 @@ export function updateUserGroupMembers(
       const already = toAdd.find((id) => current.has(id));
       if (already !== undefined) throw badRequest(`User ${already} is already a member of this group`);
       for (const userId of toAdd) insertUserGroupMember(ctx.store, group.id, userId);
-      ctx.events.append(null, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: toAdd });
+      emit(ctx, null, { type: 'user_group', op: 'add_members', group_id: group.id, user_ids: toAdd });
       for (const id of toAdd) current.add(id);
     }
     if (remove.length > 0) {
@@ -132,7 +127,7 @@ export function updateUserGroupMembers(
       const absent = toRemove.find((id) => !current.has(id));
       if (absent !== undefined) throw badRequest(`There is no member '${absent}' in this user group`);
       for (const userId of toRemove) deleteUserGroupMember(ctx.store, group.id, userId);
-      ctx.events.append(null, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: toRemove });
+      emit(ctx, null, { type: 'user_group', op: 'remove_members', group_id: group.id, user_ids: toRemove });
     }
     return {};
   });

@@ -1,6 +1,7 @@
 // Topic visibility (Zulip's UserTopic): POST /user_topics and the legacy PATCH
 // /users/me/subscriptions/muted_topics (Zulip's views/user_topics.py and
 // actions/user_topics.py), the user_topic and muted_topics events and their /register state.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectIsSubscribed, selectStreamById, selectStreamByName, type StreamRow } from '../store/streams.js';
@@ -8,6 +9,8 @@ import { deleteUserTopic, insertUserTopic, selectUserTopic, selectUserTopicsOfUs
 import type { Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 import { canAccessStreamContent } from './stream_access.js';
+import { mutedTopicSchema, userTopicSchema } from './channel_event_dicts.js';
+import { emit } from './event_types.js';
 
 /** Zulip's UserTopic.VisibilityPolicy. */
 export const VISIBILITY_POLICY = { inherit: 0, muted: 1, unmuted: 2, followed: 3 } as const;
@@ -20,7 +23,9 @@ function liveUserTopics(ctx: Ctx, userId: number) {
   });
 }
 
-export function fetchUserTopicState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export const userTopicStateSchema = z.object({ user_topics: z.array(userTopicSchema) });
+
+export function fetchUserTopicState(ctx: Ctx, actor: Actor, _options: StateOptions): z.infer<typeof userTopicStateSchema> {
   return {
     user_topics: liveUserTopics(ctx, actor.id).map(({ row }) => ({
       stream_id: row.stream_id,
@@ -32,13 +37,15 @@ export function fetchUserTopicState(ctx: Ctx, actor: Actor, _options: StateOptio
 }
 
 /** The legacy muted_topics list: [channel name, topic, date muted] of the muted topics. */
-function mutedTopics(ctx: Ctx, userId: number): [string, string, number][] {
+function mutedTopics(ctx: Ctx, userId: number): z.infer<typeof mutedTopicSchema>[] {
   return liveUserTopics(ctx, userId)
     .filter(({ row }) => row.visibility_policy === VISIBILITY_POLICY.muted)
     .map(({ row, stream }) => [stream.name, row.topic, row.last_updated]);
 }
 
-export function fetchMutedTopicsState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export const mutedTopicsStateSchema = z.object({ muted_topics: z.array(mutedTopicSchema) });
+
+export function fetchMutedTopicsState(ctx: Ctx, actor: Actor, _options: StateOptions): z.infer<typeof mutedTopicsStateSchema> {
   return { muted_topics: mutedTopics(ctx, actor.id) };
 }
 
@@ -82,9 +89,9 @@ function setPolicy(ctx: Ctx, userId: number, stream: StreamRow, topic: string, p
     if (existing.visibility_policy === policy) return;
     updateUserTopicPolicy(ctx.store, userId, stream.id, topic, policy, now);
   }
-  ctx.events.append([userId], { type: 'muted_topics', muted_topics: mutedTopics(ctx, userId) });
+  emit(ctx, [userId], { type: 'muted_topics', muted_topics: mutedTopics(ctx, userId) });
   const topicName = existing?.topic ?? topic;
-  ctx.events.append([userId], { type: 'user_topic', stream_id: stream.id, topic_name: topicName, last_updated: now, visibility_policy: policy });
+  emit(ctx, [userId], { type: 'user_topic', stream_id: stream.id, topic_name: topicName, last_updated: now, visibility_policy: policy });
 }
 
 /** POST /user_topics. */

@@ -3,13 +3,21 @@
 // POST /users/me/subscriptions/properties, GET /users/{user_id}/subscriptions/{stream_id},
 // GET/POST/DELETE /default_streams. Part of the `streams` route group.
 import { z } from 'zod';
-import { addDefaultStream, getDefaultStreams, removeDefaultStream } from '../domain/default_streams.js';
+import { addDefaultStream, defaultStreamsAnswerSchema, getDefaultStreams, removeDefaultStream } from '../domain/default_streams.js';
 import { deleteStream, updateStream } from '../domain/stream_settings.js';
-import { getStreamEmailAddress, getStreamMembers, getSubscriptionStatus, updateSubscriptionProperties } from '../domain/subscription_properties.js';
+import {
+  getStreamEmailAddress,
+  getStreamMembers,
+  getSubscriptionStatus,
+  streamEmailAddressAnswerSchema,
+  streamMembersAnswerSchema,
+  subscriptionStatusAnswerSchema,
+  updateSubscriptionProperties,
+} from '../domain/subscription_properties.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
 import { bool, json, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_CHANNELS_PER_REQUEST, MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const streamIdParam = json(z.int()).describe("The channel's id");
 
@@ -28,7 +36,7 @@ export const streamSettingRoutes = {
       history_public_to_subscribers: bool().optional(),
     },
     errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL', 'CHANNEL_ALREADY_EXISTS'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) =>
       updateStream(ctx, actor, {
         streamId: p.stream_id,
@@ -46,7 +54,7 @@ export const streamSettingRoutes = {
     summary: 'Archive a channel (administrators); its messages are kept',
     params: { stream_id: pathInt() },
     errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => deleteStream(ctx, actor, { streamId: p.stream_id }),
   }),
   members: route({
@@ -56,7 +64,7 @@ export const streamSettingRoutes = {
     summary: "A channel's active subscribers",
     params: { stream_id: pathInt() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ subscribers: z.array(z.int()) }),
+    response: streamMembersAnswerSchema,
     handler: (ctx, actor, p) => getStreamMembers(ctx, actor, { streamId: p.stream_id }),
   }),
   emailAddress: route({
@@ -66,7 +74,7 @@ export const streamSettingRoutes = {
     summary: 'Always an error: parley receives no email',
     params: { stream_id: pathInt(), sender_id: json(z.int()).optional() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ email: z.string() }),
+    response: streamEmailAddressAnswerSchema,
     handler: (ctx, actor, p) => getStreamEmailAddress(ctx, actor, { streamId: p.stream_id }),
   }),
   updateSubscriptionProperties: route({
@@ -80,7 +88,7 @@ export const streamSettingRoutes = {
       ),
     },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => updateSubscriptionProperties(ctx, actor, { subscriptionData: p.subscription_data }),
   }),
   subscriptionStatus: route({
@@ -90,7 +98,7 @@ export const streamSettingRoutes = {
     summary: 'Whether a user is subscribed to a channel',
     params: { user_id: pathInt(), stream_id: pathInt() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ is_subscribed: z.boolean() }),
+    response: subscriptionStatusAnswerSchema,
     handler: (ctx, actor, p) => getSubscriptionStatus(ctx, actor, { userId: p.user_id, streamId: p.stream_id }),
   }),
   defaultStreams: route({
@@ -99,7 +107,7 @@ export const streamSettingRoutes = {
     access: 'user',
     summary: 'The ids of the default channels new users join',
     params: {},
-    response: z.object({ default_streams: z.array(z.int()) }),
+    response: defaultStreamsAnswerSchema,
     handler: (ctx, actor) => getDefaultStreams(ctx, actor),
   }),
   addDefaultStream: route({
@@ -109,7 +117,7 @@ export const streamSettingRoutes = {
     summary: 'Make a public channel a default channel',
     params: { stream_id: streamIdParam },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => addDefaultStream(ctx, actor, { streamId: p.stream_id }),
   }),
   removeDefaultStream: route({
@@ -119,7 +127,7 @@ export const streamSettingRoutes = {
     summary: 'Stop a channel being a default channel',
     params: { stream_id: streamIdParam },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => removeDefaultStream(ctx, actor, { streamId: p.stream_id }),
   }),
 };

@@ -2,14 +2,29 @@
 // GET /streams/{stream_id}, GET /get_stream_id, GET /users/me/{stream_id}/topics; channel
 // administration and subscription settings (./stream_settings.ts) belong to the same group.
 import { z } from 'zod';
-import { getStream, getStreamId, getStreams, getTopics } from '../domain/streams.js';
-import { addSubscriptions, listSubscriptions, removeSubscriptions } from '../domain/subscriptions.js';
+import {
+  getStream,
+  getStreamAnswerSchema,
+  getStreamId,
+  getStreamIdAnswerSchema,
+  getStreams,
+  getStreamsAnswerSchema,
+  getTopics,
+  getTopicsAnswerSchema,
+} from '../domain/streams.js';
+import {
+  addSubscriptions,
+  listSubscriptions,
+  listSubscriptionsAnswerSchema,
+  removeSubscriptions,
+  subscribeAnswerSchema,
+  unsubscribeAnswerSchema,
+} from '../domain/subscriptions.js';
 import { isGuest } from '../domain/roles.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH } from '../domain/stream_dicts.js';
 import { badRequest } from '../errors.js';
 import { bool, json, jsonOrString, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_CHANNELS_PER_REQUEST, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, itemsAtMost } from './limits.js';
-import { streamSchema, subscriptionSchema } from './responses.js';
 import { route } from './route.js';
 import { streamSettingRoutes } from './stream_settings.js';
 
@@ -42,11 +57,7 @@ export const streamRoutes = {
       announce: bool().optional().describe('Accepted; parley sends no announcement messages'),
     },
     errors: ['BAD_REQUEST'],
-    response: z.object({
-      subscribed: z.record(z.string(), z.array(z.string())).describe('Channel names newly subscribed, by user id'),
-      already_subscribed: z.record(z.string(), z.array(z.string())),
-      unauthorized: z.array(z.string()).optional(),
-    }),
+    response: subscribeAnswerSchema,
     handler: (ctx, actor, p) =>
       addSubscriptions(ctx, actor, {
         subscriptions: p.subscriptions,
@@ -63,7 +74,7 @@ export const streamRoutes = {
     summary: 'Unsubscribe from channels (others: administrators); their messages become read',
     params: { subscriptions: json(z.array(z.string()).max(MAX_CHANNELS_PER_REQUEST)), principals: principals.optional() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ removed: z.array(z.string()), not_removed: z.array(z.string()) }),
+    response: unsubscribeAnswerSchema,
     handler: (ctx, actor, p) => removeSubscriptions(ctx, actor, { subscriptions: p.subscriptions, principals: p.principals }),
   }),
   listSubscriptions: route({
@@ -72,7 +83,7 @@ export const streamRoutes = {
     access: 'user',
     summary: "The caller's subscriptions",
     params: { include_subscribers: jsonOrString(z.union([z.boolean(), z.literal('partial')])).optional() },
-    response: z.object({ subscriptions: z.array(subscriptionSchema) }),
+    response: listSubscriptionsAnswerSchema,
     handler: (ctx, actor, p) => listSubscriptions(ctx, actor, { includeSubscribers: p.include_subscribers }),
   }),
   list: route({
@@ -91,7 +102,7 @@ export const streamRoutes = {
       include_owner_subscribed: bool().optional(),
     },
     errors: ['BAD_REQUEST'],
-    response: z.object({ streams: z.array(streamSchema) }),
+    response: getStreamsAnswerSchema,
     handler: (ctx, actor, p) =>
       getStreams(ctx, actor, {
         includePublic: p.include_public,
@@ -111,7 +122,7 @@ export const streamRoutes = {
     summary: 'One channel',
     params: { stream_id: pathInt() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ stream: streamSchema }),
+    response: getStreamAnswerSchema,
     handler: (ctx, actor, p) => getStream(ctx, actor, { streamId: p.stream_id }),
   }),
   getId: route({
@@ -121,7 +132,7 @@ export const streamRoutes = {
     summary: "A channel's id by name",
     params: { stream: str(maxCodePoints(MAX_TEXT_LENGTH)) },
     errors: ['BAD_REQUEST'],
-    response: z.object({ stream_id: z.int() }),
+    response: getStreamIdAnswerSchema,
     handler: (ctx, actor, p) => getStreamId(ctx, actor, { stream: p.stream }),
   }),
   topics: route({
@@ -131,7 +142,7 @@ export const streamRoutes = {
     summary: "A channel's topics with their newest message id, newest first",
     params: { stream_id: pathInt(), allow_empty_topic_name: bool().optional() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ topics: z.array(z.object({ name: z.string(), max_id: z.int() })) }),
+    response: getTopicsAnswerSchema,
     handler: (ctx, actor, p) => getTopics(ctx, actor, { streamId: p.stream_id }),
   }),
   ...streamSettingRoutes,

@@ -3,14 +3,15 @@ import { z } from 'zod';
 import {
   MAX_GROUP_DESCRIPTION_LENGTH,
   createUserGroup,
+  createUserGroupAnswerSchema,
   listUserGroups,
+  listUserGroupsAnswerSchema,
   requireMemberOrAdmin,
   updateUserGroupMembers,
 } from '../domain/user_groups.js';
 import { json, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_USERS_PER_REQUEST } from './limits.js';
-import { userGroupSchema } from './responses.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const userIds = json(z.array(z.int()).max(MAX_USERS_PER_REQUEST));
 
@@ -26,7 +27,7 @@ export const userGroupRoutes = {
       description: str(maxCodePoints(MAX_GROUP_DESCRIPTION_LENGTH)),
       members: userIds,
     },
-    response: z.object({ group_id: z.int() }),
+    response: createUserGroupAnswerSchema,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => createUserGroup(ctx, actor, { name: p.name, description: p.description, members: p.members }),
   }),
@@ -37,7 +38,7 @@ export const userGroupRoutes = {
     summary: "The organization's user groups",
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
     params: {},
-    response: z.object({ user_groups: z.array(userGroupSchema) }),
+    response: listUserGroupsAnswerSchema,
     handler: (ctx, actor) => listUserGroups(ctx, actor),
   }),
   updateMembers: route({
@@ -48,6 +49,7 @@ export const userGroupRoutes = {
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
     params: { user_group_id: pathInt(), add: userIds.optional(), delete: userIds.optional() },
     errors: ['BAD_REQUEST'],
+    response: noFields,
     handler: (ctx, actor, p) => updateUserGroupMembers(ctx, actor, { groupId: p.user_group_id, add: p.add, delete: p.delete }),
   }),
 };

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_TOPIC_LENGTH } from '../domain/message_addressee.js';
 import { updateMutedTopic, updateUserTopic } from '../domain/user_topics.js';
 import { int, json, maxCodePoints, str } from '../http/params.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 export const userTopicRoutes = {
   update: route({
@@ -17,6 +17,7 @@ export const userTopicRoutes = {
       visibility_policy: json(z.literal([0, 1, 2, 3])),
     },
     errors: ['BAD_REQUEST'],
+    response: noFields,
     handler: (ctx, actor, p) => updateUserTopic(ctx, actor, { streamId: p.stream_id, topic: p.topic, visibilityPolicy: p.visibility_policy }),
   }),
   updateMutedTopic: route({
@@ -31,6 +32,7 @@ export const userTopicRoutes = {
       op: str(z.enum(['add', 'remove'])),
     },
     errors: ['BAD_REQUEST'],
+    response: noFields,
     handler: (ctx, actor, p) => updateMutedTopic(ctx, actor, { stream: p.stream, streamId: p.stream_id, topic: p.topic, op: p.op }),
   }),
 };

@@ -1,0 +1,34 @@
+// The user group object of Zulip's API (GET /user_groups, /register's realm_user_groups, the
+// user_group add event): its schema and builder.
+import { z } from 'zod';
+import type { UserGroupRow } from '../store/user_groups.js';
+
+const id = z.int();
+
+/** Zulip's UserGroup (https://zulip.com/api/get-user-groups#response); parley has no subgroups nor system groups. */
+export const userGroupSchema = z.object({
+  id,
+  name: z.string(),
+  description: z.string(),
+  members: z.array(id),
+  direct_subgroup_ids: z.array(id),
+  is_system_group: z.boolean(),
+  creator_id: id.nullable(),
+  date_created: z.int().nullable(),
+  deactivated: z.boolean(),
+});
+export type UserGroupDict = z.infer<typeof userGroupSchema>;
+
+export function groupDict(group: UserGroupRow, members: readonly number[]): UserGroupDict {
+  return {
+    id: group.id,
+    name: group.name,
+    description: group.description,
+    members: [...members],
+    direct_subgroup_ids: [],
+    is_system_group: false,
+    creator_id: group.creator_id,
+    date_created: group.date_created,
+    deactivated: false,
+  };
+}
