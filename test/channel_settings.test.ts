@@ -106,6 +106,16 @@ t.test('DELETE /streams/{id}: archiving keeps the messages, refuses new ones, an
   await bothFail(t, () => patch(admin, id, { new_name: 'revived' }), () => api.streams.update(admin.user_id, { streamId: id, newName: 'revived' }), INVALID);
   t.notOk(api.streams.listSubscriptions(member.user_id, {}).subscriptions.some((sub: any) => sub.stream_id === id), 'GET /users/me/subscriptions leaves it out');
   t.ok(ok(t, await s.request('GET', '/streams', { as: admin, params: { exclude_archived: false, include_all: true } })).streams.some((c: any) => c.stream_id === id && c.is_archived), 'GET /streams lists it when asked');
+  // Zulip's filter_stream_authorization: nobody, administrators included, subscribes to an archived channel.
+  const subscriptions = JSON.stringify([{ name }]);
+  await bothFail(
+    t,
+    () => s.request('POST', '/users/me/subscriptions', { as: admin, params: { subscriptions } }),
+    () => api.streams.subscribe(admin.user_id, { subscriptions: [{ name }] }),
+    bad(`Unable to access channel (${name}).`),
+  );
+  const lenient = ok(t, await s.request('POST', '/users/me/subscriptions', { as: admin, params: { subscriptions, authorization_errors_fatal: false } }));
+  t.same([lenient.subscribed, lenient.unauthorized], [{}, [name]], 'without authorization_errors_fatal it is listed as unauthorized');
 });
 
 t.test('GET /streams/{id}/members and GET /users/{user_id}/subscriptions/{stream_id}', async (t) => {

@@ -107,8 +107,10 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       if (stream) existing.push(stream);
       else missing.push(wanted);
     }
+    // Zulip's filter_stream_authorization: archived channels are not accessible, to anyone.
     const unauthorized = existing.filter(
-      (stream) => stream.invite_only === 1 && !isAdmin(actor) && !selectIsSubscribed(ctx.store, actor.id, stream.id),
+      (stream) =>
+        stream.is_archived === 1 || (stream.invite_only === 1 && !isAdmin(actor) && !selectIsSubscribed(ctx.store, actor.id, stream.id)),
     );
     if (unauthorized.length > 0 && (input.authorizationErrorsFatal ?? true)) {
       throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
