@@ -1,9 +1,9 @@
 // Zulip's LinkifierDict and the realm_linkifiers event, strict, as the linkifier tests check them.
 import { z } from 'zod';
-import { linkifierSchema as routeLinkifierSchema } from '../lib/routes/linkifiers.js';
+import { linkifierSchema as domainLinkifierSchema } from '../lib/domain/realm_dicts.js';
 
-// The route table's schema, strict: an answer with a field Zulip does not send fails.
-export const linkifierSchema = routeLinkifierSchema.strict();
+// The domain's schema, strict: an answer with a field Zulip does not send fails.
+export const linkifierSchema = domainLinkifierSchema.strict();
 export type Linkifier = z.infer<typeof linkifierSchema>;
 
 export const linkifiersEventSchema = z

@@ -5,7 +5,7 @@ import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { bad, throwsApiError } from './assertions.js';
 import { startServer, withAuth, type Reply, type TestServer, type TestUser } from './helpers.js';
-import { userSchema } from '../lib/routes/responses.js';
+import { userSchema } from '../lib/domain/user_dicts.js';
 import { applyUserEvent, byId, registerState } from './user_events.js';
 
 // The route table's user dictionary, strict, with Zulip's date format.

@@ -4,6 +4,8 @@ import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
 import { deleteAlertWord, insertAlertWord, selectAlertWordPairsOfUser, selectAlertWords } from '../store/alert_words.js';
 import type { Actor } from './roles.js';
+import { emit } from './event_types.js';
+import type { AlertWords } from './user_dicts.js';
 
 /** Zulip's limit on one word, in code points, checked before stripping. */
 export const MAX_ALERT_WORD_LENGTH = 100;
@@ -11,13 +13,13 @@ export const MAX_ALERT_WORD_LENGTH = 100;
 // Python's str.lower(), which Zulip compares with, is close enough to toLowerCase().
 const fold = (word: string): string => word.toLowerCase();
 
-export function listAlertWords(ctx: Ctx, actor: Actor): { alert_words: string[] } {
+export function listAlertWords(ctx: Ctx, actor: Actor): AlertWords {
   return { alert_words: selectAlertWords(ctx.store, actor.id) };
 }
 
 /** Answers with the whole set and tells the user's clients; sent even when nothing changed, as Zulip does. */
-function changed(ctx: Ctx, actor: Actor, words: string[]): { alert_words: string[] } {
-  ctx.events.append([actor.id], { type: 'alert_words', alert_words: words });
+function changed(ctx: Ctx, actor: Actor, words: string[]): AlertWords {
+  emit(ctx, [actor.id], { type: 'alert_words', alert_words: words });
   return { alert_words: words };
 }
 
@@ -26,7 +28,7 @@ function changed(ctx: Ctx, actor: Actor, words: string[]): { alert_words: string
  * (case-insensitively) keeps its stored casing; within the request the last casing wins, at the
  * position of the first.
  */
-export function addAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: readonly string[] }): { alert_words: string[] } {
+export function addAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: readonly string[] }): AlertWords {
   const wanted = new Map<string, string>();
   for (const raw of input.alertWords) {
     const word = raw.trim();
@@ -46,7 +48,7 @@ export function addAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: reado
 }
 
 /** DELETE /users/me/alert_words: case-insensitive, taken as sent (no stripping); unknown words are ignored. */
-export function removeAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: readonly string[] }): { alert_words: string[] } {
+export function removeAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: readonly string[] }): AlertWords {
   const unwanted = new Set(input.alertWords.map(fold));
   return ctx.tx(() => {
     const kept: string[] = [];
@@ -59,6 +61,6 @@ export function removeAlertWords(ctx: Ctx, actor: Actor, input: { alertWords: re
 }
 
 /** POST /register state for this feature. */
-export function fetchAlertWordState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchAlertWordState(ctx: Ctx, actor: Actor, _options: StateOptions): AlertWords {
   return listAlertWords(ctx, actor);
 }

@@ -4,6 +4,7 @@
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectUserById, updateUserApiKey } from '../store/users.js';
+import { emit } from './event_types.js';
 import { botOwnerUserIds } from './bot_dicts.js';
 import { generateApiKey } from './credentials.js';
 import type { Actor } from './roles.js';
@@ -21,7 +22,7 @@ export function rotateApiKey(ctx: Ctx, userId: number): string {
     const apiKey = generateApiKey(ctx.random);
     updateUserApiKey(ctx.store, row.id, apiKey);
     if (row.bot_type !== null) {
-      ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, api_key: apiKey } });
+      emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, api_key: apiKey } });
     }
     return apiKey;
   });

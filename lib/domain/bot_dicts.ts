@@ -1,5 +1,6 @@
-// Zulip's bot dictionary (realm_bots of POST /register, realm_bot add events) and who receives
-// realm_bot events: the bot's owner and the organization's human administrators.
+// Zulip's bot dictionary (realm_bots of POST /register, the realm_bot events, POST /bots' answer)
+// and who receives realm_bot events: the bot's owner and the organization's human administrators.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { gravatarUrl } from './avatars.js';
 import { selectBots, selectHumanAdminIds, type UserRow } from '../store/users.js';
@@ -7,20 +8,50 @@ import type { Actor } from './roles.js';
 import { isAdmin } from './roles.js';
 
 /** Zulip's get_owned_bot_dicts entry; parley has no default channels, uploaded avatars or services. */
-export interface BotDict {
-  email: string;
-  user_id: number;
-  full_name: string;
-  bot_type: number;
-  is_active: boolean;
-  api_key: string;
-  default_sending_stream: null;
-  default_events_register_stream: null;
-  default_all_public_streams: boolean;
-  owner_id: number | null;
-  avatar_url: string;
-  services: never[];
-}
+export const botDictSchema = z.object({
+  email: z.string(),
+  user_id: z.int(),
+  full_name: z.string(),
+  bot_type: z.int(),
+  is_active: z.boolean(),
+  api_key: z.string(),
+  default_sending_stream: z.string().nullable(),
+  default_events_register_stream: z.string().nullable(),
+  default_all_public_streams: z.boolean(),
+  owner_id: z.int().nullable(),
+  avatar_url: z.string(),
+  services: z.array(z.never()).describe('Always empty: parley has no outgoing webhook or embedded bot services'),
+});
+export type BotDict = z.infer<typeof botDictSchema>;
+
+/** POST /bots: the new bot (Zulip's add_bot_backend answer). */
+export const createdBotSchema = z.object({
+  user_id: z.int(),
+  api_key: z.string(),
+  email: z.string(),
+  avatar_url: z.string().nullable(),
+  default_sending_stream: z.string().nullable(),
+  default_events_register_stream: z.string().nullable(),
+  default_all_public_streams: z.boolean(),
+});
+export type CreatedBot = z.infer<typeof createdBotSchema>;
+
+export const realmBotStateSchema = z.object({ realm_bots: z.array(botDictSchema) });
+export type RealmBotState = z.infer<typeof realmBotStateSchema>;
+
+/** The `bot` of a realm_bot update: the bot's id and the one thing that changed. */
+const botUpdateSchema = z.union([
+  z.object({ user_id: z.int(), full_name: z.string() }),
+  z.object({ user_id: z.int(), is_active: z.boolean() }),
+  z.object({ user_id: z.int(), api_key: z.string() }),
+  z.object({ user_id: z.int(), owner_id: z.int() }),
+]);
+
+export const botEventSchemas = [
+  z.object({ type: z.literal('realm_bot'), op: z.literal('add'), bot: botDictSchema }),
+  z.object({ type: z.literal('realm_bot'), op: z.literal('update'), bot: botUpdateSchema }),
+  z.object({ type: z.literal('realm_bot'), op: z.literal('delete'), bot: z.object({ user_id: z.int() }) }),
+] as const;
 
 export function formatBot(row: UserRow): BotDict {
   return {
@@ -47,7 +78,7 @@ export function botOwnerUserIds(ctx: Ctx, bot: UserRow): number[] {
 }
 
 /** Zulip's realm_bots: every bot for a human administrator, one's own bots (active or not) for anyone else. */
-export function fetchRealmBotState(ctx: Ctx, actor: Actor): { realm_bots: BotDict[] } {
+export function fetchRealmBotState(ctx: Ctx, actor: Actor): RealmBotState {
   const seesAll = isAdmin(actor) && !actor.isBot;
   return { realm_bots: selectBots(ctx.store).filter((row) => seesAll || row.bot_owner_id === actor.id).map(formatBot) };
 }

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import { rotateApiKey } from './api_keys.js';
+import type { CreatedBot } from './bot_dicts.js';
 import { botDomain, getRealm } from './realm.js';
 import { isAdmin, type Actor } from './roles.js';
 import { deactivate } from './user_activation.js';
@@ -22,7 +23,7 @@ export async function createBot(
   ctx: Ctx,
   actor: Actor,
   input: { fullName: string; shortName: string; botType?: number | undefined },
-): Promise<Record<string, unknown>> {
+): Promise<CreatedBot> {
   requireMemberOrAdmin(actor);
   const shortName = input.shortName.trim().toLowerCase();
   if (!/^[a-z0-9_.-]+$/.test(shortName)) throw badRequest('Bad name or username');

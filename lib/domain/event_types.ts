@@ -5,11 +5,17 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { channelEventSchemas } from './channel_event_dicts.js';
+import { botEventSchemas } from './bot_dicts.js';
+import { presenceEventSchemas } from './presence_dicts.js';
+import { realmEventSchemas } from './realm_dicts.js';
+import { userEventSchemas } from './user_dicts.js';
+import { userSettingsEventSchemas } from './user_setting_types.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
 export const zulipEventSchema = z.union([
   // users, bots, settings, status, presence, realm, emoji, linkifiers, devices, alert words
+  ...userEventSchemas, ...botEventSchemas, ...userSettingsEventSchemas, ...presenceEventSchemas, ...realmEventSchemas,
 
   // channels, subscriptions, user groups, default channels, topics
   ...channelEventSchemas,

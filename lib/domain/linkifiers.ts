@@ -16,16 +16,8 @@ import {
 } from '../store/linkifiers.js';
 import { checkLinkifier, optionalText, type LinkifierValues } from './linkifier_validation.js';
 import { requireAdmin, type Actor } from './roles.js';
-
-/** Zulip's LinkifierDict. */
-export interface Linkifier {
-  pattern: string;
-  url_template: string;
-  id: number;
-  example_input: string | null;
-  reverse_template: string | null;
-  alternative_url_templates: string[];
-}
+import { emit } from './event_types.js';
+import type { Linkifier, LinkifierState } from './realm_dicts.js';
 
 export interface LinkifierInput {
   pattern: string;
@@ -57,7 +49,7 @@ export function listLinkifiers(ctx: Ctx): { linkifiers: Linkifier[] } {
 }
 
 /** POST /register: the list only for clients that accept URL templates; realm_filters is always empty. */
-export function fetchLinkifierState(ctx: Ctx, _actor: Actor, options: StateOptions): Record<string, unknown> {
+export function fetchLinkifierState(ctx: Ctx, _actor: Actor, options: StateOptions): LinkifierState {
   const supported = options.clientCapabilities.linkifier_url_template === true;
   return { realm_linkifiers: supported ? orderedLinkifiers(ctx) : [], realm_filters: [] };
 }
@@ -90,7 +82,7 @@ function fieldsOf(values: LinkifierValues) {
 
 /** Every change: the full list to everyone (the triggers of schema.sql renew the render caches' version). */
 function changed(ctx: Ctx): void {
-  ctx.events.append(null, { type: 'realm_linkifiers', realm_linkifiers: orderedLinkifiers(ctx) });
+  emit(ctx, null, { type: 'realm_linkifiers', realm_linkifiers: orderedLinkifiers(ctx) });
 }
 
 /** POST /realm/filters: the new linkifier goes last. */

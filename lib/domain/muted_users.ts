@@ -8,17 +8,19 @@ import { changeMessageFlag } from './message_flags.js';
 import type { Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 import { accessUserById } from './users.js';
+import { emit } from './event_types.js';
+import type { MutedUser, MutedUsersState } from './user_dicts.js';
 
-function mutedUsersList(ctx: Ctx, userId: number): { id: number; timestamp: number }[] {
+function mutedUsersList(ctx: Ctx, userId: number): MutedUser[] {
   return selectMutedUsersOf(ctx.store, userId).map((row) => ({ id: row.muted_user_id, timestamp: row.date_muted }));
 }
 
-export function fetchMutedUsersState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchMutedUsersState(ctx: Ctx, actor: Actor, _options: StateOptions): MutedUsersState {
   return { muted_users: mutedUsersList(ctx, actor.id) };
 }
 
 function sendMutedUsers(ctx: Ctx, userId: number): void {
-  ctx.events.append([userId], { type: 'muted_users', muted_users: mutedUsersList(ctx, userId) });
+  emit(ctx, [userId], { type: 'muted_users', muted_users: mutedUsersList(ctx, userId) });
 }
 
 /** Zulip's access_user_by_id for muting: bots and deactivated users may be muted. */

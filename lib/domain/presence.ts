@@ -3,7 +3,6 @@
 // zerver/lib/presence.py). Answers come in Zulip's modern format (keyed by user id, with
 // active_timestamp and idle_timestamp) or its legacy one (keyed by email, a "website" client entry
 // and an "aggregated" copy of it).
-import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { badRequest } from '../errors.js';
@@ -12,6 +11,8 @@ import { selectPresence, selectShownPresences, upsertPresence, type ShownPresenc
 import { selectActiveUserIds, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import type { Actor } from './roles.js';
 import { existingUser } from './users.js';
+import { emit } from './event_types.js';
+import type { LegacyPresence, ModernPresence, PresencesAnswer, UserLegacyPresence, WebsitePresence } from './presence_dicts.js';
 
 /** Zulip's OFFLINE_THRESHOLD_SECS: a user not heard from for longer is offline. */
 export const OFFLINE_THRESHOLD_SECONDS = 140;
@@ -28,29 +29,8 @@ const DEFAULT_HISTORY_DAYS = 14;
 
 export type PresenceStatus = 'active' | 'idle';
 
-/** Zulip's modern presence format (slim_presence, last_update_id). */
-export const modernPresenceSchema = z.object({ active_timestamp: z.int(), idle_timestamp: z.int() });
-/** One client's entry in Zulip's legacy format; "aggregated" has no `pushable`. */
-const legacyClientPresenceSchema = z.object({
-  client: z.string(),
-  status: z.enum(['active', 'idle', 'offline']),
-  timestamp: z.int(),
-  pushable: z.boolean().optional(),
-});
-/** Zulip's legacy format: `website` and `aggregated` entries. */
-const legacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema);
-/** GET /users/{user_id_or_email}/presence in the legacy format: entries without client and pushable. */
-export const userLegacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema.pick({ status: true, timestamp: true }));
-/** The presences of POST /users/me/presence, GET /realm/presence and /register: by user id or by email. */
-export const presencesSchema = z.record(z.string(), z.union([modernPresenceSchema, legacyPresenceSchema]));
-
-export type ModernPresence = z.infer<typeof modernPresenceSchema>;
-type LegacyClientPresence = z.infer<typeof legacyClientPresenceSchema>;
-type LegacyPresence = z.infer<typeof legacyPresenceSchema>;
-type UserLegacyPresence = z.infer<typeof userLegacyPresenceSchema>;
-
 /** Zulip's format_legacy_presence_dict: one "website" entry, active if last active close to last connected. */
-function legacyClientPresence(lastActive: number, lastConnected: number): Required<LegacyClientPresence> {
+function legacyClientPresence(lastActive: number, lastConnected: number): WebsitePresence {
   const active = lastActive + LEGACY_ACTIVITY_OFFSET_SECONDS >= lastConnected;
   return { client: 'website', status: active ? 'active' : 'idle', timestamp: active ? lastActive : lastConnected, pushable: false };
 }
@@ -86,12 +66,6 @@ export interface PresenceQuery {
   lastUpdateId?: number | undefined;
   historyLimitDays?: number | undefined;
 }
-
-export type PresencesAnswer = {
-  presences: Record<string, ModernPresence | LegacyPresence>;
-  server_timestamp: number;
-  presence_last_update_id: number;
-};
 
 /** Zulip's get_presence_response. Call inside a transaction or a single read. */
 function presenceResponse(ctx: Ctx, query: PresenceQuery): PresencesAnswer {
@@ -133,7 +107,7 @@ function recordPresence(ctx: Ctx, user: UserRow, status: PresenceStatus): void {
   if (everyone.length > USER_LIMIT_FOR_PRESENCE_EVENTS) return;
   const website = legacyClientPresence(lastActive ?? user.date_joined, lastConnected);
   // Zulip's send_presence_changed: the legacy format, to every active user.
-  ctx.events.append(everyone, { type: 'presence', email: apiEmail(fakeEmailDomain(ctx), user), user_id: user.id, server_timestamp: ctx.clock() / 1000, presence: { website } });
+  emit(ctx, everyone, { type: 'presence', email: apiEmail(fakeEmailDomain(ctx), user), user_id: user.id, server_timestamp: ctx.clock() / 1000, presence: { website } });
 }
 
 export interface UpdatePresenceInput extends PresenceQuery {
@@ -187,7 +161,7 @@ export function getUserPresence(
 }
 
 /** POST /register state for the fetch type `presence` (Zulip's fetch_initial_state_data). */
-export function fetchPresenceState(ctx: Ctx, _actor: Actor, options: StateOptions): Record<string, unknown> {
+export function fetchPresenceState(ctx: Ctx, _actor: Actor, options: StateOptions): PresencesAnswer {
   return presenceResponse(ctx, {
     slimPresence: options.slimPresence,
     lastUpdateId: options.presenceLastUpdateId,

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { EMAIL_VISIBILITY } from './roles.js';
+import type { ServerSettings } from './realm_dicts.js';
 import { insertRealm, selectRealm, updateRealmName, updateRealmUrl, type RealmRow } from '../store/users.js';
 
 /** The Zulip version and feature level whose behaviour parley implements. */
@@ -124,7 +125,7 @@ export function pushNotificationsEnabled(ctx: Ctx, realm: Realm): boolean {
 }
 
 /** GET /server_settings: no authentication. */
-export function serverSettings(ctx: Ctx): Record<string, unknown> {
+export function serverSettings(ctx: Ctx): ServerSettings {
   const realm = getRealm(ctx);
   return {
     zulip_version: ZULIP_VERSION,

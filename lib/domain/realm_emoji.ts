@@ -16,6 +16,8 @@ import { unicodeEmoji } from './emoji.js';
 import { getRealm } from './realm.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
 import { requireHuman } from './users.js';
+import { emit } from './event_types.js';
+import type { RealmEmoji, RealmEmojiState } from './realm_dicts.js';
 
 /** Zulip's MAX_EMOJI_FILE_SIZE_MIB default; `limits.emojiBytes` overrides it. */
 const DEFAULT_EMOJI_BYTES = 5 * 1024 * 1024;
@@ -33,15 +35,6 @@ const IMAGE_FORMATS: Readonly<Record<string, { contentType: string; ext: string 
 
 /** The one organization's id in Zulip-shaped URLs. */
 const REALM_ID = 1;
-
-export interface RealmEmoji {
-  id: string;
-  name: string;
-  source_url: string;
-  still_url: string | null;
-  deactivated: boolean;
-  author_id: number | null;
-}
 
 export interface EmojiUpload {
   filename: string;
@@ -144,7 +137,7 @@ export async function uploadRealmEmoji(
       image: file.data,
       date_created: ctx.now(),
     });
-    ctx.events.append(null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
+    emit(ctx, null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
     return {};
   });
 }
@@ -158,7 +151,7 @@ export function deactivateRealmEmoji(ctx: Ctx, actor: Actor, input: { emojiName:
       throw badRequest('Must be an organization administrator or emoji author');
     }
     updateRealmEmojiDeactivated(ctx.store, emoji.id);
-    ctx.events.append(null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
+    emit(ctx, null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });
     return {};
   });
 }
@@ -171,6 +164,6 @@ export function getRealmEmojiImage(ctx: Ctx, input: { realmId: number; fileName:
 }
 
 /** POST /register state for this feature. */
-export function fetchRealmEmojiState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchRealmEmojiState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmEmojiState {
   return { realm_emoji: allRealmEmoji(ctx) };
 }

@@ -11,6 +11,7 @@ import { CONTENT_EDIT_LIMIT_SECONDS, TOPIC_EDIT_LIMIT_SECONDS } from './message_
 import { OFFLINE_THRESHOLD_SECONDS, PING_INTERVAL_SECONDS } from './presence.js';
 import { botDomain, getRealm, pushNotificationsEnabled, realmIconUrl } from './realm.js';
 import type { Actor } from './roles.js';
+import type { RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
 
 const MIB = 1024 * 1024;
@@ -19,7 +20,7 @@ const MIB = 1024 * 1024;
 const NOBODY = (): { direct_members: number[]; direct_subgroups: number[] } => ({ direct_members: [], direct_subgroups: [] });
 
 /** Zulip's settings that parley has no counterpart for, at Zulip's defaults (fixed). */
-const zulipDefaults = (): Record<string, unknown> => ({
+const zulipDefaults = () => ({
   realm_allow_edit_history: true,
   realm_message_retention_days: -1,
   realm_default_external_accounts: {},
@@ -32,7 +33,7 @@ const zulipDefaults = (): Record<string, unknown> => ({
   server_thumbnail_formats: [],
 });
 
-export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmState {
   const realm = getRealm(ctx);
   return {
     realm_name: realm.name,

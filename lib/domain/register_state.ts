@@ -6,7 +6,11 @@ import type { FetchTypes, StateFetcher, StateOptions } from './state_options.js'
 import type { Actor } from './roles.js';
 import { fetchRealmState } from './realm_state.js';
 import { fetchRealmUserState } from './users_state.js';
-import { fetchRealmBotState } from './bot_dicts.js';
+import { fetchRealmBotState, realmBotStateSchema } from './bot_dicts.js';
+import { alertWordsSchema, mutedUsersStateSchema, realmUserStateSchema, userStatusStateSchema } from './user_dicts.js';
+import { presencesAnswerSchema } from './presence_dicts.js';
+import { linkifierStateSchema, realmEmojiStateSchema, realmStateSchema } from './realm_dicts.js';
+import { realmUserSettingsDefaultsStateSchema, userSettingsStateSchema } from './user_setting_types.js';
 import { fetchSubscriptionState, fetchStreamState, streamStateSchema, subscriptionStateSchema } from './streams.js';
 import { defaultStreamStateSchema, fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState, userGroupStateSchema } from './user_groups.js';
@@ -48,9 +52,9 @@ const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [nam
 
 /** Where each part of the state comes from. Order is the response's. */
 const STATE_SOURCES: readonly StateSource[] = [
-  { wanted: type('realm'), fetch: fetchRealmState },
-  { wanted: type('realm_user'), fetch: fetchRealmUserState },
-  { wanted: type('realm_bot'), fetch: fetchRealmBotState },
+  { wanted: type('realm'), fetch: fetchRealmState, schema: realmStateSchema },
+  { wanted: type('realm_user'), fetch: fetchRealmUserState, schema: realmUserStateSchema },
+  { wanted: type('realm_bot'), fetch: fetchRealmBotState, schema: realmBotStateSchema },
   { wanted: type('subscription'), fetch: fetchSubscriptionState, schema: subscriptionStateSchema },
   { wanted: type('stream'), fetch: fetchStreamState, schema: streamStateSchema },
   { wanted: type('default_streams'), fetch: fetchDefaultStreamState, schema: defaultStreamStateSchema },
@@ -60,17 +64,17 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState },
   { wanted: type('starred_messages'), fetch: fetchStarredMessagesState },
   { wanted: type('recent_private_conversations'), fetch: fetchRecentPrivateConversationsState },
-  { wanted: type('presence'), fetch: fetchPresenceState },
-  { wanted: type('user_status'), fetch: fetchUserStatusState },
-  { wanted: type('user_settings'), fetch: fetchUserSettingsState },
-  { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState },
-  { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState },
-  { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState },
+  { wanted: type('presence'), fetch: fetchPresenceState, schema: presencesAnswerSchema },
+  { wanted: type('user_status'), fetch: fetchUserStatusState, schema: userStatusStateSchema },
+  { wanted: type('user_settings'), fetch: fetchUserSettingsState, schema: userSettingsStateSchema },
+  { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState, schema: realmUserSettingsDefaultsStateSchema },
+  { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState, schema: realmEmojiStateSchema },
+  { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState, schema: linkifierStateSchema },
   { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState },
   { wanted: type('drafts'), fetch: fetchDraftState },
-  { wanted: type('alert_words'), fetch: fetchAlertWordState },
+  { wanted: type('alert_words'), fetch: fetchAlertWordState, schema: alertWordsSchema },
   { wanted: type('device'), fetch: fetchDeviceState },
-  { wanted: type('muted_users'), fetch: fetchMutedUsersState },
+  { wanted: type('muted_users'), fetch: fetchMutedUsersState, schema: mutedUsersStateSchema },
   // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
   { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState, schema: mutedTopicsStateSchema },
   { wanted: type('user_topic'), fetch: fetchUserTopicState, schema: userTopicStateSchema },

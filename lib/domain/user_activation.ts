@@ -5,6 +5,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { deleteQueuesOfUser } from '../store/events.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
+import { emit } from './event_types.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById, existingUser } from './users.js';
@@ -58,9 +59,9 @@ function deactivateOne(ctx: Ctx, row: UserRow): void {
   updateUserActive(ctx.store, row.id, false);
   // The account's event queues go with it (Zulip deletes its sessions).
   deleteQueuesOfUser(ctx.store, row.id);
-  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: false } });
+  emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: false } });
   if (row.bot_type !== null) {
-    ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: false } });
+    emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: false } });
   }
 }
 
@@ -91,9 +92,9 @@ export function reactivate(ctx: Ctx, userId: number, actingUserId: number | null
     updateUserActive(ctx.store, row.id, true);
     if (ownerGone) updateBotOwner(ctx.store, row.id, actingUserId!);
     const reactivated = existingUser(ctx, row.id);
-    ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
+    emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
     if (row.bot_type === null) return;
-    ctx.events.append(botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });
+    emit(ctx, botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });
     if (ownerGone) sendBotOwnerUpdateEvents(ctx, reactivated, previousOwner);
   });
 }
@@ -103,13 +104,13 @@ function sendBotOwnerUpdateEvents(ctx: Ctx, bot: UserRow, previousOwner: UserRow
   const newOwner = selectUserById(ctx.store, bot.bot_owner_id!)!;
   const updated = new Set(botOwnerUserIds(ctx, bot));
   if (!isAdmin(previousOwner)) {
-    ctx.events.append([previousOwner.id], { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } });
+    emit(ctx, [previousOwner.id], { type: 'realm_bot', op: 'delete', bot: { user_id: bot.id } });
     updated.delete(previousOwner.id);
   }
   if (!isAdmin(newOwner)) {
-    ctx.events.append([newOwner.id], { type: 'realm_bot', op: 'add', bot: formatBot(bot) });
+    emit(ctx, [newOwner.id], { type: 'realm_bot', op: 'add', bot: formatBot(bot) });
     updated.delete(newOwner.id);
   }
-  ctx.events.append(updated, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: newOwner.id } });
-  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: newOwner.id } });
+  emit(ctx, updated, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: newOwner.id } });
+  emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: bot.id, bot_owner_id: newOwner.id } });
 }

@@ -1,6 +1,8 @@
 // The personal settings of Zulip's user_settings object that PATCH /settings changes and the
 // user_setting table stores (Zulip's UserBaseSettings.property_types): each one's default, and the
-// values it takes. https://zulip.com/api/update-settings
+// values it takes; the user_settings state and event. https://zulip.com/api/update-settings
+import { z } from 'zod';
+
 export type SettingValue = boolean | number | string;
 
 export type SettingKind =
@@ -101,3 +103,38 @@ export const USER_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   allow_private_data_export: bool(false),
   web_navigate_to_sent_message: bool(true),
 };
+
+/** A setting's values as a schema: the closed list where Zulip has one. */
+export function settingValueSchema(kind: SettingKind): z.ZodType<SettingValue> {
+  if (kind.type === 'bool') return z.boolean();
+  if (kind.type === 'int') return kind.choices ? z.literal(kind.choices) : z.int();
+  return kind.choices ? z.literal(kind.choices) : z.string();
+}
+
+/** The user_settings object of POST /register (lib/domain/user_settings.ts fetchUserSettingsState). */
+export const userSettingsStateSchema = z.object({
+  user_settings: z.object({
+    ...Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, spec]) => [name, settingValueSchema(spec.kind)])),
+    presence_enabled: z.boolean(),
+    enable_drafts_synchronization: z.boolean(),
+    timezone: z.string(),
+    email_address_visibility: z.int(),
+    emojiset_choices: z.array(z.object({ key: z.string(), text: z.string() })),
+  }),
+});
+export type UserSettingsState = z.infer<typeof userSettingsStateSchema>;
+
+export const realmUserSettingsDefaultsStateSchema = z.object({
+  realm_user_settings_defaults: z.object({ email_address_visibility: z.int() }),
+});
+export type RealmUserSettingsDefaultsState = z.infer<typeof realmUserSettingsDefaultsStateSchema>;
+
+export const userSettingsEventSchemas = [
+  z.object({
+    type: z.literal('user_settings'),
+    op: z.literal('update'),
+    property: z.string(),
+    value: z.union([z.boolean(), z.int(), z.string()]),
+    language_name: z.string().optional().describe('With default_language: the language\'s name'),
+  }),
+] as const;

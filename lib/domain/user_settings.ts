@@ -20,14 +20,24 @@ import { hashPassword, verifyPassword } from './credentials.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';
 import { canAccessDeliveryEmail, type Actor } from './roles.js';
-import { EMOJISET_CHOICES, LANGUAGE_CODES, MAX_EMAIL_BATCHING_PERIOD_SECONDS, NOTIFICATION_SOUNDS, USER_SETTINGS, type SettingValue } from './user_setting_types.js';
+import {
+  EMOJISET_CHOICES,
+  LANGUAGE_CODES,
+  MAX_EMAIL_BATCHING_PERIOD_SECONDS,
+  NOTIFICATION_SOUNDS,
+  USER_SETTINGS,
+  type RealmUserSettingsDefaultsState,
+  type SettingValue,
+  type UserSettingsState,
+} from './user_setting_types.js';
+import { emit } from './event_types.js';
 import { changeFullName, checkFullName, existingUser, isStrongPassword } from './users.js';
 
-export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOptions): UserSettingsState {
   const row = existingUser(ctx, actor.id);
   const stored = selectUserSettings(ctx.store, actor.id);
-  const settings: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(USER_SETTINGS)) settings[name] = stored.get(name) ?? spec.default;
+  const settings: Record<string, SettingValue> = {};
+  for (const [name, spec] of Object.entries(USER_SETTINGS)) settings[name] = (stored.get(name) as SettingValue | undefined) ?? spec.default;
   return {
     user_settings: {
       ...settings,
@@ -35,7 +45,7 @@ export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOp
       enable_drafts_synchronization: row.enable_drafts_synchronization === 1,
       timezone: row.timezone,
       email_address_visibility: row.email_address_visibility,
-      emojiset_choices: EMOJISET_CHOICES,
+      emojiset_choices: [...EMOJISET_CHOICES],
     },
   };
 }
@@ -45,7 +55,7 @@ export function userSetting(ctx: Ctx, userId: number, name: keyof typeof USER_SE
   return (selectUserSettings(ctx.store, userId).get(name) as SettingValue | undefined) ?? USER_SETTINGS[name]!.default;
 }
 
-export function fetchRealmUserSettingsDefaultsState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchRealmUserSettingsDefaultsState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmUserSettingsDefaultsState {
   return { realm_user_settings_defaults: { email_address_visibility: getRealm(ctx).defaultEmailAddressVisibility } };
 }
 
@@ -136,7 +146,7 @@ function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHas
 /** Zulip's user_settings update event; default_language's also names the language. */
 function settingChanged(ctx: Ctx, userId: number, property: string, value: SettingValue): void {
   const language = property === 'default_language' ? { language_name: languageName(String(value)) } : {};
-  ctx.events.append([userId], { type: 'user_settings', op: 'update', property, value, ...language });
+  emit(ctx, [userId], { type: 'user_settings', op: 'update', property, value, ...language });
 }
 
 /** The settings kept on the user row. */
@@ -157,7 +167,7 @@ function setColumnSettings(ctx: Ctx, actor: Actor, input: SettingsInput): void {
     updateUserTimezone(ctx.store, actor.id, input.timezone);
     settingChanged(ctx, actor.id, 'timezone', input.timezone);
     const person = { email: apiEmail(fakeEmailDomain(ctx), row), user_id: actor.id, timezone: input.timezone };
-    ctx.events.append(selectActiveUserIds(ctx.store), { type: 'realm_user', op: 'update', person });
+    emit(ctx, selectActiveUserIds(ctx.store), { type: 'realm_user', op: 'update', person });
   }
 }
 
@@ -172,7 +182,7 @@ function setEmailAddressVisibility(ctx: Ctx, actor: Actor, visibility: number): 
   if (before.email_address_visibility === visibility) return;
   updateUserEmailAddressVisibility(ctx.store, actor.id, visibility);
   const after = { ...before, email_address_visibility: visibility };
-  ctx.events.append([actor.id], { type: 'user_settings', op: 'update', property: 'email_address_visibility', value: visibility });
+  emit(ctx, [actor.id], { type: 'user_settings', op: 'update', property: 'email_address_visibility', value: visibility });
 
   const nowSeeing: number[] = [];
   const noLongerSeeing: number[] = [];
@@ -183,14 +193,14 @@ function setEmailAddressVisibility(ctx: Ctx, actor: Actor, visibility: number): 
     if (saw && !sees) noLongerSeeing.push(viewer.id);
   }
   if (nowSeeing.length > 0) {
-    ctx.events.append(nowSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: before.email } });
+    emit(ctx, nowSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: before.email } });
   }
   if (noLongerSeeing.length > 0) {
-    ctx.events.append(noLongerSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: null } });
+    emit(ctx, noLongerSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: null } });
   }
 
   const domain = fakeEmailDomain(ctx);
   if (apiEmail(domain, before) !== apiEmail(domain, after)) {
-    ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: actor.id, new_email: apiEmail(domain, after) } });
+    emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: actor.id, new_email: apiEmail(domain, after) } });
   }
 }

@@ -15,6 +15,8 @@ import {
 import { REACTION_TYPE, checkEmojiRequest, getEmojiData } from './emoji.js';
 import type { Actor } from './roles.js';
 import { accessUserById, requireHuman } from './users.js';
+import { emit } from './event_types.js';
+import type { UserStatus, UserStatusEvent, UserStatusState } from './user_dicts.js';
 
 /** status_text limit, in Unicode code points (checked when parameters are parsed). */
 export const MAX_STATUS_TEXT_LENGTH = 60;
@@ -27,17 +29,8 @@ export interface StatusInput {
   reactionType?: string | undefined;
 }
 
-/** Zulip's format_user_status: only what is set (`{}` for a cleared status). */
-export type FormattedStatus = {
-  away?: true;
-  status_text?: string;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-};
-
-function formatStatus(row: UserStatusRow): FormattedStatus {
-  const status: FormattedStatus = {};
+function formatStatus(row: UserStatusRow): UserStatus {
+  const status: UserStatus = {};
   if (row.presence_enabled === 0) status.away = true;
   if (row.status_text !== '') status.status_text = row.status_text;
   if (row.emoji_name !== '') {
@@ -76,21 +69,22 @@ function checkUpdateUserStatus(ctx: Ctx, input: StatusInput, awaySent: boolean):
 
 /** Zulip's do_update_user_status: saves, then one user_status event with only what changed. */
 function saveStatus(ctx: Ctx, userId: number, change: UserStatusChange, away: boolean | undefined): void {
-  const event: Record<string, unknown> = { type: 'user_status', user_id: userId };
+  const event: UserStatusEvent = { type: 'user_status', user_id: userId };
   if (away !== undefined) {
     updateUserPresenceEnabled(ctx.store, userId, !away);
-    ctx.events.append([userId], { type: 'user_settings', op: 'update', property: 'presence_enabled', value: !away });
+    emit(ctx, [userId], { type: 'user_settings', op: 'update', property: 'presence_enabled', value: !away });
     event.away = away;
   }
   upsertUserStatus(ctx.store, userId, change, ctx.now());
   if (change.status_text !== null) event.status_text = change.status_text;
   if (change.emoji_name !== null) {
     event.emoji_name = change.emoji_name;
-    event.emoji_code = change.emoji_code;
-    event.reaction_type = change.reaction_type;
+    // checkUpdateUserStatus fills both in whenever there is an emoji name.
+    event.emoji_code = change.emoji_code!;
+    event.reaction_type = change.reaction_type!;
   }
   // Every user can see every user here, so everyone gets it (Zulip: users who can access the target).
-  ctx.events.append(null, event as { type: string });
+  emit(ctx, null, event);
 }
 
 /** POST /users/me/status: humans only; the deprecated `away` sets presence_enabled to its negation. */
@@ -117,15 +111,15 @@ export function updateUserStatus(ctx: Ctx, actor: Actor, input: StatusInput & { 
 }
 
 /** GET /users/{user_id}/status: `{}` when the user never had a status. */
-export function getUserStatus(ctx: Ctx, actor: Actor, userId: number): { status: FormattedStatus } {
+export function getUserStatus(ctx: Ctx, actor: Actor, userId: number): { status: UserStatus } {
   const target = accessUserById(ctx, actor, userId, { allowBots: false, forAdmin: false });
   const row = selectUserStatus(ctx.store, target.id);
   return { status: row ? formatStatus(row) : {} };
 }
 
 /** POST /register state: user id (as a string) -> status, for active users with something to show. */
-export function fetchUserStatusState(ctx: Ctx, _actor: Actor, _options: StateOptions): Record<string, unknown> {
-  const statuses: Record<string, FormattedStatus> = {};
+export function fetchUserStatusState(ctx: Ctx, _actor: Actor, _options: StateOptions): UserStatusState {
+  const statuses: Record<string, UserStatus> = {};
   for (const row of selectShownUserStatuses(ctx.store)) statuses[String(row.user_id)] = formatStatus(row);
   return { user_status: statuses };
 }

@@ -22,6 +22,8 @@ import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { emit } from './event_types.js';
+import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
 const MIN_FULL_NAME_LENGTH = 2;
@@ -35,8 +37,8 @@ function isoDate(seconds: number): string {
  * Zulip's user dictionary (GET /users, realm_user state and events): `email` is the API email
  * (lib/domain/email_visibility.ts), `delivery_email` the real one or null for who may not see it.
  */
-export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean, avatar: string | null = null): Record<string, unknown> {
-  const user: Record<string, unknown> = {
+export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean, avatar: string | null = null): UserDict {
+  const user: UserDict = {
     email: apiEmail(domain, row),
     user_id: row.id,
     avatar_version: 1,
@@ -44,7 +46,7 @@ export function formatUser(row: UserRow, domain: string, showDeliveryEmail: bool
     is_admin: isAdmin(row),
     is_owner: isOwner(row),
     is_guest: isGuest(row),
-    role: row.role,
+    role: row.role as Role,
     is_bot: row.bot_type !== null,
     full_name: row.full_name,
     timezone: row.timezone,
@@ -109,20 +111,22 @@ export function existingUser(ctx: Ctx, userId: number): UserRow {
 }
 
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
-export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
+export function getOwnUser(ctx: Ctx, actor: Actor): OwnUserDict {
   const row = authenticatedRow(ctx, actor) ?? existingUser(ctx, actor.id);
   // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
-  const user = formatUser(row, rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx)), true);
-  user.avatar_url = gravatarUrl(row.email);
+  const domain = rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx));
+  // Filled in place (a copy with the extra key costs more than the rest of the dictionary).
+  const user: UserDict & { max_message_id?: number } = formatUser(row, domain, true, gravatarUrl(row.email));
   user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
-  return user;
+  // avatar_url is the gravatar URL given above, never null.
+  return user as OwnUserDict;
 }
 
 /**
  * A formatter of user dictionaries as `viewer` sees them. With `clientGravatar` (GET /users), the
  * avatar_url of avatarUrl; without (the realm_user state and events), null for everyone.
  */
-export function userFormatterFor(ctx: Ctx, viewer: Actor, clientGravatar?: boolean): (row: UserRow) => Record<string, unknown> {
+export function userFormatterFor(ctx: Ctx, viewer: Actor, clientGravatar?: boolean): (row: UserRow) => UserDict {
   const domain = fakeEmailDomain(ctx);
   return (row) => formatUser(row, domain, canAccessDeliveryEmail(viewer, row), clientGravatar === undefined ? null : avatarUrl(row, clientGravatar));
 }
@@ -133,12 +137,12 @@ export interface UserListOptions {
 }
 
 /** GET /users: every user and bot, as the caller sees them. */
-export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {}): { members: Record<string, unknown>[] } {
+export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {}): { members: UserDict[] } {
   return { members: selectUsers(ctx.store).map(userFormatterFor(ctx, actor, options.clientGravatar ?? true)) };
 }
 
 /** GET /users/{user_id}, and Zulip's GET /users/{email} (get_user_by_email: the email rules of userByEmail). */
-export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: UserListOptions = {}): { user: Record<string, unknown> } {
+export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: UserListOptions = {}): { user: UserDict } {
   const row = typeof ref === 'number' ? selectUserById(ctx.store, ref) : userByEmail(ctx, actor, ref);
   if (!row) throw badRequest('No such user');
   return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
@@ -213,7 +217,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     const row = existingUser(ctx, id);
     notifyUserAdded(ctx, row);
     if (input.first && input.initialChannels) createInitialChannels(ctx);
-    if (row.bot_type !== null) ctx.events.append(botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+    if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
     else subscribeToDefaultStreams(ctx, toActor(row));
     return { email, api_key: apiKey, user_id: id };
   });
@@ -229,7 +233,7 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
   const viewers = selectActiveUserRoles(ctx.store);
   for (const seeing of [true, false]) {
     const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
-    if (ids.length > 0) ctx.events.append(ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
+    if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
   }
 }
 
@@ -263,7 +267,7 @@ export function updateUser(
         throw badRequest('The owner permission cannot be removed from the only organization owner.');
       }
       updateUserRole(ctx.store, target.id, input.role);
-      ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role } });
+      emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};
@@ -274,9 +278,9 @@ export function updateUser(
 export function changeFullName(ctx: Ctx, target: UserRow, fullName: string): void {
   if (fullName === target.full_name) return;
   updateUserFullName(ctx.store, target.id, fullName);
-  ctx.events.append(null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
+  emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, full_name: fullName } });
   if (target.bot_type !== null) {
-    ctx.events.append(botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
+    emit(ctx, botOwnerUserIds(ctx, target), { type: 'realm_bot', op: 'update', bot: { user_id: target.id, full_name: fullName } });
   }
 }
 

@@ -7,8 +7,9 @@ import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { ROLE, isAdmin, isGuest, isOwner, type Actor } from './roles.js';
 import { gravatarUrl } from './avatars.js';
 import { userFormatterFor } from './users.js';
+import type { RealmUserState } from './user_dicts.js';
 
-export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): RealmUserState {
   const rows = selectUsers(ctx.store);
   const me = rows.find((row) => row.id === actor.id)!;
   const format = userFormatterFor(ctx, actor);

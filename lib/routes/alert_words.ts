@@ -1,11 +1,10 @@
 // GET, POST and DELETE /users/me/alert_words.
 import { z } from 'zod';
 import { MAX_ALERT_WORD_LENGTH, addAlertWords, listAlertWords, removeAlertWords } from '../domain/alert_words.js';
+import { alertWordsSchema } from '../domain/user_dicts.js';
 import { json, maxCodePoints } from '../http/params.js';
 import { MAX_ALERT_WORDS_PER_REQUEST } from './limits.js';
 import { route } from './route.js';
-
-const alertWordList = z.object({ alert_words: z.array(z.string()) });
 
 export const alertWordRoutes = {
   list: route({
@@ -14,7 +13,7 @@ export const alertWordRoutes = {
     access: 'user',
     summary: "The calling user's alert words",
     params: {},
-    response: alertWordList,
+    response: alertWordsSchema,
     handler: (ctx, actor) => listAlertWords(ctx, actor),
   }),
   add: route({
@@ -28,7 +27,7 @@ export const alertWordRoutes = {
         `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
       ),
     },
-    response: alertWordList,
+    response: alertWordsSchema,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => addAlertWords(ctx, actor, { alertWords: p.alert_words }),
   }),
@@ -42,7 +41,7 @@ export const alertWordRoutes = {
         `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
       ),
     },
-    response: alertWordList,
+    response: alertWordsSchema,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => removeAlertWords(ctx, actor, { alertWords: p.alert_words }),
   }),

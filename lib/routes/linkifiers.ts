@@ -8,9 +8,10 @@ import {
   reorderLinkifiers,
   updateLinkifier,
 } from '../domain/linkifiers.js';
+import { linkifierSchema } from '../domain/realm_dicts.js';
 import { json, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_ALTERNATIVE_URL_TEMPLATES, MAX_LINKIFIER_IDS, MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const linkifierParams = {
   pattern: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RE2 regular expression; named groups (?P<name>...) are the URL template variables.'),
@@ -23,16 +24,6 @@ const linkifierParams = {
     .optional()
     .describe('More RFC 6570 templates, for reverse linkification in clients only.'),
 };
-
-/** Zulip's LinkifierDict. */
-export const linkifierSchema = z.object({
-  pattern: z.string(),
-  url_template: z.string(),
-  id: z.int(),
-  example_input: z.string().nullable(),
-  reverse_template: z.string().nullable(),
-  alternative_url_templates: z.array(z.string()),
-});
 
 export const linkifierRoutes = {
   list: route({
@@ -67,6 +58,7 @@ export const linkifierRoutes = {
     access: 'admin',
     summary: 'Change a linkifier (administrators); omitted optional fields keep their value',
     params: { filter_id: pathInt(), ...linkifierParams },
+    response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       updateLinkifier(ctx, actor, {
@@ -84,6 +76,7 @@ export const linkifierRoutes = {
     access: 'admin',
     summary: 'Remove a linkifier (administrators)',
     params: { filter_id: pathInt() },
+    response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
     handler: (ctx, actor, p) => removeLinkifier(ctx, actor, { filterId: p.filter_id }),
   }),
@@ -93,6 +86,7 @@ export const linkifierRoutes = {
     access: 'admin',
     summary: 'Set the order linkifiers are processed in (administrators)',
     params: { ordered_linkifier_ids: json(z.array(z.int()).max(MAX_LINKIFIER_IDS)).describe('Every linkifier id, once each, in the new order.') },
+    response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
     handler: (ctx, actor, p) => reorderLinkifiers(ctx, actor, { orderedLinkifierIds: p.ordered_linkifier_ids }),
   }),

@@ -1,7 +1,7 @@
 // POST and DELETE /users/me/muted_users/{muted_user_id}.
 import { muteUser, unmuteUser } from '../domain/muted_users.js';
 import { pathInt } from '../http/params.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 export const mutedUserRoutes = {
   mute: route({
@@ -10,6 +10,7 @@ export const mutedUserRoutes = {
     access: 'user',
     summary: "Mute a user: their messages arrive read and clients hide them",
     params: { muted_user_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => muteUser(ctx, actor, { mutedUserId: p.muted_user_id }),
   }),
@@ -19,6 +20,7 @@ export const mutedUserRoutes = {
     access: 'user',
     summary: 'Unmute a user',
     params: { muted_user_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => unmuteUser(ctx, actor, { mutedUserId: p.muted_user_id }),
   }),

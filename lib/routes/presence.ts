@@ -1,18 +1,10 @@
 // Presence: POST /users/me/presence, GET /realm/presence, GET /users/{user_id_or_email}/presence.
 import { z } from 'zod';
-import {
-  getRealmPresence,
-  getUserPresence,
-  modernPresenceSchema,
-  presencesSchema,
-  updatePresence,
-  userLegacyPresenceSchema,
-} from '../domain/presence.js';
+import { getRealmPresence, getUserPresence, updatePresence } from '../domain/presence.js';
+import { modernPresenceSchema, presencesAnswerSchema, userLegacyPresenceSchema } from '../domain/presence_dicts.js';
 import { bool, int, maxCodePoints, pathStr, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH } from './limits.js';
 import { route } from './route.js';
-
-const serverTimestamp = z.number().describe('When the server read the presences, in seconds (a float)');
 
 export const presenceRoutes = {
   update: route({
@@ -28,11 +20,7 @@ export const presenceRoutes = {
       last_update_id: int().optional().describe('Only presences changed after this id; selects the modern format'),
       history_limit_days: int().optional().describe('Only presences of the last N days (default 14); ignored when last_update_id > 0'),
     },
-    response: z.object({
-      presences: presencesSchema.optional().describe('Absent with ping_only'),
-      server_timestamp: serverTimestamp.optional().describe('Absent with ping_only'),
-      presence_last_update_id: z.int().optional().describe('The newest update id in presences (-1: none); absent with ping_only'),
-    }),
+    response: presencesAnswerSchema.partial().describe('Without fields with ping_only'),
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       updatePresence(ctx, actor, {
@@ -50,7 +38,7 @@ export const presenceRoutes = {
     access: 'user',
     summary: "Every active user's presence, in the legacy format (keyed by email)",
     params: {},
-    response: z.object({ presences: presencesSchema, server_timestamp: serverTimestamp }),
+    response: presencesAnswerSchema.omit({ presence_last_update_id: true }),
     handler: (ctx, actor) => getRealmPresence(ctx, actor),
   }),
   user: route({

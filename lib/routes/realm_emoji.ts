@@ -1,6 +1,5 @@
 // GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, and the images at their source_url
 // (/user_avatars/1/emoji/images/<file>, outside /api/v1, no credentials, like Zulip's uploads).
-import { z } from 'zod';
 import {
   checkMayUploadEmoji,
   deactivateRealmEmoji,
@@ -9,19 +8,11 @@ import {
   listRealmEmoji,
   uploadRealmEmoji,
 } from '../domain/realm_emoji.js';
+import { realmEmojiListSchema } from '../domain/realm_dicts.js';
 import { RESOURCE_NOT_FOUND } from '../errors.js';
 import { pathInt, pathStr } from '../http/params.js';
 import { RawResponse } from '../http/respond.js';
-import { route } from './route.js';
-
-const realmEmoji = z.object({
-  id: z.string(),
-  name: z.string(),
-  source_url: z.string(),
-  still_url: z.string().nullable(),
-  deactivated: z.boolean(),
-  author_id: z.int().nullable(),
-});
+import { noFields, route } from './route.js';
 
 export const realmEmojiRoutes = {
   list: route({
@@ -30,7 +21,7 @@ export const realmEmojiRoutes = {
     access: 'user',
     summary: 'Every custom emoji, deactivated ones included, keyed by id',
     params: {},
-    response: z.object({ emoji: z.record(z.string(), realmEmoji) }),
+    response: realmEmojiListSchema,
     handler: (ctx) => listRealmEmoji(ctx),
   }),
   // `*`: Zulip's <path:emoji_name> also takes names with slashes (and refuses them by name rules).
@@ -40,6 +31,7 @@ export const realmEmojiRoutes = {
     access: 'user',
     summary: 'Add a custom emoji: one image file (PNG, GIF, JPEG, WebP or AVIF) in a multipart body',
     params: { emoji_name: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     uploads: 'One image file, under any field name',
     uploadBytes: emojiBytes,
@@ -54,6 +46,7 @@ export const realmEmojiRoutes = {
     access: 'user',
     summary: 'Deactivate a custom emoji (administrators, or its author)',
     params: { emoji_name: pathStr() },
+    response: noFields,
     errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     handler: (ctx, actor, p) => deactivateRealmEmoji(ctx, actor, { emojiName: p.emoji_name }),
   }),

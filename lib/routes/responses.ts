@@ -1,4 +1,4 @@
-// Shapes of the answers several routes share (users, messages), as zod
+// Shapes of the answers several routes share (messages), as zod
 // schemas for the OpenAPI document. The conformance tests (test/conformance.ts) check real
 // answers against it.
 import { z } from 'zod';
@@ -6,27 +6,6 @@ import { editHistoryEntrySchema } from '../domain/edit_history_dicts.js';
 import { reactionSchema } from '../domain/reaction_dicts.js';
 
 const id = z.int();
-
-/** Zulip's user dictionary (lib/domain/users.ts formatUser). */
-export const userSchema = z.object({
-  email: z.string(),
-  user_id: id,
-  avatar_version: z.int(),
-  avatar_url: z.string().nullable(),
-  is_admin: z.boolean(),
-  is_owner: z.boolean(),
-  is_guest: z.boolean(),
-  role: z.union([z.literal(100), z.literal(200), z.literal(300), z.literal(400), z.literal(600)]),
-  is_bot: z.boolean(),
-  full_name: z.string(),
-  timezone: z.string(),
-  is_active: z.boolean(),
-  date_joined: z.string(),
-  delivery_email: z.string().nullable(),
-  bot_type: z.int().optional().describe('Bots only'),
-  bot_owner_id: id.nullable().optional().describe('Bots only'),
-  profile_data: z.record(z.string(), z.unknown()).optional().describe('Users only'),
-});
 
 const directRecipient = z.object({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() });
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { fetchApiKey } from '../domain/auth.js';
 import { serverSettings } from '../domain/realm.js';
+import { serverSettingsSchema } from '../domain/realm_dicts.js';
 import { maxCodePoints, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { route } from './route.js';
@@ -13,15 +14,7 @@ export const serverRoutes = {
     access: 'public',
     summary: 'Server version, feature level and organization settings',
     params: {},
-    response: z.looseObject({
-      zulip_version: z.string(),
-      zulip_feature_level: z.int(),
-      zulip_merge_base: z.string(),
-      push_notifications_enabled: z.boolean(),
-      authentication_methods: z.record(z.string(), z.boolean()),
-      realm_url: z.string(),
-      realm_name: z.string(),
-    }),
+    response: serverSettingsSchema,
     handler: (ctx) => serverSettings(ctx),
   }),
   fetchApiKey: route({

@@ -2,21 +2,16 @@
 // not know are reported in ignored_parameters_unsupported.
 import { z } from 'zod';
 import { updateSettings } from '../domain/user_settings.js';
-import { USER_SETTINGS, type SettingSpec, type SettingValue } from '../domain/user_setting_types.js';
+import { USER_SETTINGS, settingValueSchema, type SettingSpec, type SettingValue } from '../domain/user_setting_types.js';
 import { bool, json, maxCodePoints, str, type Param } from '../http/params.js';
 import { MAX_PASSWORD_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 /** Zulip's parameter types: JSON booleans and integers, plain strings; a closed list of values where Zulip has one. */
 function settingParam(spec: SettingSpec): Param<z.ZodType<SettingValue>, false> {
   const { kind } = spec;
   if (kind.type === 'bool') return bool().optional();
-  if (kind.type === 'int') {
-    const choices = kind.choices;
-    return json(choices ? z.literal(choices) : z.int()).optional();
-  }
-  const choices = kind.choices;
-  return str(choices ? z.literal(choices) : z.string()).optional();
+  return (kind.type === 'int' ? json(settingValueSchema(kind)) : str(settingValueSchema(kind))).optional();
 }
 
 const settingParams = Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, spec]) => [name, settingParam(spec)])) as Record<
@@ -43,6 +38,7 @@ export const userSettingsRoutes = {
       enable_drafts_synchronization: bool().optional(),
       timezone: str().optional(),
     },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       updateSettings(ctx, actor, {

@@ -1,9 +1,10 @@
 // POST /users/me/status, POST /users/{user_id}/status, GET /users/{user_id}/status.
 import { z } from 'zod';
+import { userStatusSchema } from '../domain/user_dicts.js';
 import { MAX_STATUS_TEXT_LENGTH, getUserStatus, updateOwnStatus, updateUserStatus } from '../domain/user_status.js';
 import { bool, maxCodePoints, pathInt, str, strippedMax } from '../http/params.js';
 import { MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const statusParams = {
   status_text: str(strippedMax(MAX_STATUS_TEXT_LENGTH))
@@ -16,14 +17,6 @@ const statusParams = {
     .describe('unicode_emoji, realm_emoji or service_extra_emoji (Zulip\'s zulip_extra_emoji is accepted too)'),
 };
 
-const status = z.object({
-  away: z.literal(true).optional(),
-  status_text: z.string().optional(),
-  emoji_name: z.string().optional(),
-  emoji_code: z.string().optional(),
-  reaction_type: z.string().optional(),
-});
-
 export const userStatusRoutes = {
   updateOwn: route({
     method: 'POST',
@@ -31,6 +24,7 @@ export const userStatusRoutes = {
     access: 'human',
     summary: "Set the calling user's status",
     params: { ...statusParams, away: bool().optional().describe('Deprecated: sets presence_enabled to its negation') },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       updateOwnStatus(ctx, actor, {
@@ -47,6 +41,7 @@ export const userStatusRoutes = {
     access: 'user',
     summary: "Set another user's status (administrators and owners, bots with those roles included)",
     params: { user_id: pathInt(), ...statusParams },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) =>
       updateUserStatus(ctx, actor, {
@@ -63,7 +58,7 @@ export const userStatusRoutes = {
     access: 'user',
     summary: "A user's status: only the fields that are set, {} for none",
     params: { user_id: pathInt() },
-    response: z.object({ status }),
+    response: z.object({ status: userStatusSchema }),
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => getUserStatus(ctx, actor, p.user_id),
   }),

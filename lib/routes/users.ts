@@ -3,13 +3,14 @@
 // /bots; DELETE /bots/{bot_id}; POST /bots/{bot_id}/api_key/regenerate.
 import { z } from 'zod';
 import { regenerateOwnApiKey } from '../domain/api_keys.js';
+import { createdBotSchema } from '../domain/bot_dicts.js';
 import { createBot, deactivateBot, regenerateBotApiKey } from '../domain/bots.js';
 import { deactivateOwnAccount, deactivateUser, reactivateUser } from '../domain/user_activation.js';
+import { ownUserSchema, userSchema } from '../domain/user_dicts.js';
 import { createUser, getOwnUser, getUser, listUsers, updateUser } from '../domain/users.js';
 import { bool, int, maxCodePoints, pathInt, pathIntOrStr, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
-import { userSchema } from './responses.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const CLIENT_GRAVATAR =
   'Default true: avatar_url is null for users with the default avatar whose email everyone may see (the client computes the gravatar); false: the gravatar URL';
@@ -21,7 +22,7 @@ export const userRoutes = {
     access: 'user',
     summary: 'The calling user',
     params: {},
-    response: userSchema.extend({ avatar_url: z.string(), max_message_id: z.int() }),
+    response: ownUserSchema,
     handler: (ctx, actor) => getOwnUser(ctx, actor),
   }),
   list: route({
@@ -70,6 +71,7 @@ export const userRoutes = {
       full_name: str().optional(),
       role: int().optional(),
     },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => updateUser(ctx, actor, { userId: p.user_id, fullName: p.full_name, role: p.role }),
   }),
@@ -79,6 +81,7 @@ export const userRoutes = {
     access: 'user',
     summary: "Deactivate a user and the bots they own (administrators), or a bot (administrators, the bot's owner)",
     params: { user_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST', 'UNAUTHORIZED_PRINCIPAL'],
     handler: (ctx, actor, p) => deactivateUser(ctx, actor, { userId: p.user_id }),
   }),
@@ -88,6 +91,7 @@ export const userRoutes = {
     access: 'user',
     summary: "Deactivate the caller's own account (and the bots it owns)",
     params: {},
+    response: noFields,
     errors: ['CANNOT_DEACTIVATE_LAST_USER'],
     handler: (ctx, actor) => deactivateOwnAccount(ctx, actor),
   }),
@@ -97,6 +101,7 @@ export const userRoutes = {
     access: 'user',
     summary: "Reactivate a user (administrators) or a bot (administrators, the bot's owner)",
     params: { user_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => reactivateUser(ctx, actor, { userId: p.user_id }),
   }),
@@ -120,15 +125,7 @@ export const userRoutes = {
       bot_type: int().optional(),
     },
     errors: ['BAD_REQUEST'],
-    response: z.object({
-      user_id: z.int(),
-      api_key: z.string(),
-      email: z.string(),
-      avatar_url: z.string().nullable(),
-      default_sending_stream: z.string().nullable(),
-      default_events_register_stream: z.string().nullable(),
-      default_all_public_streams: z.boolean(),
-    }),
+    response: createdBotSchema,
     handler: (ctx, actor, p) => createBot(ctx, actor, { fullName: p.full_name, shortName: p.short_name, botType: p.bot_type }),
   }),
   deactivateBot: route({
@@ -137,6 +134,7 @@ export const userRoutes = {
     access: 'user',
     summary: "Deactivate a bot (administrators, the bot's owner)",
     params: { bot_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => deactivateBot(ctx, actor, { botId: p.bot_id }),
   }),
