@@ -4,6 +4,7 @@
 // schema, and the OpenAPI document describes GET /events with it.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { messageEventSchemas } from './message_event_dicts.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
@@ -13,6 +14,7 @@ export const zulipEventSchema = z.union([
   // channels, subscriptions, user groups, default channels, topics
 
   // messages, flags, reactions, typing
+  ...messageEventSchemas,
 
   // drafts, navigation views, attachments, queues (heartbeat)
 
