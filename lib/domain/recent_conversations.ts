@@ -18,7 +18,7 @@ export function fetchStarredMessagesState(ctx: Ctx, actor: Actor, _options: Stat
 
 /** Newest first; `user_ids` are the other participants, sorted (empty for messages to oneself). */
 export const recentPrivateConversationsStateSchema = z.object({
-  recent_private_conversations: z.array(z.object({ max_message_id: z.int(), user_ids: z.array(z.int()) })),
+  recent_private_conversations: z.array(z.strictObject({ max_message_id: z.int(), user_ids: z.array(z.int()) })),
 });
 
 export function fetchRecentPrivateConversationsState(

@@ -117,10 +117,10 @@ const unreadIds = z.array(z.int());
 
 /** POST /register's `unread_msgs`: the newest MAX_UNREAD_MESSAGES unread messages grouped by conversation. */
 export const unreadStateSchema = z.object({
-  unread_msgs: z.object({
-    pms: z.array(z.object({ other_user_id: z.int(), sender_id: z.int(), unread_message_ids: unreadIds })),
-    streams: z.array(z.object({ stream_id: z.int(), topic: z.string(), unread_message_ids: unreadIds })),
-    huddles: z.array(z.object({ user_ids_string: z.string(), unread_message_ids: unreadIds })),
+  unread_msgs: z.strictObject({
+    pms: z.array(z.strictObject({ other_user_id: z.int(), sender_id: z.int(), unread_message_ids: unreadIds })),
+    streams: z.array(z.strictObject({ stream_id: z.int(), topic: z.string(), unread_message_ids: unreadIds })),
+    huddles: z.array(z.strictObject({ user_ids_string: z.string(), unread_message_ids: unreadIds })),
     mentions: unreadIds,
     count: z.int(),
     old_unreads_missing: z.boolean(),
