@@ -41,20 +41,22 @@ export interface GetMessagesInput {
   messageIds?: readonly number[] | undefined;
 }
 
-/** A message as GET /messages and GET /messages/{message_id} return it: with the user's flags. */
-export const fetchedMessageSchema = messageDictSchema.extend({
-  flags: z.array(apiFlagSchema),
+/** A message as GET /messages/{message_id} returns it: with the user's flags. */
+const fetchedMessageSchema = messageDictSchema.extend({ flags: z.array(apiFlagSchema) });
+
+/** A message of GET /messages; a search's also says where its words matched. */
+const pageMessageSchema = fetchedMessageSchema.extend({
   match_content: z.string().optional().describe('Search narrows: the HTML content with matching words in <span class="highlight">'),
   match_subject: z.string().optional().describe('Search narrows: the HTML-escaped topic with matching words highlighted'),
 });
-export type FetchedMessage = z.infer<typeof fetchedMessageSchema>;
+type PageMessage = z.infer<typeof pageMessageSchema>;
 
 /** GET /messages/{message_id}. */
 export const getMessageAnswerSchema = z.object({ raw_content: z.string(), message: fetchedMessageSchema });
 
 /** GET /messages: anchor and found_* only for a range query (not with message_ids). */
 export const getMessagesAnswerSchema = z.object({
-  messages: z.array(fetchedMessageSchema),
+  messages: z.array(pageMessageSchema),
   // Zulip's LARGER_THAN_MAX_MESSAGE_ID (anchor=newest) is above 2^53: a number, not an int.
   anchor: z.number().optional().describe('Absent when message_ids was given'),
   found_anchor: z.boolean().optional(),
@@ -110,10 +112,10 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
 }
 
 /** The message objects of a page; a search's also carry match_content and match_subject. */
-function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): FetchedMessage[] {
+function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): PageMessage[] {
   const cache = dictCacheFor(ctx, rows.map((row) => row.id));
   return rows.map((row) => {
-    const dict: FetchedMessage = Object.assign(messageDict(ctx, cache, row, applyMarkdown), { flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) });
+    const dict: PageMessage = Object.assign(messageDict(ctx, cache, row, applyMarkdown), { flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) });
     return search ? Object.assign(dict, searchFields(row, search)) : dict;
   });
 }
