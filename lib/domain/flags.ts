@@ -58,7 +58,7 @@ export const apiFlagSchema = z.enum([
   'historical',
   'wildcard_mentioned',
 ]);
-export type ApiFlag = z.infer<typeof apiFlagSchema>;
+type ApiFlag = z.infer<typeof apiFlagSchema>;
 
 /** The flags POST /messages/flags changes: API flags but NON_EDITABLE_FLAGS. */
 export const editableFlagSchema = z.enum(['read', 'starred', 'collapsed']);

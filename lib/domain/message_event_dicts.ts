@@ -10,11 +10,11 @@ import { reactionEventSchemas, reactionSchema } from './reaction_dicts.js';
 const id = z.int();
 
 /** A link the realm's linkifiers find in a topic. */
-export const topicLinkSchema = z.strictObject({ text: z.string(), url: z.string() });
+const topicLinkSchema = z.strictObject({ text: z.string(), url: z.string() });
 export type TopicLink = z.infer<typeof topicLinkSchema>;
 
 /** A participant of a direct message, in its display_recipient. */
-export const directRecipientSchema = z.strictObject({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() });
+const directRecipientSchema = z.strictObject({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() });
 export type DirectRecipient = z.infer<typeof directRecipientSchema>;
 
 /** Zulip's message dictionary without `flags`, as the `message` event carries it. */
@@ -51,7 +51,7 @@ export const messageEventSchema = z.strictObject({
   flags: z.array(apiFlagSchema),
   local_message_id: z.string().optional(),
 });
-export type MessageEvent = z.infer<typeof messageEventSchema>;
+type MessageEvent = z.infer<typeof messageEventSchema>;
 
 /**
  * The message event as stored: the message also carries its Markdown source and the event the
@@ -122,7 +122,6 @@ export const flagsRemoveEventSchema = z.strictObject({
   all: z.literal(false),
   message_details: z.record(z.string(), messageDetailSchema).optional().describe('Only for flag read'),
 });
-export type FlagsEvent = z.infer<typeof flagsAddEventSchema> | z.infer<typeof flagsRemoveEventSchema>;
 
 /** A user as typing events name them. */
 const typist = z.strictObject({ user_id: id, email: z.string() });
@@ -139,9 +138,9 @@ const typingEdit = z.strictObject({
 });
 const start = { op: z.literal('start') };
 const stop = { op: z.literal('stop') };
-export const typingEventSchemas = [typingDirect.extend(start), typingDirect.extend(stop), typingChannel.extend(start), typingChannel.extend(stop)] as const;
+const typingEventSchemas = [typingDirect.extend(start), typingDirect.extend(stop), typingChannel.extend(start), typingChannel.extend(stop)] as const;
 export type TypingEvent = z.infer<(typeof typingEventSchemas)[number]>;
-export const typingEditEventSchemas = [typingEdit.extend(start), typingEdit.extend(stop)] as const;
+const typingEditEventSchemas = [typingEdit.extend(start), typingEdit.extend(stop)] as const;
 export type TypingEditEvent = z.infer<(typeof typingEditEventSchemas)[number]>;
 
 /** The events of messages, flags, reactions and typing, for the union of lib/domain/event_types.ts. */
