@@ -3,13 +3,9 @@
 // state recomputed straight from the user_message rows.
 import { z } from 'zod';
 import type Database from 'better-sqlite3';
+import { messageDetailSchema } from '../lib/domain/message_event_dicts.js';
 
 const id = z.int();
-
-const detail = z.union([
-  z.object({ type: z.literal('stream'), stream_id: id, topic: z.string(), unmuted_stream_msg: z.boolean(), mentioned: z.literal(true).optional() }).strict(),
-  z.object({ type: z.literal('private'), user_ids: z.array(id), mentioned: z.literal(true).optional() }).strict(),
-]);
 
 export const flagsEventSchema = z
   .object({
@@ -20,7 +16,7 @@ export const flagsEventSchema = z
     flag: z.enum(['read', 'starred', 'collapsed']),
     messages: z.array(id),
     all: z.boolean(),
-    message_details: z.record(z.string().regex(/^\d+$/), detail).optional(),
+    message_details: z.record(z.string().regex(/^\d+$/), messageDetailSchema).optional(),
   })
   .strict()
   .refine((e) => e.op === e.operation, 'op equals operation')

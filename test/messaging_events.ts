@@ -7,8 +7,13 @@ import type { TestServer, TestUser } from './helpers.js';
 import { streamSchema as domainStreamSchema, subscriptionSchema as domainSubscriptionSchema } from '../lib/domain/stream_dicts.js';
 import { userGroupSchema } from '../lib/domain/user_group_dicts.js';
 import { poll, register } from './messaging_helpers.js';
-import { deleteMessageEventSchema } from '../lib/domain/message_delete.js';
-import { messageSchema as routeMessageSchema } from '../lib/routes/responses.js';
+import {
+  deleteMessageEventSchemas,
+  flagsAddEventSchema,
+  flagsRemoveEventSchema,
+  messageEventSchema,
+  updateMessageEventSchema,
+} from '../lib/domain/message_event_dicts.js';
 
 export const STATE_KEYS = ['subscriptions', 'unsubscribed', 'never_subscribed', 'streams', 'realm_user_groups', 'max_message_id'] as const;
 
@@ -24,16 +29,7 @@ const subscriptionSchema = domainSubscriptionSchema.strict();
 const groupSchema = userGroupSchema.strict();
 
 const id = z.int();
-// The route table's message dictionary, strict, as the events carry it.
-export const messageSchema = routeMessageSchema
-  .extend({
-    timestamp: id,
-    avatar_url: z.null(),
-    display_recipient: z.union([z.string(), z.array(z.object({ id, email: z.string(), full_name: z.string(), is_mirror_dummy: z.boolean() }).strict())]),
-    last_edit_timestamp: id.optional(),
-    flags: z.array(z.string()).optional(),
-  })
-  .strict();
+const withId = <T extends z.ZodObject>(schema: T) => schema.extend({ id });
 
 export const eventSchemas = {
   streamCreate: z.object({ id, type: z.literal('stream'), op: z.literal('create'), streams: z.array(streamSchema) }).strict(),
@@ -69,32 +65,11 @@ export const eventSchemas = {
   peer: z.object({ id, type: z.literal('subscription'), op: z.enum(['peer_add', 'peer_remove']), stream_ids: z.array(id), user_ids: z.array(id) }).strict(),
   groupAdd: z.object({ id, type: z.literal('user_group'), op: z.literal('add'), group: groupSchema }).strict(),
   groupMembers: z.object({ id, type: z.literal('user_group'), op: z.enum(['add_members', 'remove_members']), group_id: id, user_ids: z.array(id) }).strict(),
-  message: z.object({ id, type: z.literal('message'), message: messageSchema, flags: z.array(z.string()), local_message_id: z.string().optional() }).strict(),
-  deleteMessage: deleteMessageEventSchema.and(z.object({ id })),
-  updateMessage: z
-    .object({
-      id,
-      type: z.literal('update_message'),
-      user_id: id,
-      edit_timestamp: id,
-      message_id: id,
-      message_ids: z.array(id),
-      rendering_only: z.literal(false),
-      flags: z.array(z.string()),
-      stream_name: z.string().optional(),
-      stream_id: id.optional(),
-      propagate_mode: z.enum(['change_one', 'change_later', 'change_all']).optional(),
-      orig_subject: z.string().optional(),
-      subject: z.string().optional(),
-      topic_links: z.array(z.object({ text: z.string(), url: z.string() })).optional(),
-      orig_content: z.string().optional(),
-      orig_rendered_content: z.string().optional(),
-      content: z.string().optional(),
-      rendered_content: z.string().optional(),
-      is_me_message: z.boolean().optional(),
-    })
-    .strict(),
-  flagsRead: z.object({ id, type: z.literal('update_message_flags'), op: z.literal('add'), operation: z.literal('add'), flag: z.literal('read'), messages: z.array(id), all: z.literal(false) }).strict(),
+  message: withId(messageEventSchema),
+  deleteMessage: z.union(deleteMessageEventSchemas.map(withId)),
+  updateMessage: withId(updateMessageEventSchema),
+  flagsAdd: withId(flagsAddEventSchema),
+  flagsRemove: withId(flagsRemoveEventSchema),
 };
 
 /** Which schema an event of this feature must match. */
@@ -127,7 +102,9 @@ export function schemaFor(event: Record<string, any>): z.ZodType | undefined {
     case 'delete_message/':
       return eventSchemas.deleteMessage;
     case 'update_message_flags/add':
-      return eventSchemas.flagsRead;
+      return eventSchemas.flagsAdd;
+    case 'update_message_flags/remove':
+      return eventSchemas.flagsRemove;
     default:
       return undefined;
   }

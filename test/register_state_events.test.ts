@@ -4,7 +4,8 @@
 // message events (Zulip's apply_event for both); user_settings, muted_users, user_topics and
 // muted_topics through their events.
 import t, { type Test } from 'tap';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { recentPrivateConversationsStateSchema, starredMessagesStateSchema } from '../lib/domain/recent_conversations.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { ok, poll, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
 
@@ -14,8 +15,7 @@ t.teardown(() => s.close());
 const KEYS = ['starred_messages', 'recent_private_conversations'] as const;
 const PARAMS = { event_types: ['message', 'update_message_flags'], fetch_event_types: [...KEYS] };
 
-const conversationSchema = z.object({ max_message_id: z.int(), user_ids: z.array(z.int()) }).strict();
-const stateSchema = z.object({ starred_messages: z.array(z.int()), recent_private_conversations: z.array(conversationSchema) });
+const stateSchema = starredMessagesStateSchema.extend(recentPrivateConversationsStateSchema.shape).strict();
 
 type State = z.infer<typeof stateSchema>;
 

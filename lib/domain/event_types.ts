@@ -10,6 +10,7 @@ import { presenceEventSchemas } from './presence_dicts.js';
 import { realmEventSchemas } from './realm_dicts.js';
 import { userEventSchemas } from './user_dicts.js';
 import { userSettingsEventSchemas } from './user_setting_types.js';
+import { messageEventSchemas } from './message_event_dicts.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
@@ -21,6 +22,7 @@ export const zulipEventSchema = z.union([
   ...channelEventSchemas,
 
   // messages, flags, reactions, typing
+  ...messageEventSchemas,
 
   // drafts, navigation views, attachments, queues (heartbeat)
 

@@ -1,5 +1,6 @@
 // Personal message flags: the bit of each flag in user_message.flags (Zulip's ALL_FLAGS order)
 // and the flag list the API reports, including the deprecated wildcard_mentioned.
+import { z } from 'zod';
 
 /** Zulip's UserMessage.ALL_FLAGS, in bit order: bit i is ALL_FLAGS[i]. */
 export const ALL_FLAGS = [
@@ -42,11 +43,32 @@ export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | 
 
 const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
+/** A flag as clients see it: ALL_FLAGS but NON_API_FLAGS, plus the deprecated wildcard_mentioned. */
+export const apiFlagSchema = z.enum([
+  'read',
+  'starred',
+  'collapsed',
+  'mentioned',
+  'stream_wildcard_mentioned',
+  'topic_wildcard_mentioned',
+  'group_mentioned',
+  'force_expand',
+  'force_collapse',
+  'has_alert_word',
+  'historical',
+  'wildcard_mentioned',
+]);
+type ApiFlag = z.infer<typeof apiFlagSchema>;
+
+/** The flags POST /messages/flags changes: API flags but NON_EDITABLE_FLAGS. */
+export const editableFlagSchema = z.enum(['read', 'starred', 'collapsed']);
+export type EditableFlag = z.infer<typeof editableFlagSchema>;
+
 /** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (Zulip's flag list: https://zulip.com/api/update-message-flags#available-flags). */
-export function flagList(bits: number): string[] {
-  const names: string[] = [];
+export function flagList(bits: number): ApiFlag[] {
+  const names: ApiFlag[] = [];
   ALL_FLAGS.forEach((name, bit) => {
-    if (bits & (1 << bit) && !NON_API_FLAGS.has(name)) names.push(name);
+    if (bits & (1 << bit) && !NON_API_FLAGS.has(name)) names.push(name as ApiFlag);
   });
   if (bits & WILDCARD) names.push('wildcard_mentioned');
   return names;

@@ -1,14 +1,15 @@
 // DELETE /messages/{message_id}: Zulip's validate_can_delete_message and do_delete_messages. The
 // message goes with its rows (user_message, reactions, edit history); drafts are untouched. Emits
 // delete_message (and stream/update first_message_id when the channel's first message goes).
-import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { deleteMessageRow, selectFirstStreamMessageId, type MessageRow } from '../store/messages.js';
 import { replaceStreamFirstMessageId, type StreamRow } from '../store/streams.js';
 import { deleteUserMessagesOfMessage } from '../store/user_message.js';
 import { selectUserById } from '../store/users.js';
+import { emit } from './event_types.js';
 import { newDictCache, streamOf } from './message_dicts.js';
+import type { DeleteMessageEvent } from './message_event_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import { releaseClaims } from './attachments.js';
 import { isAdmin, type Actor } from './roles.js';
@@ -16,25 +17,6 @@ import { messageActionAudience } from './stream_access.js';
 
 /** Zulip's default message_content_delete_limit_seconds (no grace period, unlike editing). */
 export const DELETE_LIMIT_SECONDS = 600;
-
-/**
- * The delete_message event as stored: `message_ids` (clients without the bulk_message_deletion
- * capability get `message_id` instead, lib/events/shape.ts). Channel messages name their channel
- * and topic; Zulip sends the topic lowercased (it groups deletions by topic case-insensitively).
- */
-export const deleteMessageEventSchema = z
-  .object({
-    type: z.literal('delete_message'),
-    message_ids: z.array(z.int()).optional(),
-    message_id: z.int().optional(),
-    message_type: z.enum(['stream', 'private']),
-    stream_id: z.int().optional(),
-    topic: z.string().optional(),
-  })
-  .strict()
-  .refine((e) => (e.message_ids === undefined) !== (e.message_id === undefined), 'message_ids or message_id')
-  .refine((e) => (e.message_type === 'stream') === (e.stream_id !== undefined && e.topic !== undefined), 'stream_id and topic for channel messages');
-export type DeleteMessageEvent = z.infer<typeof deleteMessageEventSchema>;
 
 const denied = (): Error => badRequest("You don't have permission to delete this message");
 
@@ -55,7 +37,7 @@ function updateFirstMessageId(ctx: Ctx, stream: StreamRow, deletedId: number, au
   if (stream.first_message_id !== deletedId) return;
   const first = selectFirstStreamMessageId(ctx.store, stream.id);
   replaceStreamFirstMessageId(ctx.store, stream.id, first);
-  ctx.events.append(audience, { type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name });
+  emit(ctx, audience, { type: 'stream', op: 'update', property: 'first_message_id', value: first, stream_id: stream.id, name: stream.name });
 }
 
 /** DELETE /messages/{message_id}. */
@@ -70,12 +52,11 @@ export function deleteMessage(ctx: Ctx, actor: Actor, input: { messageId: number
     releaseClaims(ctx, row.id);
     deleteUserMessagesOfMessage(ctx.store, row.id);
     deleteMessageRow(ctx.store, row.id);
-    const event: DeleteMessageEvent = { type: 'delete_message', message_ids: [row.id], message_type: stream ? 'stream' : 'private' };
-    if (stream) {
-      updateFirstMessageId(ctx, stream, row.id, audience);
-      Object.assign(event, { stream_id: stream.id, topic: row.topic.toLowerCase() });
-    }
-    ctx.events.append(audience, event);
+    if (stream) updateFirstMessageId(ctx, stream, row.id, audience);
+    const event: DeleteMessageEvent = stream
+      ? { type: 'delete_message', message_ids: [row.id], message_type: 'stream', stream_id: stream.id, topic: row.topic.toLowerCase() }
+      : { type: 'delete_message', message_ids: [row.id], message_type: 'private' };
+    emit(ctx, audience, event);
     return {};
   });
 }

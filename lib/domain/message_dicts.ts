@@ -7,13 +7,14 @@ import { selectStreamById, type StreamRow } from '../store/streams.js';
 import { editHistoryByMessage, lastMovedTimestamp, messageEditHistory, type EditHistoryEntry } from './edit_history_dicts.js';
 import { messageReactions, reactionsByMessage, type Reaction } from './reaction_dicts.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import type { DirectRecipient, MessageDict, TopicLink } from './message_event_dicts.js';
 
 export interface DictCache {
   /** The domain of dummy emails (lib/domain/email_visibility.ts), read once per request. */
   emailDomain?: string;
   users: Map<number, SenderRow | undefined>;
   streams: Map<number, StreamRow | undefined>;
-  directGroups: Map<number, Record<string, unknown>[]>;
+  directGroups: Map<number, DirectRecipient[]>;
   /** The reactions of a page of messages, read at once; a message not in it is read alone. */
   reactions: Map<number, Reaction[]> | undefined;
   /** The edit histories of a page of messages, read at once; likewise. */
@@ -62,7 +63,7 @@ export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | un
   return cache.streams.get(id);
 }
 
-function directRecipients(ctx: Ctx, cache: DictCache, directGroupId: number): Record<string, unknown>[] {
+function directRecipients(ctx: Ctx, cache: DictCache, directGroupId: number): DirectRecipient[] {
   let list = cache.directGroups.get(directGroupId);
   if (list === undefined) {
     list = selectDirectGroupMemberIds(ctx.store, directGroupId).map((id) => {
@@ -83,9 +84,13 @@ function recipientIdOf(row: Pick<MessageRow, 'stream_id' | 'direct_group_id'>): 
 }
 
 /** The message object without `flags`; content as HTML or, with applyMarkdown false, Markdown. */
-export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMarkdown: boolean): Record<string, unknown> {
+export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMarkdown: boolean): MessageDict {
   const sender = userOf(ctx, cache, row.sender_id);
-  const dict: Record<string, unknown> = {
+  const recipient =
+    row.stream_id !== null
+      ? { type: 'stream' as const, stream_id: row.stream_id, display_recipient: streamOf(ctx, cache, row.stream_id)?.name ?? '' }
+      : { type: 'private' as const, display_recipient: directRecipients(ctx, cache, row.direct_group_id!) };
+  const dict: MessageDict = {
     id: row.id,
     sender_id: row.sender_id,
     content: applyMarkdown ? row.rendered_content : row.content,
@@ -94,7 +99,7 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     timestamp: row.date_sent,
     client: row.sending_client,
     subject: row.topic,
-    topic_links: row.topic_links === '[]' ? [] : (JSON.parse(row.topic_links) as unknown),
+    topic_links: row.topic_links === '[]' ? [] : (JSON.parse(row.topic_links) as TopicLink[]),
     is_me_message: isMeMessage(row.content),
     reactions: reactionsOf(ctx, cache, row.id),
     submessages: [],
@@ -102,15 +107,8 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     sender_email: sender.email,
     sender_realm_str: '',
     avatar_url: null,
+    ...recipient,
   };
-  if (row.stream_id !== null) {
-    dict.type = 'stream';
-    dict.stream_id = row.stream_id;
-    dict.display_recipient = streamOf(ctx, cache, row.stream_id)?.name ?? '';
-  } else {
-    dict.type = 'private';
-    dict.display_recipient = directRecipients(ctx, cache, row.direct_group_id!);
-  }
   if (row.last_edit_time !== null) dict.last_edit_timestamp = row.last_edit_time;
   const edits = editsOf(ctx, cache, row.id);
   if (edits.length > 0) {

@@ -1,6 +1,7 @@
 // PATCH /messages/{message_id}: the sender edits the content, topics move with propagate_mode.
 // A content edit re-renders the message and recomputes mentioned, the wildcard flags and
 // has_alert_word on every recipient's row, as Zulip's do_update_message does; other flags stay. Emits update_message.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -12,9 +13,11 @@ import {
 } from '../store/messages.js';
 import { selectUserMessagesOfMessage, updateUserMessageFlags } from '../store/user_message.js';
 import { selectUserById } from '../store/users.js';
+import { emit } from './event_types.js';
 import { RENDERED_FLAGS, flagList } from './flags.js';
 import { checkTopic, normalizeContent } from './message_addressee.js';
 import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
+import type { TopicLink, UpdateMessageEvent } from './message_event_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import { recordEdit } from './message_history.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
@@ -31,7 +34,14 @@ const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
 export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
-type UpdateEvent = { type: string; [key: string]: unknown };
+/** An update_message event before its message_ids and each audience's flags. */
+type UpdateEvent = Omit<UpdateMessageEvent, 'message_ids' | 'flags'>;
+
+/**
+ * PATCH /messages/{message_id}: Zulip lists the uploads no longer referenced by the edited
+ * content; parley always answers an empty list.
+ */
+export const editMessageAnswerSchema = z.object({ detached_uploads: z.array(z.never()) });
 
 export interface EditInput {
   messageId: number;
@@ -106,7 +116,7 @@ function moveTopic(ctx: Ctx, actor: Actor, event: UpdateEvent, row: MessageRow, 
     updateMessageTopic(ctx.store, id, topic, links);
     if (id !== row.id && topic !== row.topic) recordEdit(ctx, actor, id, { prevTopic: row.topic, topic });
   }
-  Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) });
+  Object.assign(event, { propagate_mode: mode, orig_subject: row.topic, subject: topic, topic_links: JSON.parse(links) as TopicLink[] } satisfies Partial<UpdateEvent>);
 }
 
 /** One batch of a long topic move, or undefined when what is left fits in the final transaction. */
@@ -119,12 +129,11 @@ function moveBatch(ctx: Ctx, actor: Actor, row: MessageRow, mode: PropagateMode,
   const batch = ids.slice(0, MOVE_BATCH_SIZE);
   const event = newEvent(ctx, actor, row, cache);
   moveTopic(ctx, actor, event, row, mode, topic, batch);
-  event.message_ids = batch;
-  appendByFlags(ctx, event, audienceOf(ctx, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id))));
+  appendByFlags(ctx, event, batch, audienceOf(ctx, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id))));
   return true;
 }
 
-export function editMessage(ctx: Ctx, actor: Actor, input: EditInput): { detached_uploads: never[] } {
+export function editMessage(ctx: Ctx, actor: Actor, input: EditInput): z.infer<typeof editMessageAnswerSchema> {
   for (;;) {
     const done = ctx.tx(() => {
       const { row, mode, cache } = accessForEdit(ctx, actor, input);
@@ -135,7 +144,7 @@ export function editMessage(ctx: Ctx, actor: Actor, input: EditInput): { detache
 }
 
 /** The edited message, its content, and what is left of a topic move, in one transaction. */
-function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, mode: PropagateMode, cache: DictCache): { detached_uploads: never[] } {
+function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, mode: PropagateMode, cache: DictCache): z.infer<typeof editMessageAnswerSchema> {
   const now = ctx.now();
   const event = newEvent(ctx, actor, row, cache);
   let changedIds = [row.id];
@@ -171,12 +180,11 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
       content,
       rendered_content: rendered.html,
       is_me_message: isMeMessage(content),
-    });
+    } satisfies Partial<UpdateEvent>);
   }
   if (Object.keys(edit).length > 0) recordEdit(ctx, actor, row.id, edit);
-  event.message_ids = [...changedIds].sort((a, b) => a - b);
   const others = changedIds.filter((id) => id !== row.id);
-  appendByFlags(ctx, event, audienceOf(ctx, others, flags, new Map(flags)));
+  appendByFlags(ctx, event, [...changedIds].sort((a, b) => a - b), audienceOf(ctx, others, flags, new Map(flags)));
   return { detached_uploads: [] };
 }
 
@@ -196,7 +204,7 @@ function audienceOf(
   return audience;
 }
 
-function appendByFlags(ctx: Ctx, event: UpdateEvent, audience: Map<number, number | undefined>): void {
+function appendByFlags(ctx: Ctx, event: UpdateEvent, messageIds: number[], audience: Map<number, number | undefined>): void {
   const byFlags = new Map<string, number[]>();
   for (const [userId, bits] of audience) {
     const key = bits === undefined ? 'none' : String(bits);
@@ -205,6 +213,6 @@ function appendByFlags(ctx: Ctx, event: UpdateEvent, audience: Map<number, numbe
     else byFlags.set(key, [userId]);
   }
   for (const [key, users] of byFlags) {
-    ctx.events.append(users, { ...event, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
+    emit(ctx, users, { ...event, message_ids: messageIds, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
   }
 }

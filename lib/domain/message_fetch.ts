@@ -2,6 +2,7 @@
 // with Zulip's access rules (has_message_access) and found_* semantics; the `with` operator,
 // which only GET /messages resolves (Zulip's clean_narrow_for_message_fetch); the max_message_id
 // state of POST /register.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { missing } from '../http/params.js';
@@ -16,8 +17,9 @@ import {
 import { selectDirectGroupMemberIds, selectMessageById, type MessageRow } from '../store/messages.js';
 import { selectIsSubscribed } from '../store/streams.js';
 import { selectUserMaxMessageId, selectUserMessageFlags } from '../store/user_message.js';
-import { HISTORICAL_FLAGS, flagList } from './flags.js';
+import { HISTORICAL_FLAGS, apiFlagSchema, flagList } from './flags.js';
 import { dictCacheFor, messageDict, newDictCache, streamOf, type DictCache } from './message_dicts.js';
+import { messageDictSchema } from './message_event_dicts.js';
 import { badNarrow, parseNarrow, type NarrowTerm } from './narrow.js';
 import { searchFields, type SearchQuery } from './search.js';
 import { canReadStreamMessage } from './stream_access.js';
@@ -38,6 +40,34 @@ export interface GetMessagesInput {
   applyMarkdown?: boolean | undefined;
   messageIds?: readonly number[] | undefined;
 }
+
+/** A message as GET /messages/{message_id} returns it: with the user's flags. */
+const fetchedMessageSchema = messageDictSchema.extend({ flags: z.array(apiFlagSchema) });
+
+/** A message of GET /messages; a search's also says where its words matched. */
+const pageMessageSchema = fetchedMessageSchema.extend({
+  match_content: z.string().optional().describe('Search narrows: the HTML content with matching words in <span class="highlight">'),
+  match_subject: z.string().optional().describe('Search narrows: the HTML-escaped topic with matching words highlighted'),
+});
+type PageMessage = z.infer<typeof pageMessageSchema>;
+
+/** GET /messages/{message_id}. */
+export const getMessageAnswerSchema = z.object({ raw_content: z.string(), message: fetchedMessageSchema });
+
+/** GET /messages: anchor and found_* only for a range query (not with message_ids). */
+export const getMessagesAnswerSchema = z.object({
+  messages: z.array(pageMessageSchema),
+  // Zulip's LARGER_THAN_MAX_MESSAGE_ID (anchor=newest) is above 2^53: a number, not an int.
+  anchor: z.number().optional().describe('Absent when message_ids was given'),
+  found_anchor: z.boolean().optional(),
+  found_oldest: z.boolean().optional(),
+  found_newest: z.boolean().optional(),
+  history_limited: z.boolean(),
+});
+export type MessagesPage = z.infer<typeof getMessagesAnswerSchema>;
+
+/** POST /register's message state. */
+export const messageStateSchema = z.object({ max_message_id: z.int().describe('-1 without any message') });
 
 /** Zulip's has_message_access; returns the user's flags (historical ones when they have no row), or undefined. */
 export function messageAccess(ctx: Ctx, actor: { id: number; role: number }, row: MessageRow, cache: DictCache): number | undefined {
@@ -62,7 +92,7 @@ export function getMessage(
   ctx: Ctx,
   actor: Actor,
   input: { messageId: number; applyMarkdown?: boolean | undefined },
-): { raw_content: string; message: Record<string, unknown> } {
+): z.infer<typeof getMessageAnswerSchema> {
   const cache = newDictCache();
   const { row, flags } = accessMessage(ctx, actor, input.messageId, cache);
   const message = { ...messageDict(ctx, cache, row, input.applyMarkdown ?? true), flags: flagList(flags) };
@@ -82,13 +112,11 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
 }
 
 /** The message objects of a page; a search's also carry match_content and match_subject. */
-function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): Record<string, unknown>[] {
+function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): PageMessage[] {
   const cache = dictCacheFor(ctx, rows.map((row) => row.id));
   return rows.map((row) => {
-    const dict = messageDict(ctx, cache, row, applyMarkdown);
-    dict.flags = flagList(row.um_flags ?? HISTORICAL_FLAGS);
-    if (search) Object.assign(dict, searchFields(row, search));
-    return dict;
+    const dict: PageMessage = Object.assign(messageDict(ctx, cache, row, applyMarkdown), { flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) });
+    return search ? Object.assign(dict, searchFields(row, search)) : dict;
   });
 }
 
@@ -127,16 +155,6 @@ function resolveWith(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[] | und
   const others = rest.filter((term) => !CONVERSATION_OPERATORS.includes(term.operator));
   if (row.stream_id !== null) return [{ operator: 'channel', operand: row.stream_id }, { operator: 'topic', operand: row.topic }, ...others];
   return [{ operator: 'dm', operand: selectDirectGroupMemberIds(ctx.store, row.direct_group_id!) }, ...others];
-}
-
-/** GET /messages' answer; anchor and found_* only for a range query (not with message_ids). */
-export interface MessagesPage {
-  messages: Record<string, unknown>[];
-  history_limited: boolean;
-  anchor?: number;
-  found_anchor?: boolean;
-  found_oldest?: boolean;
-  found_newest?: boolean;
 }
 
 /** GET /messages. */
@@ -228,6 +246,6 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
 }
 
 /** POST /register: the newest message the user received (Zulip), -1 without any. */
-export function fetchMessageState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchMessageState(ctx: Ctx, actor: Actor, _options: StateOptions): z.infer<typeof messageStateSchema> {
   return { max_message_id: selectUserMaxMessageId(ctx.store, actor.id) };
 }

@@ -1,6 +1,7 @@
 // POST /messages/flags: add or remove a personal flag on a list of messages
 // (Zulip's do_update_message_flags), with historical rows and the unread invariant of API
 // document 2.2, and the `update_message_flags` event. unread_msgs lives in unread.ts.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -13,8 +14,10 @@ import {
 import { selectMessageById } from '../store/messages.js';
 import { selectSubscribedStreamIds } from '../store/streams.js';
 import { selectUserMessageFlags } from '../store/user_message.js';
-import { ALL_FLAGS, FLAG, HISTORICAL_FLAGS, NON_API_FLAGS, NON_EDITABLE_FLAGS, type FlagName } from './flags.js';
+import { emit } from './event_types.js';
+import { ALL_FLAGS, FLAG, HISTORICAL_FLAGS, NON_API_FLAGS, NON_EDITABLE_FLAGS, type EditableFlag, type FlagName } from './flags.js';
 import { newDictCache } from './message_dicts.js';
+import type { MessageDetail } from './message_event_dicts.js';
 import { messageAccess } from './message_fetch.js';
 import { mentionMask, messageDetails, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
@@ -32,7 +35,7 @@ export type FlagOp = 'add' | 'remove';
 
 export interface FlagChange {
   op: FlagOp;
-  flag: FlagName;
+  flag: EditableFlag;
 }
 
 /** Zulip's checks, in its order: unknown flag, flag not editable, bad operation. */
@@ -40,7 +43,7 @@ export function checkFlagChange(flag: string, op: string): FlagChange {
   if (!API_FLAG_NAMES.has(flag)) throw badRequest(`Invalid flag: '${flag}'`);
   if (NON_EDITABLE_FLAGS.has(flag as FlagName)) throw badRequest(`Flag not editable: '${flag}'`);
   if (op !== 'add' && op !== 'remove') throw badRequest(`Invalid message flag operation: '${op}'`);
-  return { op, flag: flag as FlagName };
+  return { op, flag: flag as EditableFlag };
 }
 
 export interface FlagChangeResult {
@@ -90,7 +93,7 @@ function setFlagBits(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: rea
  * channels are reported; a message of a subscribed channel without a row gets a historical,
  * unread row. Returns what the event's message_details says of each changed message.
  */
-function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { details: Record<string, unknown> } {
+function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): FlagChangeResult & { details: Record<string, MessageDetail> } {
   const subscribed = new Set(selectSubscribedStreamIds(ctx.store, actor.id));
   const classifier = newUnreadClassifier(ctx, actor.id);
   const conversations = selectConversations(ctx.store, messageIds);
@@ -133,14 +136,15 @@ function markUnread(ctx: Ctx, actor: Actor, messageIds: readonly number[]): Flag
  * even when nothing changed (Zulip). Call inside ctx.tx.
  */
 export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, messageIds: readonly number[]): FlagChangeResult {
-  const event = (messages: number[]) => ({ type: 'update_message_flags', op: change.op, operation: change.op, flag: change.flag, messages, all: false });
+  const event = <Op extends FlagOp>(op: Op, messages: number[]) =>
+    ({ type: 'update_message_flags', op, operation: op, flag: change.flag, messages, all: false }) as const;
   if (change.flag === 'read' && change.op === 'remove') {
     const { details, ...result } = markUnread(ctx, actor, messageIds);
-    ctx.events.append([actor.id], { ...event(result.changed), message_details: details });
+    emit(ctx, [actor.id], { ...event('remove', result.changed), message_details: details });
     return result;
   }
   const result = setFlagBits(ctx, actor, change, messageIds);
-  ctx.events.append([actor.id], event(result.changed));
+  emit(ctx, [actor.id], change.op === 'add' ? event('add', result.changed) : event('remove', result.changed));
   return result;
 }
 
@@ -155,15 +159,16 @@ export interface UpdateFlagsInput {
   flag: string;
 }
 
+/** Only for op=remove, flag=read: the response's ignored_because_not_subscribed_channels. */
+export const ignoredChannelsSchema = z.array(z.int()).optional().describe('Only for op=remove, flag=read: channels whose messages stayed read');
+
 /** POST /messages/flags: `messages` echoes the request's list (Zulip: "included for backwards compatibility"). */
-export function updateMessageFlags(
-  ctx: Ctx,
-  actor: Actor,
-  input: UpdateFlagsInput,
-): { messages: readonly number[]; ignored_because_not_subscribed_channels?: number[] } {
+export const updateMessageFlagsAnswerSchema = z.object({ messages: z.array(z.int()), ignored_because_not_subscribed_channels: ignoredChannelsSchema });
+
+export function updateMessageFlags(ctx: Ctx, actor: Actor, input: UpdateFlagsInput): z.infer<typeof updateMessageFlagsAnswerSchema> {
   const change = checkFlagChange(input.flag, input.op);
   return ctx.tx(() => {
     const result = changeMessageFlag(ctx, actor, change, input.messages);
-    return { messages: input.messages, ...ignoredChannelsField(result) };
+    return { messages: [...input.messages], ...ignoredChannelsField(result) };
   });
 }

@@ -2,6 +2,7 @@
 // around an anchor, at most MAX_MESSAGES_PER_UPDATE per request) and POST /mark_all_as_read
 // (every unread message, MARK_ALL_BATCH_SIZE per transaction); a channel's or a topic's unread
 // messages: POST /mark_stream_as_read, POST /mark_topic_as_read, and leaving a channel.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
@@ -13,7 +14,8 @@ import {
   setUserMessageFlagBits,
 } from '../store/user_message.js';
 import { accessStreamContentById } from './streams.js';
-import { changeMessageFlag, checkFlagChange, ignoredChannelsField } from './message_flags.js';
+import { emit } from './event_types.js';
+import { changeMessageFlag, checkFlagChange, ignoredChannelsField, ignoredChannelsSchema } from './message_flags.js';
 import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
 import type { NarrowTerm } from './narrow.js';
 import type { Actor } from './roles.js';
@@ -31,15 +33,17 @@ export interface FlagsForNarrowInput {
   flag: string;
 }
 
-export interface FlagsForNarrowResult {
-  processed_count: number;
-  updated_count: number;
-  first_processed_id: number | null;
-  last_processed_id: number | null;
-  found_oldest: boolean;
-  found_newest: boolean;
-  ignored_because_not_subscribed_channels?: number[];
-}
+/** POST /messages/flags/narrow. */
+export const updateMessageFlagsForNarrowAnswerSchema = z.object({
+  processed_count: z.int(),
+  updated_count: z.int(),
+  first_processed_id: z.int().nullable(),
+  last_processed_id: z.int().nullable(),
+  found_oldest: z.boolean(),
+  found_newest: z.boolean(),
+  ignored_because_not_subscribed_channels: ignoredChannelsSchema,
+});
+export type FlagsForNarrowResult = z.infer<typeof updateMessageFlagsForNarrowAnswerSchema>;
 
 /**
  * POST /messages/flags/narrow (Zulip's update_message_flags_for_narrow): the messages GET
@@ -81,7 +85,9 @@ const MARK_ALL_TIME_LIMIT_MS = 50_000;
  * than a batch left) sends Zulip's `all: true` event instead, so a client's unread state stays
  * right even when the request stops early.
  */
-export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<{ complete: boolean }> {
+export const markAllAsReadAnswerSchema = z.object({ complete: z.boolean() });
+
+export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typeof markAllAsReadAnswerSchema>> {
   const start = ctx.clock();
   for (;;) {
     if (ctx.clock() - start >= MARK_ALL_TIME_LIMIT_MS) return { complete: false };
@@ -90,7 +96,7 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<{ complete:
       setUserMessageFlagBits(ctx.store, actor.id, ids, READ_BIT);
       const last = ids.length < MARK_ALL_BATCH_SIZE;
       const messages = last ? [] : ids.sort((a, b) => a - b);
-      ctx.events.append([actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
+      emit(ctx, [actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
       return last;
     });
     if (done) return { complete: true };
@@ -106,7 +112,7 @@ export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: numbe
   const unread = topic === undefined ? selectUnreadMessageIdsInStream(ctx.store, userId, streamId) : selectUnreadMessageIdsInTopic(ctx.store, userId, streamId, topic);
   if (unread.length === 0) return;
   setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
-  ctx.events.append([userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
+  emit(ctx, [userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
 }
 
 /** POST /mark_stream_as_read. */

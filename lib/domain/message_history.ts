@@ -22,6 +22,9 @@ export const historySnapshotSchema = z
   .strict();
 export type HistorySnapshot = z.infer<typeof historySnapshotSchema>;
 
+/** GET /messages/{message_id}/history. */
+export const messageHistoryAnswerSchema = z.object({ message_history: z.array(historySnapshotSchema) });
+
 /** Records one edit or move of a message; `content` and `topic` only when they changed. */
 export function recordEdit(
   ctx: Ctx,
@@ -41,7 +44,7 @@ export function recordEdit(
 }
 
 /** GET /messages/{message_id}/history: snapshots oldest first, the message as sent first. */
-export function getMessageHistory(ctx: Ctx, actor: Actor, input: { messageId: number }): { message_history: HistorySnapshot[] } {
+export function getMessageHistory(ctx: Ctx, actor: Actor, input: { messageId: number }): z.infer<typeof messageHistoryAnswerSchema> {
   return ctx.tx(() => {
     const { row } = accessMessage(ctx, actor, input.messageId);
     let content = row.content;

@@ -1,6 +1,7 @@
 // Rendering a message for sending, editing or POST /messages/render: Markdown with mentions and linkifiers, who is
 // mentioned (group mentions expanded to members), and which recipients' alert words occur.
 // Rendered once per message, never per recipient.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { AlertWordMatcher } from '../render/alert_words.js';
 import { contentFeatures } from '../render/content_features.js';
@@ -86,7 +87,9 @@ export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
 }
 
 /** POST /messages/render: the HTML a message with this content would get. */
-export function previewMessage(ctx: Ctx, _actor: Actor, input: { content: string }): { rendered: string } {
+export const previewMessageAnswerSchema = z.object({ rendered: z.string() });
+
+export function previewMessage(ctx: Ctx, _actor: Actor, input: { content: string }): z.infer<typeof previewMessageAnswerSchema> {
   return { rendered: renderMessage(ctx, input.content).html };
 }
 

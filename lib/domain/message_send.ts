@@ -1,5 +1,6 @@
 // POST /messages: one message row, one user_message row and one `message` event per recipient,
 // all in one transaction; the content is rendered once.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
 import { badRequest } from '../errors.js';
@@ -8,10 +9,12 @@ import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessage
 import { insertUserMessages } from '../store/user_message.js';
 import { selectMutingUserIds } from '../store/muted_users.js';
 import { selectMessageById } from '../store/messages.js';
+import { emit } from './event_types.js';
 import { FLAG, flagList } from './flags.js';
 import { addressedStream, buildAddressee, normalizeContent } from './message_addressee.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { messageDict, newMessageDictCache } from './message_dicts.js';
+import type { StoredMessageEvent } from './message_event_dicts.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { updateClaims } from './attachments.js';
 import { streamViewerIds } from './stream_access.js';
@@ -27,6 +30,9 @@ export interface SendInput {
   queueId?: string | undefined;
   localId?: string | undefined;
 }
+
+/** POST /messages: the new message's id. */
+export const sendMessageAnswerSchema = z.object({ id: z.int() });
 
 /**
  * Zulip's Client.default_read_by_sender: messages sent from its own interactive apps start read.
@@ -54,7 +60,7 @@ function directGroupFor(ctx: Ctx, memberIds: readonly number[]): number {
   return selectDirectGroupId(ctx.store, key) ?? insertDirectGroup(ctx.store, key, sorted);
 }
 
-export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: string): { id: number } {
+export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: string): z.infer<typeof sendMessageAnswerSchema> {
   return ctx.tx(() => {
     const kind = input.type === 'direct' || input.type === 'private' ? 'private' : 'stream';
     const addressee = buildAddressee(ctx, actor, kind, input.to, input.topic);
@@ -114,7 +120,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);
-      ctx.events.append(streamViewerIds(ctx, stream), {
+      emit(ctx, streamViewerIds(ctx, stream), {
         type: 'stream',
         op: 'update',
         property: 'first_message_id',
@@ -150,6 +156,7 @@ function appendMessageEvents(
     else byFlags.set(bits[i]!, [userId]);
   });
   for (const [value, users] of byFlags) {
-    ctx.events.append(users, { type: 'message', message, flags: flagList(value), ...(users.includes(senderId) ? echo : {}) });
+    const event: StoredMessageEvent = { type: 'message', message, flags: flagList(value), ...(users.includes(senderId) ? echo : {}) };
+    emit(ctx, users, event);
   }
 }

@@ -1,4 +1,5 @@
-// The `reactions` of Zulip's message objects, read per message or for a page of messages at once.
+// The `reactions` of Zulip's message objects, read per message or for a page of messages at once,
+// and the `reaction` event.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { groupBy } from '../group.js';
@@ -9,6 +10,19 @@ export const reactionSchema = z
   .object({ emoji_name: z.string(), emoji_code: z.string(), reaction_type: z.string(), user_id: z.int() })
   .strict();
 export type Reaction = z.infer<typeof reactionSchema>;
+
+/** The `reaction` event (Zulip still sends the deprecated `user` object in it). */
+const reactionEvent = z.strictObject({
+  type: z.literal('reaction'),
+  user_id: z.int(),
+  user: z.strictObject({ user_id: z.int(), email: z.string(), full_name: z.string() }),
+  message_id: z.int(),
+  emoji_name: z.string(),
+  emoji_code: z.string(),
+  reaction_type: z.string(),
+});
+export const reactionEventSchemas = [reactionEvent.extend({ op: z.literal('add') }), reactionEvent.extend({ op: z.literal('remove') })] as const;
+export type ReactionEvent = z.infer<(typeof reactionEventSchemas)[number]>;
 
 function reactionOf(row: ReactionRow): Reaction {
   return { emoji_name: row.emoji_name, emoji_code: row.emoji_code, reaction_type: row.reaction_type, user_id: row.user_id };

@@ -1,6 +1,5 @@
 // Emoji reactions: POST and DELETE /messages/{message_id}/reactions (Zulip's check_add_reaction
 // and remove_reaction) and the `reaction` event; message objects' `reactions` are in reaction_dicts.ts.
-import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { deleteReactionRow, insertReaction, selectReactionName, selectUserReaction, type ReactionRow } from '../store/reactions.js';
@@ -8,26 +7,13 @@ import { selectSenderRow } from '../store/messages.js';
 import { insertUserMessageIfAbsent } from '../store/user_message.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { checkEmojiRequest, getEmojiData, isExtraEmojiType, REACTION_TYPE, ZULIP_EXTRA_EMOJI } from './emoji.js';
+import { emit } from './event_types.js';
 import { HISTORICAL_FLAGS } from './flags.js';
 import { newDictCache, streamOf } from './message_dicts.js';
+import type { ReactionEvent } from './reaction_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import type { Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
-
-/** The `reaction` event (Zulip still sends the deprecated `user` object in it). */
-export const reactionEventSchema = z
-  .object({
-    type: z.literal('reaction'),
-    op: z.enum(['add', 'remove']),
-    user_id: z.int(),
-    user: z.object({ user_id: z.int(), email: z.string(), full_name: z.string() }).strict(),
-    message_id: z.int(),
-    emoji_name: z.string(),
-    emoji_code: z.string(),
-    reaction_type: z.string(),
-  })
-  .strict();
-export type ReactionEvent = z.infer<typeof reactionEventSchema>;
 
 export interface ReactionInput {
   messageId: number;
@@ -55,7 +41,7 @@ function notify(ctx: Ctx, actor: Actor, messageId: number, audience: readonly nu
     emoji_code: reaction.emoji_code,
     reaction_type: reaction.reaction_type,
   };
-  ctx.events.append(audience, event);
+  emit(ctx, audience, event);
 }
 
 /** POST /messages/{message_id}/reactions. */

@@ -14,9 +14,9 @@ import { realmUserSettingsDefaultsStateSchema, userSettingsStateSchema } from '.
 import { fetchSubscriptionState, fetchStreamState, streamStateSchema, subscriptionStateSchema } from './streams.js';
 import { defaultStreamStateSchema, fetchDefaultStreamState } from './default_streams.js';
 import { fetchUserGroupState, userGroupStateSchema } from './user_groups.js';
-import { fetchMessageState } from './message_fetch.js';
-import { fetchUnreadState } from './unread.js';
-import { fetchRecentPrivateConversationsState, fetchStarredMessagesState } from './recent_conversations.js';
+import { fetchMessageState, messageStateSchema } from './message_fetch.js';
+import { fetchUnreadState, unreadStateSchema } from './unread.js';
+import { fetchRecentPrivateConversationsState, fetchStarredMessagesState, recentPrivateConversationsStateSchema, starredMessagesStateSchema } from './recent_conversations.js';
 import { fetchPresenceState } from './presence.js';
 import { fetchUserStatusState } from './user_status.js';
 import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from './user_settings.js';
@@ -59,11 +59,11 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('stream'), fetch: fetchStreamState, schema: streamStateSchema },
   { wanted: type('default_streams'), fetch: fetchDefaultStreamState, schema: defaultStreamStateSchema },
   { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState, schema: userGroupStateSchema },
-  { wanted: type('message'), fetch: fetchMessageState },
+  { wanted: type('message'), fetch: fetchMessageState, schema: messageStateSchema },
   // Keeping unread_msgs current takes both event types (Zulip: new messages bring no flag update).
-  { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState },
-  { wanted: type('starred_messages'), fetch: fetchStarredMessagesState },
-  { wanted: type('recent_private_conversations'), fetch: fetchRecentPrivateConversationsState },
+  { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState, schema: unreadStateSchema },
+  { wanted: type('starred_messages'), fetch: fetchStarredMessagesState, schema: starredMessagesStateSchema },
+  { wanted: type('recent_private_conversations'), fetch: fetchRecentPrivateConversationsState, schema: recentPrivateConversationsStateSchema },
   { wanted: type('presence'), fetch: fetchPresenceState, schema: presencesAnswerSchema },
   { wanted: type('user_status'), fetch: fetchUserStatusState, schema: userStatusStateSchema },
   { wanted: type('user_settings'), fetch: fetchUserSettingsState, schema: userSettingsStateSchema },

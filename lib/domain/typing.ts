@@ -5,6 +5,8 @@
 // participants, not to the sender (Zulip also sends the sender its own).
 import type { Ctx } from '../context.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { emit } from './event_types.js';
+import type { TypingEditEvent, TypingEvent } from './message_event_dicts.js';
 import { badRequest } from '../errors.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectIsSubscribed, selectActiveSubscriberIds, selectStreamById } from '../store/streams.js';
@@ -70,8 +72,8 @@ function sendDirectTyping(ctx: Ctx, actor: Actor, op: TypingOp, to: readonly num
     return user;
   });
   const sender = users.find((user) => user.id === actor.id)!;
-  const event = { type: 'typing', op, message_type: 'direct', sender: personOf(ctx)(sender), recipients: users.map(personOf(ctx)) };
-  ctx.events.append(receivingTyping(ctx, users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id)), event);
+  const event: TypingEvent = { type: 'typing', op, message_type: 'direct', sender: personOf(ctx)(sender), recipients: users.map(personOf(ctx)) };
+  emit(ctx, receivingTyping(ctx, users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id)), event);
 }
 
 /** POST /typing. */
@@ -86,8 +88,9 @@ export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<s
       const stream = accessChannelForTyping(ctx, actor, input.streamId);
       // Zulip's maybe_rename_no_topic_to_empty_topic, as for messages (message_addressee.ts checkTopic).
       const topic = input.topic === '(no topic)' ? '' : input.topic;
-      const event = { type: 'typing', op: input.op, message_type: 'stream', sender: personOf(ctx)(existingUser(ctx, actor.id)), stream_id: stream.id, topic };
-      ctx.events.append(channelAudience(ctx, stream.id, actor.id), event);
+      const sender = personOf(ctx)(existingUser(ctx, actor.id));
+      const event: TypingEvent = { type: 'typing', op: input.op, message_type: 'stream', sender, stream_id: stream.id, topic };
+      emit(ctx, channelAudience(ctx, stream.id, actor.id), event);
       return {};
     }
     if (userSetting(ctx, actor.id, 'send_private_typing_notifications') === false) {
@@ -105,17 +108,15 @@ export function sendEditTyping(ctx: Ctx, actor: Actor, input: { messageId: numbe
   return ctx.tx(() => {
     const { row } = accessMessage(ctx, actor, input.messageId);
     checkCanEditContent(ctx, actor, row, 0);
-    const event = { type: 'typing_edit_message', op: input.op, sender_id: actor.id, message_id: row.id };
+    const event = { type: 'typing_edit_message', op: input.op, sender_id: actor.id, message_id: row.id } as const;
     if (row.stream_id !== null) {
-      const recipient = { type: 'channel', channel_id: row.stream_id, topic: row.topic };
-      ctx.events.append(channelAudience(ctx, row.stream_id, actor.id), { ...event, recipient });
+      const edit: TypingEditEvent = { ...event, recipient: { type: 'channel', channel_id: row.stream_id, topic: row.topic } };
+      emit(ctx, channelAudience(ctx, row.stream_id, actor.id), edit);
       return {};
     }
     const userIds = selectDirectGroupMemberIds(ctx.store, row.direct_group_id!).filter((id) => selectUserById(ctx.store, id)?.is_active === 1);
-    ctx.events.append(
-      receivingTyping(ctx, userIds.filter((id) => id !== actor.id)),
-      { ...event, recipient: { type: 'direct', user_ids: userIds } },
-    );
+    const edit: TypingEditEvent = { ...event, recipient: { type: 'direct', user_ids: userIds } };
+    emit(ctx, receivingTyping(ctx, userIds.filter((id) => id !== actor.id)), edit);
     return {};
   });
 }

@@ -1,6 +1,7 @@
 // Unread state: `unread_msgs` of POST /register and the `message_details` of the
 // `update_message_flags` event that marks messages unread (Zulip's get_raw_unread_data,
 // aggregate_unread_data and format_unread_message_details).
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
 import { selectNewestUnreadRows, type Conversation } from '../store/message_flags.js';
@@ -8,6 +9,7 @@ import { selectDirectGroupMemberIds } from '../store/messages.js';
 import { selectSubscriptionsOfUser } from '../store/streams.js';
 import { selectUserTopicsOfUser } from '../store/user_topics.js';
 import { FLAG } from './flags.js';
+import type { MessageDetail } from './message_event_dicts.js';
 import { VISIBILITY_POLICY } from './user_topics.js';
 import type { Actor } from './roles.js';
 
@@ -79,8 +81,8 @@ function otherParticipants(c: UnreadClassifier, directGroupId: number): number[]
 }
 
 /** One entry of the event's message_details, keyed by the message id as a string. */
-function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): Record<string, unknown> {
-  const detail: Record<string, unknown> =
+function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean): MessageDetail {
+  const detail: MessageDetail =
     m.streamId !== null
       ? { type: 'stream', stream_id: m.streamId, topic: m.topic, unmuted_stream_msg: isUnmuted(c, m.streamId, m.topic) }
       : { type: 'private', user_ids: otherParticipants(c, m.directGroupId!) };
@@ -89,8 +91,13 @@ function messageDetail(c: UnreadClassifier, m: Conversation, mentioned: boolean)
 }
 
 /** The event's message_details, keyed by message id. */
-export function messageDetails(c: UnreadClassifier, ids: readonly number[], conversations: readonly Conversation[], mentioned: readonly boolean[]): Record<string, unknown> {
-  const details: Record<string, unknown> = {};
+export function messageDetails(
+  c: UnreadClassifier,
+  ids: readonly number[],
+  conversations: readonly Conversation[],
+  mentioned: readonly boolean[],
+): Record<string, MessageDetail> {
+  const details: Record<string, MessageDetail> = {};
   ids.forEach((id, i) => {
     details[id] = messageDetail(c, conversations[i]!, mentioned[i]!);
   });
@@ -106,8 +113,23 @@ function append<K>(map: Map<K, number[]>, key: K, id: number): void {
 const byNumber = (a: number, b: number): number => a - b;
 const byString = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+const unreadIds = z.array(z.int());
+
+/** POST /register's `unread_msgs`: the newest MAX_UNREAD_MESSAGES unread messages grouped by conversation. */
+export const unreadStateSchema = z.object({
+  unread_msgs: z.strictObject({
+    pms: z.array(z.strictObject({ other_user_id: z.int(), sender_id: z.int(), unread_message_ids: unreadIds })),
+    streams: z.array(z.strictObject({ stream_id: z.int(), topic: z.string(), unread_message_ids: unreadIds })),
+    huddles: z.array(z.strictObject({ user_ids_string: z.string(), unread_message_ids: unreadIds })),
+    mentions: unreadIds,
+    count: z.int(),
+    old_unreads_missing: z.boolean(),
+  }),
+});
+type UnreadState = z.infer<typeof unreadStateSchema>;
+
 /** Zulip's unread_msgs: the newest MAX_UNREAD_MESSAGES unread messages grouped by conversation. */
-function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown> {
+function unreadMessages(ctx: Ctx, userId: number): UnreadState['unread_msgs'] {
   const c = newUnreadClassifier(ctx, userId);
   const rows = selectNewestUnreadRows(ctx.store, userId, MAX_UNREAD_MESSAGES).reverse();
   const pms = new Map<number, number[]>();
@@ -153,6 +175,6 @@ function unreadMessages(ctx: Ctx, userId: number): Record<string, unknown> {
 }
 
 /** POST /register: `unread_msgs` (fetched with both `message` and `update_message_flags`: lib/domain/register_state.ts). */
-export function fetchUnreadState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchUnreadState(ctx: Ctx, actor: Actor, _options: StateOptions): UnreadState {
   return { unread_msgs: unreadMessages(ctx, actor.id) };
 }

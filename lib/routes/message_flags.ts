@@ -1,14 +1,19 @@
 // Personal message flags: POST /messages/flags, POST /messages/flags/narrow, POST /mark_all_as_read,
 // POST /mark_stream_as_read, POST /mark_topic_as_read.
 import { z } from 'zod';
-import { MAX_FLAG_MESSAGES, updateMessageFlags } from '../domain/message_flags.js';
-import { markAllAsRead, markStreamAsRead, markTopicAsRead, updateMessageFlagsForNarrow } from '../domain/message_flags_bulk.js';
+import { MAX_FLAG_MESSAGES, updateMessageFlags, updateMessageFlagsAnswerSchema } from '../domain/message_flags.js';
+import {
+  markAllAsRead,
+  markAllAsReadAnswerSchema,
+  markStreamAsRead,
+  markTopicAsRead,
+  updateMessageFlagsForNarrow,
+  updateMessageFlagsForNarrowAnswerSchema,
+} from '../domain/message_flags_bulk.js';
 import { bool, json, maxCodePoints, str } from '../http/params.js';
 import { narrowTerm, toTerms } from './messages.js';
 import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
-
-const ignoredChannels = z.array(z.int()).optional().describe('Only for op=remove, flag=read: channels whose messages stayed read');
+import { noFields, route } from './route.js';
 
 export const messageFlagRoutes = {
   update: route({
@@ -21,7 +26,7 @@ export const messageFlagRoutes = {
       op: str().describe('add or remove'),
       flag: str().describe('read, starred or collapsed'),
     },
-    response: z.object({ messages: z.array(z.int()), ignored_because_not_subscribed_channels: ignoredChannels }),
+    response: updateMessageFlagsAnswerSchema,
     errors: ['BAD_REQUEST', 'REQUEST_VARIABLE_MISSING'],
     handler: (ctx, actor, p) => updateMessageFlags(ctx, actor, { messages: p.messages, op: p.op, flag: p.flag }),
   }),
@@ -39,15 +44,7 @@ export const messageFlagRoutes = {
       op: str(),
       flag: str(),
     },
-    response: z.object({
-      processed_count: z.int(),
-      updated_count: z.int(),
-      first_processed_id: z.int().nullable(),
-      last_processed_id: z.int().nullable(),
-      found_oldest: z.boolean(),
-      found_newest: z.boolean(),
-      ignored_because_not_subscribed_channels: ignoredChannels,
-    }),
+    response: updateMessageFlagsForNarrowAnswerSchema,
     errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
     handler: (ctx, actor, p) =>
       updateMessageFlagsForNarrow(ctx, actor, {
@@ -66,7 +63,7 @@ export const messageFlagRoutes = {
     access: 'user',
     summary: 'Mark every unread message read, in batches; complete: false asks the client to repeat',
     params: {},
-    response: z.object({ complete: z.boolean() }),
+    response: markAllAsReadAnswerSchema,
     handler: (ctx, actor) => markAllAsRead(ctx, actor),
   }),
   markStreamAsRead: route({
@@ -76,7 +73,7 @@ export const messageFlagRoutes = {
     summary: "Mark the caller's unread messages in a channel read",
     params: { stream_id: json(z.int()) },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => markStreamAsRead(ctx, actor, { streamId: p.stream_id }),
   }),
   markTopicAsRead: route({
@@ -86,7 +83,7 @@ export const messageFlagRoutes = {
     summary: "Mark the caller's unread messages in a topic read",
     params: { stream_id: json(z.int()), topic_name: str(maxCodePoints(MAX_TEXT_LENGTH)) },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => markTopicAsRead(ctx, actor, { streamId: p.stream_id, topicName: p.topic_name }),
   }),
 };

@@ -2,17 +2,16 @@
 // DELETE /messages/{message_id}, GET /messages/{message_id}/history, POST /messages/render.
 import { z } from 'zod';
 import { deleteMessage } from '../domain/message_delete.js';
-import { editMessage } from '../domain/message_edit.js';
-import { getMessageHistory, historySnapshotSchema } from '../domain/message_history.js';
-import { MAX_MESSAGES_PER_FETCH, getMessage, getMessages } from '../domain/message_fetch.js';
+import { editMessage, editMessageAnswerSchema } from '../domain/message_edit.js';
+import { getMessageHistory, messageHistoryAnswerSchema } from '../domain/message_history.js';
+import { MAX_MESSAGES_PER_FETCH, getMessage, getMessageAnswerSchema, getMessages, getMessagesAnswerSchema } from '../domain/message_fetch.js';
 import { MAX_MESSAGE_LENGTH } from '../domain/message_addressee.js';
-import { previewMessage } from '../domain/message_render.js';
-import { sendMessage } from '../domain/message_send.js';
+import { previewMessage, previewMessageAnswerSchema } from '../domain/message_render.js';
+import { sendMessage, sendMessageAnswerSchema } from '../domain/message_send.js';
 import type { NarrowTerm } from '../domain/narrow.js';
 import { bool, json, jsonOrString, maxCodePoints, pathInt, str, valueErrorMessage } from '../http/params.js';
 import { MAX_NARROW_TERMS, MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST, charsAtMost, itemsAtMost } from './limits.js';
-import { anchorSchema, messageSchema } from './responses.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 /** Zulip's NarrowParameter.convert_term checks, in its order, as pydantic words a ValueError. */
 function narrowTermShapeError(term: unknown): string | undefined {
@@ -71,7 +70,7 @@ export const messageRoutes = {
       queue_id: str(z.string().check(charsAtMost(MAX_TEXT_LENGTH))).optional().describe("The sender's event queue that gets local_message_id in the message event"),
       local_id: str(z.string().check(charsAtMost(MAX_TEXT_LENGTH))).optional().describe("The client's id for the message, echoed as local_message_id"),
     },
-    response: z.object({ id: z.int() }),
+    response: sendMessageAnswerSchema,
     errors: ['BAD_REQUEST', 'STREAM_DOES_NOT_EXIST'],
     handler: (ctx, actor, p, request) =>
       sendMessage(
@@ -99,14 +98,7 @@ export const messageRoutes = {
       allow_empty_topic_name: bool().optional(),
     },
     errors: ['BAD_REQUEST', 'BAD_NARROW', 'REQUEST_VARIABLE_MISSING'],
-    response: z.object({
-      messages: z.array(messageSchema),
-      anchor: anchorSchema.optional().describe('Absent when message_ids was given'),
-      found_anchor: z.boolean().optional(),
-      found_oldest: z.boolean().optional(),
-      found_newest: z.boolean().optional(),
-      history_limited: z.boolean().optional(),
-    }),
+    response: getMessagesAnswerSchema,
     handler: (ctx, actor, p) =>
       getMessages(ctx, actor, {
         anchor: p.anchor,
@@ -126,7 +118,7 @@ export const messageRoutes = {
     summary: 'One message, with its Markdown source',
     params: { message_id: pathInt(), apply_markdown: bool().optional(), allow_empty_topic_name: bool().optional() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ raw_content: z.string(), message: messageSchema }),
+    response: getMessageAnswerSchema,
     handler: (ctx, actor, p) => getMessage(ctx, actor, { messageId: p.message_id, applyMarkdown: p.apply_markdown }),
   }),
   edit: route({
@@ -141,7 +133,7 @@ export const messageRoutes = {
       propagate_mode: str(z.enum(['change_one', 'change_later', 'change_all'])).optional(),
     },
     errors: ['BAD_REQUEST'],
-    response: z.object({ detached_uploads: z.array(z.unknown()) }),
+    response: editMessageAnswerSchema,
     handler: (ctx, actor, p) =>
       editMessage(ctx, actor, { messageId: p.message_id, content: p.content, topic: p.topic, propagateMode: p.propagate_mode }),
   }),
@@ -152,7 +144,7 @@ export const messageRoutes = {
     summary: 'Delete a message (administrators: any; its sender, or the owner of the bot that sent it: within 10 minutes)',
     params: { message_id: pathInt() },
     errors: ['BAD_REQUEST'],
-    response: z.object({}),
+    response: noFields,
     handler: (ctx, actor, p) => deleteMessage(ctx, actor, { messageId: p.message_id }),
   }),
   history: route({
@@ -162,7 +154,7 @@ export const messageRoutes = {
     summary: "A message's edit history: snapshots oldest first, the message as sent first",
     params: { message_id: pathInt(), allow_empty_topic_name: bool().optional() },
     errors: ['BAD_REQUEST'],
-    response: z.object({ message_history: z.array(historySnapshotSchema) }),
+    response: messageHistoryAnswerSchema,
     handler: (ctx, actor, p) => getMessageHistory(ctx, actor, { messageId: p.message_id }),
   }),
   render: route({
@@ -171,7 +163,7 @@ export const messageRoutes = {
     access: 'user',
     summary: 'The HTML a message with this Markdown content would get',
     params: { content: str(maxCodePoints(MAX_MESSAGE_LENGTH)) },
-    response: z.object({ rendered: z.string() }),
+    response: previewMessageAnswerSchema,
     handler: (ctx, actor, p) => previewMessage(ctx, actor, { content: p.content }),
   }),
 };

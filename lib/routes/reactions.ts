@@ -1,8 +1,7 @@
 // Emoji reactions: POST and DELETE /messages/{message_id}/reactions.
-import { z } from 'zod';
 import { addReaction, removeReaction } from '../domain/reactions.js';
 import { pathInt, str } from '../http/params.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const emoji = {
   emoji_code: str().optional().describe('The emoji within its type: a Unicode code point sequence, a custom emoji id, or `zulip`'),
@@ -16,7 +15,7 @@ export const reactionRoutes = {
     access: 'user',
     summary: 'Add an emoji reaction to a message',
     params: { message_id: pathInt(), emoji_name: str(), ...emoji },
-    response: z.object({}),
+    response: noFields,
     errors: ['BAD_REQUEST', 'REACTION_ALREADY_EXISTS'],
     handler: (ctx, actor, p) =>
       addReaction(ctx, actor, { messageId: p.message_id, emojiName: p.emoji_name, emojiCode: p.emoji_code, reactionType: p.reaction_type }),
@@ -27,7 +26,7 @@ export const reactionRoutes = {
     access: 'user',
     summary: "Remove one's emoji reaction from a message, named by emoji_code or emoji_name",
     params: { message_id: pathInt(), emoji_name: str().optional(), ...emoji },
-    response: z.object({}),
+    response: noFields,
     errors: ['BAD_REQUEST', 'REACTION_DOES_NOT_EXIST'],
     handler: (ctx, actor, p) =>
       removeReaction(ctx, actor, { messageId: p.message_id, emojiName: p.emoji_name, emojiCode: p.emoji_code, reactionType: p.reaction_type }),

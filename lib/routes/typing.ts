@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sendEditTyping, sendTyping } from '../domain/typing.js';
 import { json, maxCodePoints, pathInt, str } from '../http/params.js';
 import { MAX_TEXT_LENGTH, MAX_USERS_PER_REQUEST } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const op = str(z.enum(['start', 'stop'])).describe('start or stop');
 
@@ -20,7 +20,7 @@ export const typingRoutes = {
       stream_id: json(z.int()).optional().describe('stream / channel: the channel'),
       topic: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('stream / channel: the topic; "(no topic)" is the empty topic'),
     },
-    response: z.object({}),
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => sendTyping(ctx, actor, { type: p.type, op: p.op, to: p.to, streamId: p.stream_id, topic: p.topic }),
   }),
@@ -30,7 +30,7 @@ export const typingRoutes = {
     access: 'user',
     summary: "Tell the message's other recipients that the caller (its sender) started or stopped editing it",
     params: { message_id: pathInt(), op },
-    response: z.object({}),
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => sendEditTyping(ctx, actor, { messageId: p.message_id, op: p.op }),
   }),
