@@ -4,6 +4,7 @@
 // schema, and the OpenAPI document describes GET /events with it.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { queueEventSchemas } from './queue_dicts.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
@@ -15,6 +16,7 @@ export const zulipEventSchema = z.union([
   // messages, flags, reactions, typing
 
   // drafts, navigation views, attachments, queues (heartbeat)
+  ...queueEventSchemas,
 
   // not yet described
   z.looseObject({ type: z.string() }),
