@@ -1,6 +1,6 @@
 // The initial state POST /register returns (the domain's registry; lib/events only delivers), by fetch type: each entry is a `want(type)` of
 // Zulip's fetch_initial_state_data and is filled by the domain module that owns the type.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { FetchTypes, StateFetcher, StateOptions } from './state_options.js';
 import type { Actor } from './roles.js';
@@ -19,9 +19,12 @@ import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from './u
 import { fetchRealmEmojiState } from './realm_emoji.js';
 import { fetchLinkifierState } from './linkifiers.js';
 import { fetchNavigationViewState } from './navigation_views.js';
+import { navigationViewStateSchema } from './navigation_view_dicts.js';
 import { fetchDraftState } from './drafts.js';
+import { draftStateSchema } from './draft_dicts.js';
 import { fetchAlertWordState } from './alert_words.js';
 import { fetchDeviceState } from './push.js';
+import { deviceStateSchema } from './device_dicts.js';
 import {
   fetchChannelFolderState,
   fetchCustomProfileFieldState,
@@ -63,10 +66,10 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState },
   { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState },
   { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState },
-  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState },
-  { wanted: type('drafts'), fetch: fetchDraftState },
+  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState, schema: navigationViewStateSchema },
+  { wanted: type('drafts'), fetch: fetchDraftState, schema: draftStateSchema },
   { wanted: type('alert_words'), fetch: fetchAlertWordState },
-  { wanted: type('device'), fetch: fetchDeviceState },
+  { wanted: type('device'), fetch: fetchDeviceState, schema: deviceStateSchema },
   { wanted: type('muted_users'), fetch: fetchMutedUsersState },
   // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
   { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState },
@@ -76,8 +79,18 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('channel_folders'), fetch: fetchChannelFolderState },
 ];
 
-export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+/**
+ * The state fields of POST /register, from the sources' schemas: each optional, as
+ * fetch_event_types selects. Loose while some source does not declare its fields yet.
+ */
+export const registerStateSchema = (() => {
+  const shape = Object.assign({}, ...STATE_SOURCES.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
+  return STATE_SOURCES.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
+})();
+export type RegisterState = z.infer<typeof registerStateSchema>;
+
+export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): RegisterState {
+  const state: RegisterState = {};
   for (const source of STATE_SOURCES) {
     if (source.wanted(fetchTypes)) Object.assign(state, source.fetch(ctx, actor, options));
   }
