@@ -1,0 +1,80 @@
+// Every test server's stored events, as a client receives them (lib/events/shape.ts with
+// apply_markdown and bulk_message_deletion), must be exactly one of lib/domain/event_types.ts's
+// schemas: every field described, none missing, none extra. test/helpers.ts runs the check when a
+// server closes; test/stored_events.test.ts shows that it catches a wrong event.
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { zulipEventSchema } from '../lib/domain/event_types.js';
+import type { DeliveredEvent } from '../lib/events/event.js';
+import { shapeForClient } from '../lib/events/shape.js';
+
+/** The schema with every object closed (z.strictObject), however deep; loose objects stay loose. */
+export function strictSchema(schema: z.ZodType): z.ZodType {
+  const def = schema.def as z.ZodType['def'] & Record<string, any>;
+  switch (def.type) {
+    case 'object': {
+      const object = schema as z.ZodObject;
+      const shape = Object.fromEntries(Object.entries(object.shape).map(([key, value]) => [key, strictSchema(value as z.ZodType)]));
+      return def.catchall === undefined ? z.strictObject(shape) : z.object(shape).catchall(def.catchall as z.ZodType);
+    }
+    case 'array':
+      return z.array(strictSchema(def.element));
+    case 'union':
+      return def.discriminator === undefined
+        ? z.union(def.options.map(strictSchema))
+        : z.discriminatedUnion(def.discriminator, def.options.map(strictSchema));
+    case 'optional':
+      return strictSchema(def.innerType).optional();
+    case 'nullable':
+      return strictSchema(def.innerType).nullable();
+    case 'record':
+      return z.record(def.keyType, strictSchema(def.valueType));
+    case 'intersection':
+      return z.intersection(strictSchema(def.left), strictSchema(def.right));
+    default:
+      return schema;
+  }
+}
+
+export interface StoredEventFailure {
+  id: number;
+  type: string;
+  message: string;
+}
+
+/** The stored events (each distinct payload once) that `schema`, made strict, does not accept. */
+export function storedEventFailures(db: Database.Database, schema: z.ZodType = zulipEventSchema): StoredEventFailure[] {
+  const strict = strictSchema(schema);
+  const seen = new Set<string>();
+  const failures: StoredEventFailure[] = [];
+  for (const row of db.prepare('SELECT id, type, payload FROM event ORDER BY id').all() as { id: number; type: string; payload: string }[]) {
+    if (seen.has(row.payload)) continue;
+    seen.add(row.payload);
+    const stored = { ...(JSON.parse(row.payload) as DeliveredEvent), id: row.id };
+    const { id: _id, ...event } = shapeForClient(stored, { applyMarkdown: true, bulkMessageDeletion: true });
+    if (strict.safeParse(event).success) continue;
+    const op = typeof event.op === 'string' ? ` op ${event.op}` : '';
+    failures.push({ id: row.id, type: row.type, message: `event ${row.id} (${row.type}${op}): ${explain(strict, event)}` });
+  }
+  return failures;
+}
+
+/** Why no schema accepts the event: the issues of the schemas of its type and op (not of all the others). */
+function explain(strict: z.ZodType, event: Record<string, unknown>): string {
+  const options = strict instanceof z.ZodUnion ? (strict.options as z.ZodType[]) : [strict];
+  const literal = (option: z.ZodType, key: string): boolean => {
+    const field = option instanceof z.ZodObject ? (option.shape[key] as z.ZodType | undefined) : undefined;
+    return field === undefined || field.safeParse(event[key]).success;
+  };
+  const candidates = options.filter((option) => literal(option, 'type') && literal(option, 'op'));
+  if (candidates.length === 0) return 'no schema describes this type and op';
+  return candidates.map((option) => z.prettifyError(option.safeParse(event).error!).replaceAll('\n', ' ')).join(' | or: ');
+}
+
+/** Throws (failing the test that closes the server) when a stored event is not as its schema says. */
+export function checkStoredEvents(db: Database.Database): void {
+  const failures = storedEventFailures(db);
+  if (failures.length > 0) {
+    throw new Error(`stored events not as lib/domain/event_types.ts says:\n${failures.map((f) => f.message).join('\n')}`);
+  }
+}
