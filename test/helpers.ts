@@ -199,11 +199,12 @@ export async function startServer({
       );
     },
     // Closing checks every stored event against its schema (test/stored_events.ts) and fails the
-    // closing test when one is not as its schema says; the server is closed either way.
+    // closing test when one is not as its schema says; the server is closed either way. A test
+    // that closed the database itself (a restart) has nothing left to check.
     async close() {
       let wrongEvents: unknown;
       try {
-        checkStoredEvents(db);
+        if (db.open !== false) checkStoredEvents(db);
       } catch (error) {
         wrongEvents = error;
       }

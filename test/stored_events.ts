@@ -9,31 +9,41 @@ import type { DeliveredEvent } from '../lib/events/event.js';
 import { shapeForClient } from '../lib/events/shape.js';
 
 /** The schema with every object closed (z.strictObject), however deep; loose objects stay loose. */
-export function strictSchema(schema: z.ZodType): z.ZodType {
+export function strictSchema<T extends z.ZodType>(schema: T): T {
+  return closed(schema) as T;
+}
+
+function closed(schema: z.ZodType): z.ZodType {
   const def = schema.def as z.ZodType['def'] & Record<string, any>;
   switch (def.type) {
     case 'object': {
       const object = schema as z.ZodObject;
-      const shape = Object.fromEntries(Object.entries(object.shape).map(([key, value]) => [key, strictSchema(value as z.ZodType)]));
+      const shape = Object.fromEntries(Object.entries(object.shape).map(([key, value]) => [key, closed(value as z.ZodType)]));
       return def.catchall === undefined ? z.strictObject(shape) : z.object(shape).catchall(def.catchall as z.ZodType);
     }
     case 'array':
-      return z.array(strictSchema(def.element));
+      return z.array(closed(def.element));
     case 'union':
       return def.discriminator === undefined
-        ? z.union(def.options.map(strictSchema))
-        : z.discriminatedUnion(def.discriminator, def.options.map(strictSchema));
+        ? z.union(def.options.map(closed))
+        : z.discriminatedUnion(def.discriminator, def.options.map(closed));
     case 'optional':
-      return strictSchema(def.innerType).optional();
+      return closed(def.innerType).optional();
     case 'nullable':
-      return strictSchema(def.innerType).nullable();
+      return closed(def.innerType).nullable();
     case 'record':
-      return z.record(def.keyType, strictSchema(def.valueType));
+      return z.record(def.keyType, closed(def.valueType));
     case 'intersection':
-      return z.intersection(strictSchema(def.left), strictSchema(def.right));
+      return z.intersection(closed(def.left), closed(def.right));
     default:
       return schema;
   }
+}
+
+/** Events of these schemas as GET /events delivers them (with their id), closed as strictSchema does. */
+export function deliveredSchema<T extends readonly z.ZodObject[]>(schemas: T): z.ZodType<z.infer<T[number]> & { id: number }> {
+  const options = schemas.map((schema) => closed(schema.extend({ id: z.int() })));
+  return z.union(options as [z.ZodType, ...z.ZodType[]]) as unknown as z.ZodType<z.infer<T[number]> & { id: number }>;
 }
 
 export interface StoredEventFailure {

@@ -23,11 +23,11 @@ export type NewDevice = z.infer<typeof newDeviceSchema>;
 
 /** The fields a `device` update event carries: those that changed. */
 export const deviceChangeSchema = z.object({
-  push_key_id: z.int().optional(),
-  push_token_id: z.string().nullable().optional(),
-  pending_push_token_id: z.string().nullable().optional(),
-  push_token_last_updated_timestamp: z.int().optional(),
-  push_registration_error_code: z.string().nullable().optional(),
+  push_key_id: z.int().exactOptional(),
+  push_token_id: z.string().nullable().exactOptional(),
+  pending_push_token_id: z.string().nullable().exactOptional(),
+  push_token_last_updated_timestamp: z.int().exactOptional(),
+  push_registration_error_code: z.string().nullable().exactOptional(),
 });
 export type DeviceChange = z.infer<typeof deviceChangeSchema>;
 

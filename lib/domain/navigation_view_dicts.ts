@@ -10,7 +10,7 @@ export const navigationViewStateSchema = z.object({ navigation_views: z.array(na
 export type NavigationViewState = z.infer<typeof navigationViewStateSchema>;
 
 /** The changed fields of an `update` event (Zulip's document allows null for either). */
-export const navigationViewChangeSchema = z.object({ name: z.string().optional(), is_pinned: z.boolean().optional() });
+export const navigationViewChangeSchema = z.object({ name: z.string().exactOptional(), is_pinned: z.boolean().exactOptional() });
 export type NavigationViewChange = z.infer<typeof navigationViewChangeSchema>;
 
 export const navigationViewEventSchemas = [
