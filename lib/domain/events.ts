@@ -34,7 +34,7 @@ export interface RegisterInput {
 /** POST /register: the queue, the server's version, and the state of each fetched type. */
 export const registerAnswerSchema = registerStateSchema
   .extend({
-    queue_id: z.string().nullable(),
+    queue_id: z.string(),
     last_event_id: z.int(),
     zulip_version: z.string(),
     zulip_feature_level: z.int(),
@@ -135,7 +135,7 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
     // Zulip's fetch_events raises these two as plain JsonableErrors (BAD_REQUEST, no var_name),
     // and checks last_event_id before it looks the queue up.
     if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
-    const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] }) as { queue_id: string };
+    const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] });
     return { events: [], queue_id };
   }
   if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");

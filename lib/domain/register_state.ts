@@ -85,7 +85,9 @@ const STATE_SOURCES: readonly StateSource[] = [
  */
 export const registerStateSchema = (() => {
   const shape = Object.assign({}, ...STATE_SOURCES.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
-  return STATE_SOURCES.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
+  const schema = STATE_SOURCES.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
+  // The fields depend on fetch_event_types: statically, an object of fields not known here.
+  return schema as unknown as z.ZodObject<Record<never, z.ZodType>, z.core.$loose>;
 })();
 export type RegisterState = z.infer<typeof registerStateSchema>;
 
