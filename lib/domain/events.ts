@@ -7,7 +7,7 @@ import { zulipEventSchema } from './event_types.js';
 import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/event.js';
-import { fetchInitialState, registerStateSchema } from './register_state.js';
+import { fetchInitialState, registerStateSchema, type RegisterState } from './register_state.js';
 import type { StateOptions } from './state_options.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
@@ -32,16 +32,15 @@ export interface RegisterInput {
 }
 
 /** POST /register: the queue, the server's version, and the state of each fetched type. */
-export const registerAnswerSchema = registerStateSchema
-  .extend({
-    queue_id: z.string(),
-    last_event_id: z.int(),
-    zulip_version: z.string(),
-    zulip_feature_level: z.int(),
-    zulip_merge_base: z.string(),
-  })
-  .describe('Also the state of each type in fetch_event_types (docs/events.md)');
-export type RegisterAnswer = z.infer<typeof registerAnswerSchema>;
+const queueFields = {
+  queue_id: z.string(),
+  last_event_id: z.int(),
+  zulip_version: z.string(),
+  zulip_feature_level: z.int(),
+  zulip_merge_base: z.string(),
+};
+export const registerAnswerSchema = registerStateSchema.extend(queueFields).describe('Also the state of each type in fetch_event_types (docs/events.md)');
+export type RegisterAnswer = z.infer<z.ZodObject<typeof queueFields>> & RegisterState;
 
 /** An event as GET /events delivers it: one of zulipEventSchema's, with its id. */
 export const deliveredEventSchema = z.union(

@@ -47,7 +47,7 @@ interface StateSource {
 const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
 
 /** Where each part of the state comes from. Order is the response's. */
-const STATE_SOURCES: readonly StateSource[] = [
+const STATE_SOURCES = [
   { wanted: type('realm'), fetch: fetchRealmState },
   { wanted: type('realm_user'), fetch: fetchRealmUserState },
   { wanted: type('realm_bot'), fetch: fetchRealmBotState },
@@ -77,19 +77,24 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState },
   { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState },
   { wanted: type('channel_folders'), fetch: fetchChannelFolderState },
-];
+] as const satisfies readonly StateSource[];
 
 /**
  * The state fields of POST /register, from the sources' schemas: each optional, as
  * fetch_event_types selects. Loose while some source does not declare its fields yet.
  */
 export const registerStateSchema = (() => {
-  const shape = Object.assign({}, ...STATE_SOURCES.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
-  const schema = STATE_SOURCES.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
-  // The fields depend on fetch_event_types: statically, an object of fields not known here.
+  const sources: readonly StateSource[] = STATE_SOURCES;
+  const shape = Object.assign({}, ...sources.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
+  const schema = sources.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
+  // Statically an open object: RegisterState is the type of its fields.
   return schema as unknown as z.ZodObject<Record<never, z.ZodType>, z.core.$loose>;
 })();
-export type RegisterState = z.infer<typeof registerStateSchema>;
+
+/** The fields one source adds: its schema's, each optional; any field while it declares none. */
+type SourceState<S> = S extends { schema: infer Schema extends z.ZodObject } ? Partial<z.infer<Schema>> : Record<string, unknown>;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+export type RegisterState = Intersection<SourceState<(typeof STATE_SOURCES)[number]>>;
 
 export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): RegisterState {
   const state: RegisterState = {};
