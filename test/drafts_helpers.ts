@@ -1,20 +1,16 @@
 // Shared set-up of the draft tests: one server per test file (with a fixed clock), fresh users
 // and a channel per test, the draft and drafts-event schemas, and error assertions.
 import type { Test } from 'tap';
-import { z } from 'zod';
+import { draftEventSchemas, draftSchema as domainDraftSchema, type Draft } from '../lib/domain/draft_dicts.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
+import { deliveredSchema, strictSchema } from './stored_events.js';
 
 export const NOW_MS = 1_700_000_000_250;
 export const NOW = 1_700_000_000;
 
-export const draftSchema = z
-  .object({ id: z.int(), type: z.enum(['', 'stream', 'private']), to: z.array(z.int()), topic: z.string(), content: z.string(), timestamp: z.int() })
-  .strict();
-export const addEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('add'), drafts: z.array(draftSchema) }).strict();
-export const updateEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('update'), draft: draftSchema }).strict();
-export const removeEvent = z.object({ id: z.int(), type: z.literal('drafts'), op: z.literal('remove'), draft_id: z.int() }).strict();
-export const eventSchema = z.union([addEvent, updateEvent, removeEvent]);
-export type Draft = z.infer<typeof draftSchema>;
+export const draftSchema = strictSchema(domainDraftSchema);
+export const eventSchema = deliveredSchema(draftEventSchemas);
+export type { Draft };
 
 import { bad, type Expected } from './assertions.js';
 export { bad, isError, throwsApiError, type Expected } from './assertions.js';

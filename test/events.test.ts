@@ -10,8 +10,10 @@ import { sendRequest, startServer, type TestServer, type TestUser } from './help
 import { runParley, type CliRun } from './cli_process.js';
 import { bad, bothFail, isError, type Expected } from './assertions.js';
 import { contextOf } from '../lib/context.js';
+import { heartbeatEventSchema } from '../lib/domain/queue_dicts.js';
+import { deliveredSchema } from './stored_events.js';
 
-const heartbeatSchema = z.object({ type: z.literal('heartbeat'), id: z.int() }).strict();
+const heartbeatSchema = deliveredSchema([heartbeatEventSchema]);
 const realmUserUpdate = z
   .object({ type: z.literal('realm_user'), op: z.literal('update'), id: z.int(), person: z.object({ user_id: z.int() }).passthrough() })
   .strict();

@@ -13,6 +13,7 @@ import { createChatServer, type ChatOptions, type ChatServer, type Credentials }
 import { silentLogger } from '../lib/logger.js';
 import { hashPassword } from '../lib/domain/credentials.js';
 import { contextOf } from '../lib/context.js';
+import { checkStoredEvents } from './stored_events.js';
 
 export interface TestUser extends Credentials {
   auth: string;
@@ -197,10 +198,20 @@ export async function startServer({
         }),
       );
     },
+    // Closing checks every stored event against its schema (test/stored_events.ts) and fails the
+    // closing test when one is not as its schema says; the server is closed either way. A test
+    // that closed the database itself (a restart) has nothing left to check.
     async close() {
+      let wrongEvents: unknown;
+      try {
+        if (db.open !== false) checkStoredEvents(db);
+      } catch (error) {
+        wrongEvents = error;
+      }
       await chat.close();
       db.close();
       rmSync(dir, { recursive: true, force: true });
+      if (wrongEvents !== undefined) throw wrongEvents;
     },
   };
   return server;

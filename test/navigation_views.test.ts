@@ -1,24 +1,13 @@
 // Navigation views: every rule over HTTP
 // and in-process, the fragment path raw and percent-encoded, navigation_view events and state.
 import t, { type Test } from 'tap';
-import { z } from 'zod';
 import { isError, throwsApiError } from './assertions.js';
+import { navigationViewEventSchemas, type NavigationView } from '../lib/domain/navigation_view_dicts.js';
 import { startServer, type Reply, type TestServer, type TestUser } from './helpers.js';
+import { deliveredSchema } from './stored_events.js';
 
 
-const view = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() }).strict();
-const addEvent = z.object({ id: z.int(), type: z.literal('navigation_view'), op: z.literal('add'), navigation_view: view }).strict();
-const updateEvent = z
-  .object({
-    id: z.int(),
-    type: z.literal('navigation_view'),
-    op: z.literal('update'),
-    fragment: z.string(),
-    data: z.object({ name: z.string().exactOptional(), is_pinned: z.boolean().exactOptional() }).strict(),
-  })
-  .strict();
-const removeEvent = z.object({ id: z.int(), type: z.literal('navigation_view'), op: z.literal('remove'), fragment: z.string() }).strict();
-const eventSchema = z.union([addEvent, updateEvent, removeEvent]);
+const eventSchema = deliveredSchema(navigationViewEventSchemas);
 
 const NOT_FOUND = { status: 404, code: 'NOT_FOUND', msg: 'Navigation view does not exist.' };
 const BUILT_IN_NAMED = { status: 400, code: 'BAD_REQUEST', msg: 'Built-in views cannot have a custom name.' };
@@ -250,7 +239,7 @@ t.test('bots may keep navigation views too; requests need credentials', async (t
 });
 
 interface NavState {
-  navigation_views: z.infer<typeof view>[];
+  navigation_views: NavigationView[];
 }
 
 /** Zulip's apply_event for navigation_view events. */

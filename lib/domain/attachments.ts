@@ -2,7 +2,6 @@
 // zerver/lib/attachments.py): GET /attachments, DELETE /attachments/{attachment_id}, the
 // `attachment` events (op add, update, remove), and claims (Zulip's claim_attachment: a message
 // linking /user_uploads/<path_id> lets its readers download the file).
-import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
@@ -22,23 +21,8 @@ import { selectMessageById } from '../store/messages.js';
 import { newDictCache } from './message_dicts.js';
 import { messageAccess } from './message_fetch.js';
 import type { Actor } from './roles.js';
-
-export const attachmentSchema = z.object({
-  id: z.int(),
-  name: z.string(),
-  path_id: z.string(),
-  size: z.int(),
-  create_time: z.int().describe('Milliseconds since the epoch'),
-  messages: z.array(z.object({ id: z.int(), date_sent: z.int().describe('Milliseconds since the epoch') })),
-});
-export type AttachmentDict = z.infer<typeof attachmentSchema>;
-
-/** The `attachment` event, to the file's owner only. */
-const attachmentEventSchema = z.discriminatedUnion('op', [
-  z.object({ type: z.literal('attachment'), op: z.enum(['add', 'update']), attachment: attachmentSchema, upload_space_used: z.int() }),
-  z.object({ type: z.literal('attachment'), op: z.literal('remove'), attachment: z.object({ id: z.int() }), upload_space_used: z.int() }),
-]);
-export type AttachmentEvent = z.infer<typeof attachmentEventSchema>;
+import type { AttachmentDict, AttachmentList } from './attachment_dicts.js';
+import { emit } from './event_types.js';
 
 /** Zulip's Attachment.to_dict, for several files with one query for their messages. */
 function attachmentDicts(ctx: Ctx, rows: readonly AttachmentRow[]): AttachmentDict[] {
@@ -60,12 +44,11 @@ function attachmentDicts(ctx: Ctx, rows: readonly AttachmentRow[]): AttachmentDi
 
 /** Tells the owner a file was added or its messages changed (in the caller's transaction). */
 export function notifyAttachment(ctx: Ctx, row: AttachmentRow, op: 'add' | 'update'): void {
-  const event: AttachmentEvent = { type: 'attachment', op, attachment: attachmentDicts(ctx, [row])[0]!, upload_space_used: selectUploadSpaceUsed(ctx.store) };
-  ctx.events.append([row.owner_id], event);
+  emit(ctx, [row.owner_id], { type: 'attachment', op, attachment: attachmentDicts(ctx, [row])[0]!, upload_space_used: selectUploadSpaceUsed(ctx.store) });
 }
 
 /** GET /attachments: the caller's files, and the bytes every uploaded file takes. */
-export function listAttachments(ctx: Ctx, actor: Actor): { attachments: AttachmentDict[]; upload_space_used: number } {
+export function listAttachments(ctx: Ctx, actor: Actor): AttachmentList {
   return { attachments: attachmentDicts(ctx, selectAttachmentsOfOwner(ctx.store, actor.id)), upload_space_used: selectUploadSpaceUsed(ctx.store) };
 }
 
@@ -75,8 +58,7 @@ export function removeAttachment(ctx: Ctx, actor: Actor, input: { attachmentId: 
     const row = selectAttachmentById(ctx.store, input.attachmentId);
     if (!row || row.owner_id !== actor.id) throw badRequest('Invalid attachment');
     deleteAttachmentRow(ctx.store, row.id);
-    const event: AttachmentEvent = { type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: selectUploadSpaceUsed(ctx.store) };
-    ctx.events.append([row.owner_id], event);
+    emit(ctx, [row.owner_id], { type: 'attachment', op: 'remove', attachment: { id: row.id }, upload_space_used: selectUploadSpaceUsed(ctx.store) });
     return {};
   });
 }

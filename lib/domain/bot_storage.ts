@@ -1,5 +1,6 @@
 // A bot's key-value storage (Zulip's zerver/lib/bot_storage.py): GET, PUT and DELETE /bot_storage.
 // Zulip refuses no caller: a human's entries are kept under their own id like a bot's.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { deleteBotStorageKey, selectBotStorage, selectBotStorageSize, upsertBotStorage } from '../store/bot_storage.js';
@@ -7,6 +8,10 @@ import type { Actor } from './roles.js';
 
 /** Zulip's USER_STATE_SIZE_LIMIT: characters of every key and value of one user's storage. */
 const DEFAULT_BOT_STORAGE_CHARACTERS = 10_000_000;
+
+/** GET /bot_storage: the asked entries. */
+export const botStorageSchema = z.object({ storage: z.record(z.string(), z.string()) });
+export type BotStorage = z.infer<typeof botStorageSchema>;
 
 const keyMissing = () => badRequest('Key does not exist.');
 
@@ -41,7 +46,7 @@ export function updateBotStorage(ctx: Ctx, actor: Actor, input: { storage: Reado
 }
 
 /** GET /bot_storage: the given keys' values (every entry without keys, or with an empty list, as Zulip). */
-export function getBotStorage(ctx: Ctx, actor: Actor, input: { keys?: readonly string[] | undefined }): { storage: Record<string, string> } {
+export function getBotStorage(ctx: Ctx, actor: Actor, input: { keys?: readonly string[] | undefined }): BotStorage {
   const current = entries(ctx, actor);
   const keys = input.keys !== undefined && input.keys.length > 0 ? input.keys : [...current.keys()];
   const storage: Record<string, string> = {};

@@ -3,6 +3,8 @@
 import type { Ctx } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { StateOptions } from './state_options.js';
+import type { Draft, DraftIds, DraftList, DraftState, DraftType } from './draft_dicts.js';
+import { emit } from './event_types.js';
 import {
   deleteDraftRow,
   insertDraft,
@@ -26,8 +28,6 @@ const MAX_DRAFT_TOPIC_LENGTH = 60;
 /** Zulip's MAX_DRAFTS_IN_REGISTER_RESPONSE. */
 const MAX_DRAFTS_IN_REGISTER_RESPONSE = 1000;
 
-export type DraftType = '' | 'stream' | 'private';
-
 /** A DraftData object as the parameter schema left it (content stripped and not blank). */
 export interface DraftInput {
   type: DraftType;
@@ -35,15 +35,6 @@ export interface DraftInput {
   topic: string;
   content: string;
   timestamp?: number | null | undefined;
-}
-
-export interface Draft {
-  id: number;
-  type: DraftType;
-  to: number[];
-  topic: string;
-  content: string;
-  timestamp: number;
 }
 
 function formatDraft(row: DraftRow): Draft {
@@ -119,19 +110,19 @@ function validateDraft(ctx: Ctx, actor: Actor, draft: DraftInput): NewDraftRow {
 }
 
 /** GET /drafts: oldest edit first. */
-export function listDrafts(ctx: Ctx, actor: Actor): { count: number; drafts: Draft[] } {
+export function listDrafts(ctx: Ctx, actor: Actor): DraftList {
   requireDraftsSync(ctx, actor);
   const drafts = selectDrafts(ctx.store, actor.id).map(formatDraft);
   return { count: drafts.length, drafts };
 }
 
 /** POST /drafts: all or nothing; the `add` event is sent even for an empty list. */
-export function createDrafts(ctx: Ctx, actor: Actor, input: { drafts: readonly DraftInput[] }): { ids: number[] } {
+export function createDrafts(ctx: Ctx, actor: Actor, input: { drafts: readonly DraftInput[] }): DraftIds {
   return ctx.tx(() => {
     requireDraftsSync(ctx, actor);
     const rows = input.drafts.map((draft) => validateDraft(ctx, actor, draft));
     const created = rows.map((row) => ({ ...row, id: insertDraft(ctx.store, actor.id, row), user_id: actor.id }));
-    ctx.events.append([actor.id], { type: 'drafts', op: 'add', drafts: created.map(formatDraft) });
+    emit(ctx, [actor.id], { type: 'drafts', op: 'add', drafts: created.map(formatDraft) });
     return { ids: created.map((row) => row.id) };
   });
 }
@@ -143,7 +134,7 @@ export function editDraft(ctx: Ctx, actor: Actor, input: { draftId: number; draf
     if (!selectDraft(ctx.store, actor.id, input.draftId)) throw notFound('Draft does not exist');
     const row = validateDraft(ctx, actor, input.draft);
     updateDraftRow(ctx.store, input.draftId, row);
-    ctx.events.append([actor.id], { type: 'drafts', op: 'update', draft: formatDraft({ ...row, id: input.draftId, user_id: actor.id }) });
+    emit(ctx, [actor.id], { type: 'drafts', op: 'update', draft: formatDraft({ ...row, id: input.draftId, user_id: actor.id }) });
     return {};
   });
 }
@@ -154,13 +145,13 @@ export function deleteDraft(ctx: Ctx, actor: Actor, input: { draftId: number }):
     requireDraftsSync(ctx, actor);
     if (!selectDraft(ctx.store, actor.id, input.draftId)) throw notFound('Draft does not exist');
     deleteDraftRow(ctx.store, input.draftId);
-    ctx.events.append([actor.id], { type: 'drafts', op: 'remove', draft_id: input.draftId });
+    emit(ctx, [actor.id], { type: 'drafts', op: 'remove', draft_id: input.draftId });
     return {};
   });
 }
 
 /** POST /register state: the newest drafts first (Zulip's order and cap); none when syncing is off. */
-export function fetchDraftState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchDraftState(ctx: Ctx, actor: Actor, _options: StateOptions): DraftState {
   if (!selectDraftsSyncEnabled(ctx.store, actor.id)) return { drafts: [] };
   return { drafts: selectNewestDrafts(ctx.store, actor.id, MAX_DRAFTS_IN_REGISTER_RESPONSE).map(formatDraft) };
 }

@@ -11,6 +11,7 @@ import { realmEventSchemas } from './realm_dicts.js';
 import { userEventSchemas } from './user_dicts.js';
 import { userSettingsEventSchemas } from './user_setting_types.js';
 import { messageEventSchemas } from './message_event_dicts.js';
+import { queueEventSchemas } from './queue_dicts.js';
 
 // Each area exports its event schemas as one `as const` list and spreads it here, one line per
 // area (kept apart so they merge cleanly). The last entry admits events not yet described.
@@ -25,6 +26,7 @@ export const zulipEventSchema = z.union([
   ...messageEventSchemas,
 
   // drafts, navigation views, attachments, queues (heartbeat)
+  ...queueEventSchemas,
 
   // not yet described
   z.looseObject({ type: z.string() }),

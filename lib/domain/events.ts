@@ -1,11 +1,13 @@
 // Event queues as a client sees them: POST /register (a queue plus a consistent snapshot of the
 // state), GET /events (acknowledge, then return newer events or long-poll), DELETE /events.
 // Queues are rows, so they and their undelivered events survive a restart.
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import { zulipEventSchema } from './event_types.js';
 import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/event.js';
-import { fetchInitialState } from './register_state.js';
+import { fetchInitialState, registerStateSchema, type RegisterState } from './register_state.js';
 import type { StateOptions } from './state_options.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
@@ -29,12 +31,34 @@ export interface RegisterInput {
   presence?: { slimPresence?: boolean | undefined; presenceLastUpdateId?: number | undefined; presenceHistoryLimitDays?: number | undefined } | undefined;
 }
 
+/** POST /register: the queue, the server's version, and the state of each fetched type. */
+const queueFields = {
+  queue_id: z.string(),
+  last_event_id: z.int(),
+  zulip_version: z.string(),
+  zulip_feature_level: z.int(),
+  zulip_merge_base: z.string(),
+};
+export const registerAnswerSchema = registerStateSchema.extend(queueFields).describe('Also the state of each type in fetch_event_types (docs/events.md)');
+export type RegisterAnswer = z.infer<z.ZodObject<typeof queueFields>> & RegisterState;
+
+/** An event as GET /events delivers it: one of zulipEventSchema's, with its id. */
+export const deliveredEventSchema = z.union(
+  zulipEventSchema.options.map((option) => option.extend({ id: z.int() })) as unknown as readonly [z.ZodObject, ...z.ZodObject[]],
+);
+
+/** GET /events. */
+export const eventsAnswerSchema = z.object({
+  events: z.array(deliveredEventSchema),
+  queue_id: z.string().optional().describe('The queue created for a request without queue_id'),
+});
+
 function newQueueId(ctx: Ctx): string {
   return `${ctx.clock()}:${ctx.random(8).toString('hex')}`;
 }
 
 /** POST /register: the state and the queue's start come from one transaction, so nothing is missed or seen twice. */
-export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): Record<string, unknown> {
+export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): RegisterAnswer {
   const eventTypes = input.eventTypes === null ? null : [...new Set(input.eventTypes)];
   const fetchTypes = input.fetchEventTypes === undefined ? eventTypes : input.fetchEventTypes;
   const clientCapabilities = input.clientCapabilities ?? {};
@@ -110,7 +134,7 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
     // Zulip's fetch_events raises these two as plain JsonableErrors (BAD_REQUEST, no var_name),
     // and checks last_event_id before it looks the queue up.
     if (!dontBlock) throw badRequest("Missing 'queue_id' argument");
-    const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] }) as { queue_id: string };
+    const { queue_id } = registerQueue(ctx, actor, { eventTypes: null, fetchEventTypes: [] });
     return { events: [], queue_id };
   }
   if (input.lastEventId === undefined) throw badRequest("Missing 'last_event_id' argument");

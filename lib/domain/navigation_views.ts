@@ -3,6 +3,8 @@
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
+import { emit } from './event_types.js';
+import type { NavigationView, NavigationViewChange, NavigationViewState } from './navigation_view_dicts.js';
 import {
   deleteNavigationView,
   insertNavigationView,
@@ -28,12 +30,6 @@ const BUILT_IN_VIEW_FRAGMENTS: ReadonlySet<string> = new Set([
   'reminders',
 ]);
 
-export interface NavigationView {
-  fragment: string;
-  is_pinned: boolean;
-  name: string | null;
-}
-
 function formatView(row: NavigationViewRow): NavigationView {
   return { fragment: row.fragment, is_pinned: row.is_pinned === 1, name: row.name };
 }
@@ -43,7 +39,7 @@ const builtInNamed = (): ApiError => badRequest('Built-in views cannot have a cu
 // The API document's code (NOT_FOUND) with Zulip's message; other users' views are invisible.
 const doesNotExist = (): ApiError => new ApiError('NOT_FOUND', 'Navigation view does not exist.');
 
-export function listNavigationViews(ctx: Ctx, actor: Actor): { navigation_views: NavigationView[] } {
+export function listNavigationViews(ctx: Ctx, actor: Actor): NavigationViewState {
   return { navigation_views: selectNavigationViews(ctx.store, actor.id).map(formatView) };
 }
 
@@ -65,7 +61,7 @@ export function addNavigationView(ctx: Ctx, actor: Actor, input: AddNavigationVi
     if (name !== null && selectNavigationViewNameTaken(ctx.store, actor.id, name)) throw alreadyExists();
     insertNavigationView(ctx.store, actor.id, input.fragment, input.isPinned, name);
     const view: NavigationView = { fragment: input.fragment, is_pinned: input.isPinned, name };
-    ctx.events.append([actor.id], { type: 'navigation_view', op: 'add', navigation_view: view });
+    emit(ctx, [actor.id], { type: 'navigation_view', op: 'add', navigation_view: view });
     return {};
   });
 }
@@ -87,7 +83,7 @@ export function updateNavigationView(ctx: Ctx, actor: Actor, input: UpdateNaviga
     if (input.name !== undefined && selectNavigationViewNameTaken(ctx.store, actor.id, input.name)) throw alreadyExists();
     const view = selectNavigationView(ctx.store, actor.id, input.fragment);
     if (!view) throw doesNotExist();
-    const data: { name?: string; is_pinned?: boolean } = {};
+    const data: NavigationViewChange = {};
     if (input.name !== undefined) {
       updateNavigationViewName(ctx.store, view.id, input.name);
       data.name = input.name;
@@ -96,7 +92,7 @@ export function updateNavigationView(ctx: Ctx, actor: Actor, input: UpdateNaviga
       updateNavigationViewPinned(ctx.store, view.id, input.isPinned);
       data.is_pinned = input.isPinned;
     }
-    ctx.events.append([actor.id], { type: 'navigation_view', op: 'update', fragment: view.fragment, data });
+    emit(ctx, [actor.id], { type: 'navigation_view', op: 'update', fragment: view.fragment, data });
     return {};
   });
 }
@@ -107,12 +103,12 @@ export function removeNavigationView(ctx: Ctx, actor: Actor, input: { fragment: 
     const view = selectNavigationView(ctx.store, actor.id, input.fragment);
     if (!view) throw doesNotExist();
     deleteNavigationView(ctx.store, view.id);
-    ctx.events.append([actor.id], { type: 'navigation_view', op: 'remove', fragment: view.fragment });
+    emit(ctx, [actor.id], { type: 'navigation_view', op: 'remove', fragment: view.fragment });
     return {};
   });
 }
 
 /** POST /register state for this feature. */
-export function fetchNavigationViewState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
+export function fetchNavigationViewState(ctx: Ctx, actor: Actor, _options: StateOptions): NavigationViewState {
   return listNavigationViews(ctx, actor);
 }

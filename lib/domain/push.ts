@@ -15,9 +15,11 @@ import {
 } from '../store/devices.js';
 import { appendDeviceUpdate, bouncerConfig, pushNotConfigured, startForwarding } from './push_bouncer.js';
 import type { Actor } from './roles.js';
+import type { DeviceInfo, DeviceState, NewDevice } from './device_dicts.js';
+import { emit } from './event_types.js';
 
 /** A device as the `devices` state of POST /register shows it. */
-function deviceInfo(row: DeviceRow): Record<string, unknown> {
+function deviceInfo(row: DeviceRow): DeviceInfo {
   return {
     push_key_id: row.push_key_id,
     push_token_id: row.push_token_id,
@@ -28,17 +30,17 @@ function deviceInfo(row: DeviceRow): Record<string, unknown> {
 }
 
 /** POST /register state: `devices`, the caller's devices keyed by id (as a string). */
-export function fetchDeviceState(ctx: Ctx, actor: Actor, _options: StateOptions): Record<string, unknown> {
-  const devices: Record<string, unknown> = {};
+export function fetchDeviceState(ctx: Ctx, actor: Actor, _options: StateOptions): DeviceState {
+  const devices: Record<string, DeviceInfo> = {};
   for (const row of selectUserDevices(ctx.store, actor.id)) devices[String(row.id)] = deviceInfo(row);
   return { devices };
 }
 
 /** POST /register_client_device: a new device of the caller. */
-export function registerClientDevice(ctx: Ctx, actor: Actor): { device_id: number } {
+export function registerClientDevice(ctx: Ctx, actor: Actor): NewDevice {
   return ctx.tx(() => {
     const deviceId = insertDevice(ctx.store, actor.id, ctx.now());
-    ctx.events.append([actor.id], { type: 'device', op: 'add', device_id: deviceId });
+    emit(ctx, [actor.id], { type: 'device', op: 'add', device_id: deviceId });
     return { device_id: deviceId };
   });
 }

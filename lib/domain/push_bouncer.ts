@@ -12,6 +12,8 @@ import {
   type DeviceRow,
 } from '../store/devices.js';
 import { getRealm, pushConfigured, ZULIP_VERSION } from './realm.js';
+import type { DeviceChange } from './device_dicts.js';
+import { emit } from './event_types.js';
 
 /** Zulip retries until the registration expires (24 h); parley gives up after these delays. */
 const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [1_000, 5_000, 30_000, 120_000, 600_000];
@@ -51,8 +53,8 @@ export function bouncerApiError(failure: BouncerFailure): ApiError {
 }
 
 /** Appends a `device` update event with the changed fields. Call inside ctx.tx. */
-export function appendDeviceUpdate(ctx: Ctx, device: Pick<DeviceRow, 'id' | 'user_id'>, fields: Record<string, unknown>): void {
-  ctx.events.append([device.user_id], { type: 'device', op: 'update', device_id: device.id, ...fields });
+export function appendDeviceUpdate(ctx: Ctx, device: Pick<DeviceRow, 'id' | 'user_id'>, fields: DeviceChange): void {
+  emit(ctx, [device.user_id], { type: 'device', op: 'update', device_id: device.id, ...fields });
 }
 
 interface Forwarding {

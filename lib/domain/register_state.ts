@@ -1,6 +1,6 @@
 // The initial state POST /register returns (the domain's registry; lib/events only delivers), by fetch type: each entry is a `want(type)` of
 // Zulip's fetch_initial_state_data and is filled by the domain module that owns the type.
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { FetchTypes, StateFetcher, StateOptions } from './state_options.js';
 import type { Actor } from './roles.js';
@@ -23,9 +23,12 @@ import { fetchRealmUserSettingsDefaultsState, fetchUserSettingsState } from './u
 import { fetchRealmEmojiState } from './realm_emoji.js';
 import { fetchLinkifierState } from './linkifiers.js';
 import { fetchNavigationViewState } from './navigation_views.js';
+import { navigationViewStateSchema } from './navigation_view_dicts.js';
 import { fetchDraftState } from './drafts.js';
+import { draftStateSchema } from './draft_dicts.js';
 import { fetchAlertWordState } from './alert_words.js';
 import { fetchDeviceState } from './push.js';
+import { deviceStateSchema } from './device_dicts.js';
 import {
   channelFolderStateSchema,
   customProfileFieldStateSchema,
@@ -51,7 +54,7 @@ interface StateSource {
 const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
 
 /** Where each part of the state comes from. Order is the response's. */
-const STATE_SOURCES: readonly StateSource[] = [
+const STATE_SOURCES = [
   { wanted: type('realm'), fetch: fetchRealmState, schema: realmStateSchema },
   { wanted: type('realm_user'), fetch: fetchRealmUserState, schema: realmUserStateSchema },
   { wanted: type('realm_bot'), fetch: fetchRealmBotState, schema: realmBotStateSchema },
@@ -70,10 +73,10 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState, schema: realmUserSettingsDefaultsStateSchema },
   { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState, schema: realmEmojiStateSchema },
   { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState, schema: linkifierStateSchema },
-  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState },
-  { wanted: type('drafts'), fetch: fetchDraftState },
+  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState, schema: navigationViewStateSchema },
+  { wanted: type('drafts'), fetch: fetchDraftState, schema: draftStateSchema },
   { wanted: type('alert_words'), fetch: fetchAlertWordState, schema: alertWordsSchema },
-  { wanted: type('device'), fetch: fetchDeviceState },
+  { wanted: type('device'), fetch: fetchDeviceState, schema: deviceStateSchema },
   { wanted: type('muted_users'), fetch: fetchMutedUsersState, schema: mutedUsersStateSchema },
   // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
   { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState, schema: mutedTopicsStateSchema },
@@ -81,10 +84,27 @@ const STATE_SOURCES: readonly StateSource[] = [
   { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState, schema: customProfileFieldStateSchema },
   { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState, schema: savedSnippetStateSchema },
   { wanted: type('channel_folders'), fetch: fetchChannelFolderState, schema: channelFolderStateSchema },
-];
+] as const satisfies readonly StateSource[];
 
-export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): Record<string, unknown> {
-  const state: Record<string, unknown> = {};
+/**
+ * The state fields of POST /register, from the sources' schemas: each optional, as
+ * fetch_event_types selects. Loose while some source does not declare its fields yet.
+ */
+export const registerStateSchema = (() => {
+  const sources: readonly StateSource[] = STATE_SOURCES;
+  const shape = Object.assign({}, ...sources.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
+  const schema = sources.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
+  // Statically an open object: RegisterState is the type of its fields.
+  return schema as unknown as z.ZodObject<Record<never, z.ZodType>, z.core.$loose>;
+})();
+
+/** The fields one source adds: its schema's, each optional; any field while it declares none. */
+type SourceState<S> = S extends { schema: infer Schema extends z.ZodObject } ? Partial<z.infer<Schema>> : Record<string, unknown>;
+type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
+export type RegisterState = Intersection<SourceState<(typeof STATE_SOURCES)[number]>>;
+
+export function fetchInitialState(ctx: Ctx, actor: Actor, fetchTypes: FetchTypes, options: StateOptions): RegisterState {
+  const state: RegisterState = {};
   for (const source of STATE_SOURCES) {
     if (source.wanted(fetchTypes)) Object.assign(state, source.fetch(ctx, actor, options));
   }

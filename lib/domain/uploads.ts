@@ -20,6 +20,7 @@ import {
 } from '../store/attachments.js';
 import { mayDownload, notifyAttachment } from './attachments.js';
 import type { Actor } from './roles.js';
+import type { TemporaryUrl, UploadAnswer } from './attachment_dicts.js';
 
 /** The bytes of one attachment_chunk row. */
 const CHUNK_BYTES = 1024 * 1024;
@@ -64,12 +65,6 @@ export interface UploadSource {
   filename: string;
   data: Buffer;
   spooled?: { path: string; size: number } | undefined;
-}
-
-export interface UploadAnswer {
-  uri: string;
-  url: string;
-  filename: string;
 }
 
 export interface DownloadableFile {
@@ -204,7 +199,7 @@ function urlKey(ctx: Ctx): Buffer {
 const sign = (key: Buffer, payload: string): Buffer => createHmac('sha256', key).update(payload).digest();
 
 /** GET /api/v1/user_uploads/{realm_id}/{path}: a URL that serves the file without credentials for 60 seconds. */
-export function temporaryFileUrl(ctx: Ctx, actor: Actor, input: { realmId: string; path: string }): { url: string } {
+export function temporaryFileUrl(ctx: Ctx, actor: Actor, input: { realmId: string; path: string }): TemporaryUrl {
   const row = accessFile(ctx, actor, input.realmId, input.path);
   const payload = `${row.path_id}:${ctx.now() + TEMPORARY_URL_SECONDS}`;
   const token = `${Buffer.from(payload).toString('base64url')}.${sign(urlKey(ctx), payload).toString('base64url')}`;

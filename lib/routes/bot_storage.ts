@@ -1,8 +1,8 @@
 // GET, PUT and DELETE /bot_storage: a bot's key-value storage (Zulip's zerver/views/storage.py).
 import { z } from 'zod';
-import { getBotStorage, removeBotStorage, updateBotStorage } from '../domain/bot_storage.js';
+import { botStorageSchema, getBotStorage, removeBotStorage, updateBotStorage } from '../domain/bot_storage.js';
 import { json } from '../http/params.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const keys = () => json(z.array(z.string())).optional().describe('Keys; all of them when absent or empty');
 
@@ -13,7 +13,7 @@ export const botStorageRoutes = {
     access: 'user',
     summary: "Read entries of the caller's storage",
     params: { keys: keys() },
-    response: z.object({ storage: z.record(z.string(), z.string()) }),
+    response: botStorageSchema,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => getBotStorage(ctx, actor, { keys: p.keys }),
   }),
@@ -23,6 +23,7 @@ export const botStorageRoutes = {
     access: 'user',
     summary: "Set entries of the caller's storage (a JSON object of strings)",
     params: { storage: json(z.record(z.string(), z.string())) },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => updateBotStorage(ctx, actor, { storage: p.storage }),
   }),
@@ -32,6 +33,7 @@ export const botStorageRoutes = {
     access: 'user',
     summary: "Remove entries of the caller's storage",
     params: { keys: keys() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => removeBotStorage(ctx, actor, { keys: p.keys }),
   }),

@@ -2,27 +2,19 @@
 // enable_drafts_synchronization, before its parameters are decoded (Zulip's draft_endpoint).
 import { z } from 'zod';
 import { createDrafts, deleteDraft, editDraft, listDrafts, requireDraftsSync } from '../domain/drafts.js';
+import { draftIdsSchema, draftListSchema, draftTypeSchema } from '../domain/draft_dicts.js';
 import { RESOURCE_NOT_FOUND } from '../errors.js';
 import { json, pathInt, requiredString } from '../http/params.js';
 import { MAX_DRAFTS_PER_REQUEST, MAX_USERS_PER_REQUEST } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 /** Zulip's DraftData: extra keys are refused; content is stripped and must not be blank. */
 const draftData = z.strictObject({
-  type: z.enum(['', 'stream', 'private']),
+  type: draftTypeSchema,
   to: z.array(z.int()).max(MAX_USERS_PER_REQUEST),
   topic: z.string(),
   content: requiredString(),
   timestamp: z.number().nullable().optional(),
-});
-
-const draft = z.object({
-  id: z.int(),
-  type: z.enum(['', 'stream', 'private']),
-  to: z.array(z.int()),
-  topic: z.string(),
-  content: z.string(),
-  timestamp: z.int(),
 });
 
 export const draftRoutes = {
@@ -32,7 +24,7 @@ export const draftRoutes = {
     access: 'user',
     summary: "The calling user's drafts, oldest edit first",
     params: {},
-    response: z.object({ count: z.int(), drafts: z.array(draft) }),
+    response: draftListSchema,
     errors: ['BAD_REQUEST'],
     before: requireDraftsSync,
     handler: (ctx, actor) => listDrafts(ctx, actor),
@@ -43,7 +35,7 @@ export const draftRoutes = {
     access: 'user',
     summary: 'Create drafts (all or none)',
     params: { drafts: json(z.array(draftData).max(MAX_DRAFTS_PER_REQUEST)).describe(`JSON list of draft objects, at most ${MAX_DRAFTS_PER_REQUEST}`) },
-    response: z.object({ ids: z.array(z.int()) }),
+    response: draftIdsSchema,
     errors: ['BAD_REQUEST'],
     before: requireDraftsSync,
     handler: (ctx, actor, p) => createDrafts(ctx, actor, { drafts: p.drafts }),
@@ -54,6 +46,7 @@ export const draftRoutes = {
     access: 'user',
     summary: 'Replace a draft',
     params: { draft_id: pathInt(), draft: json(draftData).describe('JSON draft object; replaces the draft whole') },
+    response: noFields,
     errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     before: requireDraftsSync,
     handler: (ctx, actor, p) => editDraft(ctx, actor, { draftId: p.draft_id, draft: p.draft }),
@@ -64,6 +57,7 @@ export const draftRoutes = {
     access: 'user',
     summary: "Delete a draft; a drafts event tells the user's other clients",
     params: { draft_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
     before: requireDraftsSync,
     handler: (ctx, actor, p) => deleteDraft(ctx, actor, { draftId: p.draft_id }),

@@ -1,9 +1,9 @@
 // POST /register, GET /events, DELETE /events.
 import { z } from 'zod';
-import { deleteEventQueue, getEvents, registerQueue } from '../domain/events.js';
+import { deleteEventQueue, eventsAnswerSchema, getEvents, registerAnswerSchema, registerQueue } from '../domain/events.js';
 import { bool, json, maxCodePoints, str } from '../http/params.js';
 import { MAX_EVENT_TYPES, MAX_NARROW_TERMS, MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 const eventTypeList = z.array(maxCodePoints(MAX_TEXT_LENGTH)).max(MAX_EVENT_TYPES).nullable();
 
@@ -27,15 +27,7 @@ export const eventRoutes = {
       narrow: json(z.array(z.unknown()).max(MAX_NARROW_TERMS)).optional(),
     },
     errors: ['BAD_REQUEST'],
-    response: z
-      .looseObject({
-        queue_id: z.string().nullable(),
-        last_event_id: z.int(),
-        zulip_version: z.string(),
-        zulip_feature_level: z.int(),
-        zulip_merge_base: z.string(),
-      })
-      .describe('Also the state of each type in fetch_event_types (docs/events.md)'),
+    response: registerAnswerSchema,
     handler: (ctx, actor, p) =>
       registerQueue(ctx, actor, {
         eventTypes: p.event_types ?? null,
@@ -57,10 +49,7 @@ export const eventRoutes = {
       dont_block: bool().optional(),
     },
     errors: ['BAD_EVENT_QUEUE_ID', 'BAD_REQUEST'],
-    response: z.object({
-      events: z.array(z.looseObject({ id: z.int(), type: z.string() })).describe('Each event has its id and type, and the fields of its type'),
-      queue_id: z.string().optional().describe('The queue created for a request without queue_id'),
-    }),
+    response: eventsAnswerSchema,
     handler: (ctx, actor, p, request) =>
       getEvents(ctx, actor, { queueId: p.queue_id, lastEventId: p.last_event_id, dontBlock: p.dont_block, signal: request.signal }),
   }),
@@ -70,6 +59,7 @@ export const eventRoutes = {
     access: 'user',
     summary: 'Delete an event queue',
     params: { queue_id: str(maxCodePoints(MAX_TEXT_LENGTH)) },
+    response: noFields,
     errors: ['BAD_EVENT_QUEUE_ID'],
     handler: (ctx, actor, p) => deleteEventQueue(ctx, actor, { queueId: p.queue_id }),
   }),

@@ -1,17 +1,15 @@
 // GET/POST /navigation_views, PATCH/DELETE /navigation_views/{fragment} (the fragment may hold
 // slashes, raw or percent-encoded: find-my-way's `*` segment, already decoded).
-import { z } from 'zod';
 import {
   addNavigationView,
   listNavigationViews,
   removeNavigationView,
   updateNavigationView,
 } from '../domain/navigation_views.js';
+import { navigationViewStateSchema } from '../domain/navigation_view_dicts.js';
 import { bool, maxCodePoints, pathStr, requiredString, str } from '../http/params.js';
 import { MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
-
-const navigationView = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() });
+import { noFields, route } from './route.js';
 
 export const navigationViewRoutes = {
   list: route({
@@ -20,7 +18,7 @@ export const navigationViewRoutes = {
     access: 'user',
     summary: "The calling user's navigation views",
     params: {},
-    response: z.object({ navigation_views: z.array(navigationView) }),
+    response: navigationViewStateSchema,
     handler: (ctx, actor) => listNavigationViews(ctx, actor),
   }),
   create: route({
@@ -33,6 +31,7 @@ export const navigationViewRoutes = {
       is_pinned: bool().describe('true pins the view; false hides it in the menu'),
       name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only; stripped'),
     },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => addNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
   }),
@@ -46,6 +45,7 @@ export const navigationViewRoutes = {
       is_pinned: bool().optional(),
       name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only'),
     },
+    response: noFields,
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     handler: (ctx, actor, p) => updateNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
   }),
@@ -55,6 +55,7 @@ export const navigationViewRoutes = {
     access: 'user',
     summary: 'Remove a navigation view',
     params: { fragment: pathStr().describe('URL hash of the view; may contain slashes') },
+    response: noFields,
     errors: ['NOT_FOUND'],
     handler: (ctx, actor, p) => removeNavigationView(ctx, actor, { fragment: p.fragment }),
   }),

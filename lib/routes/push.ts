@@ -1,10 +1,11 @@
 // POST /register_client_device, POST /mobile_push/register, POST /mobile_push/e2ee/test_notification.
 import { z } from 'zod';
+import { newDeviceSchema } from '../domain/device_dicts.js';
 import { registerClientDevice, registerPushDevice } from '../domain/push.js';
 import { sendTestNotification } from '../domain/push_notify.js';
 import { int, json, maxCodePoints, str, uint32 } from '../http/params.js';
 import { MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 export const pushRoutes = {
   registerClientDevice: route({
@@ -13,7 +14,7 @@ export const pushRoutes = {
     access: 'user',
     summary: 'Register a logged-in client device; its id is used for push registration',
     params: {},
-    response: z.object({ device_id: z.int() }),
+    response: newDeviceSchema,
     handler: (ctx, actor) => registerClientDevice(ctx, actor),
   }),
   register: route({
@@ -30,6 +31,7 @@ export const pushRoutes = {
       bouncer_public_key: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),
       encrypted_push_registration: str(maxCodePoints(MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH)).optional(),
     },
+    response: noFields,
     errors: ['BAD_REQUEST', 'PUSH_SERVICE_NOT_CONFIGURED'],
     handler: (ctx, actor, p) =>
       registerPushDevice(ctx, actor, {
@@ -50,6 +52,7 @@ export const pushRoutes = {
     params: {
       device_id: int().alias('push_account_id').optional().describe('One device; all registered devices when omitted'),
     },
+    response: noFields,
     errors: [
       'NO_ACTIVE_PUSH_DEVICE',
       'ADMIN_ACTION_REQUIRED',

@@ -36,7 +36,7 @@ export type Handler<P extends ParamShape, R> = (
   request: RequestInfo,
 ) => R;
 
-export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
+interface RouteBase<P extends ParamShape, R> {
   method: Method;
   /** Under /api/v1, in find-my-way syntax: `/drafts/:draft_id`, `/navigation_views/*`. */
   path: string;
@@ -50,15 +50,11 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   access: Access;
   summary: string;
   params: P;
-  /** Shape of the success body's data fields (OpenAPI). */
-  response?: z.ZodType;
   /**
    * Error codes this endpoint can answer with besides authentication and parameter errors; an
    * ErrorVariant for a code with another status (RESOURCE_NOT_FOUND: 404 with BAD_REQUEST).
    */
   errors?: readonly (ErrorCode | ErrorVariant)[];
-  /** The success body is not the JSON envelope but this media type (an image, the OpenAPI document). */
-  rawResponse?: string;
   /** Takes files in a multipart body (request.files): what they are. Other routes ignore file parts. */
   uploads?: string;
   /** The largest file the route takes, in bytes (default: limits.uploadBytes); its body may be that much larger. */
@@ -71,6 +67,15 @@ export interface RouteDef<P extends ParamShape = ParamShape, R = unknown> {
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
 }
+
+/**
+ * What a success answers with: the data fields of the JSON envelope (`response`, exact: the OpenAPI
+ * document and the conformance tests check answers against it; `noFields` for none), or another
+ * media type (`rawResponse`: an image, a file, the OpenAPI document).
+ */
+type RouteAnswer = { rawResponse: string; response?: undefined } | { response: z.ZodType; rawResponse?: undefined };
+
+export type RouteDef<P extends ParamShape = ParamShape, R = unknown> = RouteBase<P, R> & RouteAnswer;
 
 /** The answer of a route whose success body has no fields besides `result` and `msg`. */
 export const noFields = z.object({});

@@ -2,13 +2,13 @@
 // as for the API, like Zulip's override_api_url_scheme), their temporary URLs
 // (GET /api/v1/user_uploads/...) and GET /user_uploads/temporary/{token}/{filename}; GET
 // /attachments and DELETE /attachments/{attachment_id}.
-import { z } from 'zod';
-import { attachmentSchema, listAttachments, removeAttachment } from '../domain/attachments.js';
+import { listAttachments, removeAttachment } from '../domain/attachments.js';
+import { attachmentListSchema, temporaryUrlSchema, uploadAnswerSchema } from '../domain/attachment_dicts.js';
 import { downloadFile, downloadWithToken, maxUploadBytes, temporaryFileUrl, uploadFile, type DownloadableFile } from '../domain/uploads.js';
 import { FORBIDDEN } from '../errors.js';
 import { pathInt, pathStr } from '../http/params.js';
 import { RawResponse, contentDisposition } from '../http/respond.js';
-import { route } from './route.js';
+import { noFields, route } from './route.js';
 
 /**
  * Never active content: a download unless the type is one browsers only display, no sniffing, and
@@ -39,7 +39,7 @@ export const uploadRoutes = {
     access: 'user',
     summary: 'Upload one file (multipart); only its uploader may download it until a message links it',
     params: {},
-    response: z.object({ uri: z.string().describe('Deprecated alias of url'), url: z.string(), filename: z.string() }),
+    response: uploadAnswerSchema,
     errors: ['BAD_REQUEST'],
     uploads: 'One file, under any field name',
     uploadBytes: maxUploadBytes,
@@ -64,7 +64,7 @@ export const uploadRoutes = {
     access: 'user',
     summary: 'A URL that serves an uploaded file without credentials for 60 seconds',
     params: { realm_id_str: pathStr(), filename: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') },
-    response: z.object({ url: z.string() }),
+    response: temporaryUrlSchema,
     errors: ['NOT_FOUND', FORBIDDEN],
     handler: (ctx, actor, p) => temporaryFileUrl(ctx, actor, { realmId: p.realm_id_str, path: p.filename }),
   }),
@@ -85,7 +85,7 @@ export const uploadRoutes = {
     access: 'user',
     summary: "The caller's uploaded files, with the messages linking them",
     params: {},
-    response: z.object({ attachments: z.array(attachmentSchema), upload_space_used: z.int() }),
+    response: attachmentListSchema,
     handler: (ctx, actor) => listAttachments(ctx, actor),
   }),
   removeAttachment: route({
@@ -94,6 +94,7 @@ export const uploadRoutes = {
     access: 'user',
     summary: 'Delete one of your uploaded files',
     params: { attachment_id: pathInt() },
+    response: noFields,
     errors: ['BAD_REQUEST'],
     handler: (ctx, actor, p) => removeAttachment(ctx, actor, { attachmentId: p.attachment_id }),
   }),
