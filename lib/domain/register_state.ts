@@ -47,7 +47,7 @@ interface StateSource {
   wanted(types: FetchTypes): boolean;
   fetch: StateFetcher;
   /** The fields this source adds to the answer (the OpenAPI document and the tests check them). */
-  schema?: z.ZodObject;
+  schema: z.ZodObject;
 }
 
 /** A fetch type, and parley's older names for it (its event types) that still fetch it. */
@@ -86,20 +86,13 @@ const STATE_SOURCES = [
   { wanted: type('channel_folders'), fetch: fetchChannelFolderState, schema: channelFolderStateSchema },
 ] as const satisfies readonly StateSource[];
 
-/**
- * The state fields of POST /register, from the sources' schemas: each optional, as
- * fetch_event_types selects. Loose while some source does not declare its fields yet.
- */
-export const registerStateSchema = (() => {
-  const sources: readonly StateSource[] = STATE_SOURCES;
-  const shape = Object.assign({}, ...sources.map((source) => source.schema?.partial().shape ?? {})) as z.ZodRawShape;
-  const schema = sources.every((source) => source.schema !== undefined) ? z.object(shape) : z.looseObject(shape);
-  // Statically an open object: RegisterState is the type of its fields.
-  return schema as unknown as z.ZodObject<Record<never, z.ZodType>, z.core.$loose>;
-})();
+/** The state fields of POST /register, from the sources' schemas: each optional, as fetch_event_types selects. */
+export const registerStateSchema: z.ZodObject = z.object(
+  Object.assign({}, ...STATE_SOURCES.map((source) => source.schema.partial().shape)) as z.ZodRawShape,
+);
 
-/** The fields one source adds: its schema's, each optional; any field while it declares none. */
-type SourceState<S> = S extends { schema: infer Schema extends z.ZodObject } ? Partial<z.infer<Schema>> : Record<string, unknown>;
+/** The fields one source adds, each optional. */
+type SourceState<S> = S extends { schema: infer Schema extends z.ZodObject } ? Partial<z.infer<Schema>> : never;
 type Intersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;
 export type RegisterState = Intersection<SourceState<(typeof STATE_SOURCES)[number]>>;
 
