@@ -170,6 +170,8 @@ t.test("the mobile app's POST /register parses as its InitialSnapshot and holds 
   const settings = (await s.request('GET', '/server_settings')).body;
   t.equal(body.realm_name, settings.realm_name, 'realm_name as /server_settings');
   t.equal(body.realm_icon_url, settings.realm_icon, 'realm_icon_url as /server_settings realm_icon');
+  // Zulip's default icon with gravatar on: the identicon of the organization's (empty) string_id.
+  t.equal(settings.realm_icon, 'https://secure.gravatar.com/avatar/d41d8cd98f00b204e9800998ecf8427e?d=identicon', 'a URL that serves an image');
   t.same(body.presences, {}, 'no presence recorded');
   t.same(
     body.recent_private_conversations,

@@ -7,7 +7,12 @@ import { EMAIL_VISIBILITY } from './roles.js';
  * (GET /users/me, POST /register); other users' are null, as Zulip's client_gravatar gives them.
  */
 export function gravatarUrl(email: string): string {
-  return `https://secure.gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}?d=identicon&version=1`;
+  return `https://secure.gravatar.com/avatar/${gravatarHash(email)}?d=identicon&version=1`;
+}
+
+/** Zulip's gravatar_hash: the MD5 of the lower-cased text. */
+export function gravatarHash(text: string): string {
+  return createHash('md5').update(text.toLowerCase()).digest('hex');
 }
 
 /**

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ctx } from '../context.js';
 import { EMAIL_VISIBILITY } from './roles.js';
+import { gravatarHash } from './avatars.js';
 import type { ServerSettings } from './realm_dicts.js';
 import { insertRealm, selectRealm, updateRealmName, updateRealmUrl, type RealmRow } from '../store/users.js';
 
@@ -114,10 +115,12 @@ export function pushConfigured(ctx: Ctx): boolean {
   return Boolean(ctx.options.push?.bouncerUrl);
 }
 
-/** The organization icon (Zulip's default icon path under the organization URL). */
-export function realmIconUrl(realm: Realm): string {
-  return `${realm.url}/static/images/logo/zulip-icon-128x128.png`;
-}
+/**
+ * The organization icon: parley has no uploaded icons, so it is Zulip's default with gravatar on
+ * (zerver/lib/realm_icon.py): the identicon of the organization's string_id, which is empty for
+ * the one organization of a server (as `sender_realm_str`).
+ */
+export const REALM_ICON_URL = `https://secure.gravatar.com/avatar/${gravatarHash('')}?d=identicon`;
 
 /** Whether the organization can send push notifications: a bouncer is configured and allows it. */
 export function pushNotificationsEnabled(ctx: Ctx, realm: Realm): boolean {
@@ -153,7 +156,7 @@ export function serverSettings(ctx: Ctx): ServerSettings {
     realm_url: realm.url,
     realm_uri: realm.url,
     realm_name: realm.name,
-    realm_icon: realmIconUrl(realm),
+    realm_icon: REALM_ICON_URL,
     realm_description: realm.description === '' ? '' : `<p>${realm.description}</p>`,
     realm_web_public_access_enabled: false,
   };

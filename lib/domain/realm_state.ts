@@ -9,7 +9,7 @@ import { longpollTimeoutSeconds } from './heartbeat.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from './message_addressee.js';
 import { CONTENT_EDIT_LIMIT_SECONDS, TOPIC_EDIT_LIMIT_SECONDS } from './message_edit.js';
 import { OFFLINE_THRESHOLD_SECONDS, PING_INTERVAL_SECONDS } from './presence.js';
-import { botDomain, getRealm, pushNotificationsEnabled, realmIconUrl } from './realm.js';
+import { botDomain, getRealm, pushNotificationsEnabled, REALM_ICON_URL } from './realm.js';
 import type { Actor } from './roles.js';
 import type { RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
@@ -41,7 +41,7 @@ export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions)
     realm_uri: realm.url,
     realm_description: realm.description,
     realm_date_created: realm.dateCreated,
-    realm_icon_url: realmIconUrl(realm),
+    realm_icon_url: REALM_ICON_URL,
     realm_icon_source: 'G',
     realm_bot_domain: botDomain(realm),
     realm_push_notifications_enabled: pushNotificationsEnabled(ctx, realm),
