@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedEmailDomain, toActor } from './auth.js';
+import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, toActor } from './auth.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -113,7 +113,7 @@ export function getOwnUser(ctx: Ctx, actor: Actor): Record<string, unknown> {
   const row = authenticatedRow(ctx, actor) ?? existingUser(ctx, actor.id);
   // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
   const user = formatUser(row, rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx)), true);
-  user.avatar_url = gravatarUrl(row.email);
+  user.avatar_url = rememberedAvatarUrl(ctx, row, gravatarUrl);
   user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
   return user;
 }
