@@ -52,8 +52,10 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     const db = new Database(join(dir, 'ceiling.db'));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
-    db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT) STRICT; INSERT OR IGNORE INTO t VALUES (1, \'\')');
-    const update = db.prepare('UPDATE t SET v = ? WHERE id = 1');
+    db.exec('CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, v TEXT, n INTEGER NOT NULL) STRICT; INSERT OR IGNORE INTO t VALUES (1, \'\', 0)');
+    // The counter changes the row: SQLite leaves a page it would rewrite with the same bytes
+    // unwritten, so an UPDATE to the same value commits no page at all.
+    const update = db.prepare('UPDATE t SET v = ?, n = n + 1 WHERE id = 1');
     const server = http.createServer(async (req, res) => {
       const form = await readForm(req);
       db.transaction(() => update.run(form.get('v') ?? ''))();

@@ -161,6 +161,12 @@ function accessFile(ctx: Ctx, actor: Actor, realmId: string, path: string): Atta
   return row;
 }
 
+/**
+ * What a download hands the socket at a time: the stream asks for the next slice once the socket
+ * has taken the last, so a slow client holds one chunk and a slice rather than two whole chunks.
+ */
+const SLICE_BYTES = 64 * 1024;
+
 /** The bytes, streamed one chunk per read; a file deleted meanwhile ends the stream with an error. */
 function bodyOf(ctx: Ctx, row: AttachmentRow): Buffer | Readable {
   if (row.size <= CHUNK_BYTES) return selectAttachmentChunk(ctx.store, row.id, 0) ?? Buffer.alloc(0);
@@ -170,7 +176,7 @@ function bodyOf(ctx: Ctx, row: AttachmentRow): Buffer | Readable {
       for (let seq = 0; seq < chunks; seq++) {
         const chunk = selectAttachmentChunk(ctx.store, row.id, seq);
         if (chunk === undefined) throw new Error('attachment deleted while being read');
-        yield chunk;
+        for (let at = 0; at < chunk.length; at += SLICE_BYTES) yield chunk.subarray(at, at + SLICE_BYTES);
       }
     })(),
     { objectMode: false },

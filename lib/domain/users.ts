@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedEmailDomain, toActor } from './auth.js';
+import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, toActor } from './auth.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -116,7 +116,7 @@ export function getOwnUser(ctx: Ctx, actor: Actor): OwnUserDict {
   // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
   const domain = rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx));
   // Filled in place (a copy with the extra key costs more than the rest of the dictionary).
-  const user: UserDict & { max_message_id?: number } = formatUser(row, domain, true, gravatarUrl(row.email));
+  const user: UserDict & { max_message_id?: number } = formatUser(row, domain, true, rememberedAvatarUrl(ctx, row, gravatarUrl));
   user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
   // avatar_url is the gravatar URL given above, never null.
   return user as OwnUserDict;
