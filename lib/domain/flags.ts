@@ -23,8 +23,10 @@ export type FlagName = (typeof ALL_FLAGS)[number];
 
 export const FLAG = Object.fromEntries(ALL_FLAGS.map((name, bit) => [name, 1 << bit])) as Record<FlagName, number>;
 
+const NON_API = ['is_private', 'active_mobile_push_notification'] as const;
+
 /** Flags never shown to clients (Zulip's NON_API_FLAGS). */
-export const NON_API_FLAGS: ReadonlySet<FlagName> = new Set(['is_private', 'active_mobile_push_notification']);
+export const NON_API_FLAGS: ReadonlySet<FlagName> = new Set(NON_API);
 
 /** Flags that only a message send or edit changes (Zulip's NON_EDITABLE_FLAGS). */
 export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set([
@@ -44,20 +46,7 @@ export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | 
 const WILDCARD = FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
 
 /** A flag as clients see it: ALL_FLAGS but NON_API_FLAGS, plus the deprecated wildcard_mentioned. */
-export const apiFlagSchema = z.enum([
-  'read',
-  'starred',
-  'collapsed',
-  'mentioned',
-  'stream_wildcard_mentioned',
-  'topic_wildcard_mentioned',
-  'group_mentioned',
-  'force_expand',
-  'force_collapse',
-  'has_alert_word',
-  'historical',
-  'wildcard_mentioned',
-]);
+export const apiFlagSchema = z.enum([...z.enum(ALL_FLAGS).exclude(NON_API).options, 'wildcard_mentioned']);
 type ApiFlag = z.infer<typeof apiFlagSchema>;
 
 /** The flags POST /messages/flags changes: API flags but NON_EDITABLE_FLAGS. */
