@@ -6,7 +6,7 @@ import { resolveActor, type ActorRef } from './domain/auth.js';
 import type { Actor } from './domain/roles.js';
 import type { UploadedFile } from './http/body.js';
 import { validateParams, type ParamInputs, type ParamShape } from './http/params.js';
-import { checkAccess, inProcessRequest, type RouteDef } from './routes/route.js';
+import { checkAccess, type RouteDef } from './routes/route.js';
 
 type Camel<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 type CamelKeys<T> = { [K in keyof T as K extends string ? Camel<K> : K]: T[K] };

@@ -4,10 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { ChatOptions } from './index.js';
 import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
 import { PASSWORD_ENV, userCommand } from './cli_user.js';
-import { jsonLogger } from './logger.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
 

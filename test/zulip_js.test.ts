@@ -1,6 +1,6 @@
 // The real zulip-js client (npm) against `parley serve` as a child process on 127.0.0.1: the seven
-// operations of the API document, /register and /events (events.retrieve, callOnEachEvent,
-// queues.deregister), with zulip-js's own encodings (multipart POSTs, query-string PATCH and
+// operations parley started with (status, flags, linkifiers, views, drafts, alert words, push),
+// /register and /events (events.retrieve, callOnEachEvent, queues.deregister), with zulip-js's own encodings (multipart POSTs, query-string PATCH and
 // DELETE, JSON its callers stringify), realm URLs with and without a trailing slash, a zuliprc.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

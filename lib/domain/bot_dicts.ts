@@ -8,7 +8,7 @@ import type { Actor } from './roles.js';
 import { isAdmin } from './roles.js';
 
 /** Zulip's get_owned_bot_dicts entry; parley has no default channels, uploaded avatars or services. */
-export const botDictSchema = z.object({
+const botDictSchema = z.object({
   email: z.string(),
   user_id: z.int(),
   full_name: z.string(),
@@ -22,7 +22,7 @@ export const botDictSchema = z.object({
   avatar_url: z.string(),
   services: z.array(z.never()).describe('Always empty: parley has no outgoing webhook or embedded bot services'),
 });
-export type BotDict = z.infer<typeof botDictSchema>;
+type BotDict = z.infer<typeof botDictSchema>;
 
 /** POST /bots: the new bot (Zulip's add_bot_backend answer). */
 export const createdBotSchema = z.object({
@@ -37,7 +37,7 @@ export const createdBotSchema = z.object({
 export type CreatedBot = z.infer<typeof createdBotSchema>;
 
 export const realmBotStateSchema = z.object({ realm_bots: z.array(botDictSchema) });
-export type RealmBotState = z.infer<typeof realmBotStateSchema>;
+type RealmBotState = z.infer<typeof realmBotStateSchema>;
 
 /** The `bot` of a realm_bot update: the bot's id and the one thing that changed. */
 const botUpdateSchema = z.union([

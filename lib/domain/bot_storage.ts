@@ -11,7 +11,7 @@ const DEFAULT_BOT_STORAGE_CHARACTERS = 10_000_000;
 
 /** GET /bot_storage: the asked entries. */
 export const botStorageSchema = z.object({ storage: z.record(z.string(), z.string()) });
-export type BotStorage = z.infer<typeof botStorageSchema>;
+type BotStorage = z.infer<typeof botStorageSchema>;
 
 const keyMissing = () => badRequest('Key does not exist.');
 

@@ -22,7 +22,7 @@ export const newDeviceSchema = z.object({ device_id: z.int() });
 export type NewDevice = z.infer<typeof newDeviceSchema>;
 
 /** The fields a `device` update event carries: those that changed. */
-export const deviceChangeSchema = z.object({
+const deviceChangeSchema = z.object({
   push_key_id: z.int().exactOptional(),
   push_token_id: z.string().nullable().exactOptional(),
   pending_push_token_id: z.string().nullable().exactOptional(),

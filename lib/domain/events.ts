@@ -8,7 +8,6 @@ import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
 import type { DeliveredEvent } from '../events/event.js';
 import { fetchInitialState, registerStateSchema, type RegisterState } from './register_state.js';
-import type { StateOptions } from './state_options.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
 import { deleteQueue, insertQueue, selectQueue, type QueueRow } from '../store/events.js';
@@ -40,10 +39,10 @@ const queueFields = {
   zulip_merge_base: z.string(),
 };
 export const registerAnswerSchema = registerStateSchema.extend(queueFields).describe('Also the state of each type in fetch_event_types (docs/events.md)');
-export type RegisterAnswer = z.infer<z.ZodObject<typeof queueFields>> & RegisterState;
+type RegisterAnswer = z.infer<z.ZodObject<typeof queueFields>> & RegisterState;
 
 /** An event as GET /events delivers it: one of zulipEventSchema's, with its id. */
-export const deliveredEventSchema = z.union(
+const deliveredEventSchema = z.union(
   zulipEventSchema.options.map((option) => option.extend({ id: z.int() })) as unknown as readonly [z.ZodObject, ...z.ZodObject[]],
 );
 

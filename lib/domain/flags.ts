@@ -28,8 +28,7 @@ const NON_API = ['is_private', 'active_mobile_push_notification'] as const;
 /** Flags never shown to clients (Zulip's NON_API_FLAGS). */
 export const NON_API_FLAGS: ReadonlySet<FlagName> = new Set(NON_API);
 
-/** Flags that only a message send or edit changes (Zulip's NON_EDITABLE_FLAGS). */
-export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set([
+const NON_EDITABLE = [
   'has_alert_word',
   'mentioned',
   'stream_wildcard_mentioned',
@@ -38,7 +37,10 @@ export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set([
   'historical',
   'force_expand',
   'force_collapse',
-]);
+] as const;
+
+/** Flags that only a message send or edit changes (Zulip's NON_EDITABLE_FLAGS). */
+export const NON_EDITABLE_FLAGS: ReadonlySet<FlagName> = new Set(NON_EDITABLE);
 
 /** Flags an edit recomputes from the new content. */
 export const RENDERED_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned | FLAG.has_alert_word;
@@ -50,7 +52,7 @@ export const apiFlagSchema = z.enum([...z.enum(ALL_FLAGS).exclude(NON_API).optio
 type ApiFlag = z.infer<typeof apiFlagSchema>;
 
 /** The flags POST /messages/flags changes: API flags but NON_EDITABLE_FLAGS. */
-export const editableFlagSchema = z.enum(['read', 'starred', 'collapsed']);
+export const editableFlagSchema = z.enum(ALL_FLAGS).exclude([...NON_API, ...NON_EDITABLE]);
 export type EditableFlag = z.infer<typeof editableFlagSchema>;
 
 /** The API flag list of a bit field; `wildcard_mentioned` is either wildcard flag (Zulip's flag list: https://zulip.com/api/update-message-flags#available-flags). */

@@ -32,7 +32,7 @@ export const TOPIC_EDIT_LIMIT_SECONDS = 7 * 24 * 3600;
 /** Zulip allows 20 s more than the limit (clients round, requests travel). */
 const EDIT_LIMIT_BUFFER_SECONDS = 20;
 
-export type PropagateMode = 'change_one' | 'change_later' | 'change_all';
+type PropagateMode = 'change_one' | 'change_later' | 'change_all';
 
 /** An update_message event before its message_ids and each audience's flags. */
 type UpdateEvent = Omit<UpdateMessageEvent, 'message_ids' | 'flags'>;

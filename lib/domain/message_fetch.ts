@@ -64,7 +64,7 @@ export const getMessagesAnswerSchema = z.object({
   found_newest: z.boolean().optional(),
   history_limited: z.boolean(),
 });
-export type MessagesPage = z.infer<typeof getMessagesAnswerSchema>;
+type MessagesPage = z.infer<typeof getMessagesAnswerSchema>;
 
 /** POST /register's message state. */
 export const messageStateSchema = z.object({ max_message_id: z.int().describe('-1 without any message') });

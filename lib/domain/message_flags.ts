@@ -1,6 +1,7 @@
 // POST /messages/flags: add or remove a personal flag on a list of messages
-// (Zulip's do_update_message_flags), with historical rows and the unread invariant of API
-// document 2.2, and the `update_message_flags` event. unread_msgs lives in unread.ts.
+// (Zulip's do_update_message_flags), with historical rows, the unread invariant (no message
+// stays unread in a channel the user is not subscribed to), and the `update_message_flags`
+// event. unread_msgs lives in unread.ts.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';

@@ -43,7 +43,7 @@ export const updateMessageFlagsForNarrowAnswerSchema = z.object({
   found_newest: z.boolean(),
   ignored_because_not_subscribed_channels: ignoredChannelsSchema,
 });
-export type FlagsForNarrowResult = z.infer<typeof updateMessageFlagsForNarrowAnswerSchema>;
+type FlagsForNarrowResult = z.infer<typeof updateMessageFlagsForNarrowAnswerSchema>;
 
 /**
  * POST /messages/flags/narrow (Zulip's update_message_flags_for_narrow): the messages GET
@@ -79,14 +79,15 @@ export const MARK_ALL_BATCH_SIZE = 2000;
 /** After this long POST /mark_all_as_read answers `complete: false` and the client repeats it (Zulip: 50 s). */
 const MARK_ALL_TIME_LIMIT_MS = 50_000;
 
+/** POST /mark_all_as_read's answer: false when it stopped early and the client repeats it. */
+export const markAllAsReadAnswerSchema = z.object({ complete: z.boolean() });
+
 /**
  * POST /mark_all_as_read: newest first, one transaction per batch so other writers get the lock
  * in between. Each batch's event lists its messages; the last batch (the one that finds fewer
  * than a batch left) sends Zulip's `all: true` event instead, so a client's unread state stays
  * right even when the request stops early.
  */
-export const markAllAsReadAnswerSchema = z.object({ complete: z.boolean() });
-
 export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typeof markAllAsReadAnswerSchema>> {
   const start = ctx.clock();
   for (;;) {

@@ -8,7 +8,7 @@ import { accessMessage } from './message_fetch.js';
 import type { Actor } from './roles.js';
 
 /** A snapshot of GET /messages/{id}/history: the message as it was after one edit (or as sent). */
-export const historySnapshotSchema = z
+const historySnapshotSchema = z
   .object({
     topic: z.string(),
     content: z.string(),
@@ -20,7 +20,7 @@ export const historySnapshotSchema = z
     prev_rendered_content: z.string().optional(),
   })
   .strict();
-export type HistorySnapshot = z.infer<typeof historySnapshotSchema>;
+type HistorySnapshot = z.infer<typeof historySnapshotSchema>;
 
 /** GET /messages/{message_id}/history. */
 export const messageHistoryAnswerSchema = z.object({ message_history: z.array(historySnapshotSchema) });

@@ -2,7 +2,7 @@
 // events (https://zulip.com/api/get-events#navigation_view-add) and the register state.
 import { z } from 'zod';
 
-export const navigationViewSchema = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() });
+const navigationViewSchema = z.object({ fragment: z.string(), is_pinned: z.boolean(), name: z.string().nullable() });
 export type NavigationView = z.infer<typeof navigationViewSchema>;
 
 /** GET /navigation_views, and the `navigation_views` state of POST /register. */
@@ -10,7 +10,7 @@ export const navigationViewStateSchema = z.object({ navigation_views: z.array(na
 export type NavigationViewState = z.infer<typeof navigationViewStateSchema>;
 
 /** The changed fields of an `update` event (Zulip's document allows null for either). */
-export const navigationViewChangeSchema = z.object({ name: z.string().exactOptional(), is_pinned: z.boolean().exactOptional() });
+const navigationViewChangeSchema = z.object({ name: z.string().exactOptional(), is_pinned: z.boolean().exactOptional() });
 export type NavigationViewChange = z.infer<typeof navigationViewChangeSchema>;
 
 export const navigationViewEventSchemas = [

@@ -36,7 +36,7 @@ function formatView(row: NavigationViewRow): NavigationView {
 
 const alreadyExists = (): ApiError => badRequest('Navigation view already exists.');
 const builtInNamed = (): ApiError => badRequest('Built-in views cannot have a custom name.');
-// The API document's code (NOT_FOUND) with Zulip's message; other users' views are invisible.
+// Code NOT_FOUND with Zulip's message; other users' views are invisible.
 const doesNotExist = (): ApiError => new ApiError('NOT_FOUND', 'Navigation view does not exist.');
 
 export function listNavigationViews(ctx: Ctx, actor: Actor): NavigationViewState {

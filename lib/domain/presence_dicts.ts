@@ -19,7 +19,7 @@ const legacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema);
 /** GET /users/{user_id_or_email}/presence in the legacy format: entries without client and pushable. */
 export const userLegacyPresenceSchema = z.record(z.string(), legacyClientPresenceSchema.pick({ status: true, timestamp: true }));
 /** The presences of POST /users/me/presence, GET /realm/presence and /register: by user id or by email. */
-export const presencesSchema = z.record(z.string(), z.union([modernPresenceSchema, legacyPresenceSchema]));
+const presencesSchema = z.record(z.string(), z.union([modernPresenceSchema, legacyPresenceSchema]));
 
 export type ModernPresence = z.infer<typeof modernPresenceSchema>;
 export type WebsitePresence = z.infer<typeof websitePresenceSchema>;
@@ -27,7 +27,7 @@ export type LegacyPresence = z.infer<typeof legacyPresenceSchema>;
 export type UserLegacyPresence = z.infer<typeof userLegacyPresenceSchema>;
 
 /** When the server read the presences, in seconds (a float). */
-export const serverTimestampSchema = z.number().describe('When the server read the presences, in seconds (a float)');
+const serverTimestampSchema = z.number().describe('When the server read the presences, in seconds (a float)');
 
 /** Zulip's get_presence_response: POST /users/me/presence and the /register state. */
 export const presencesAnswerSchema = z.object({

@@ -35,7 +35,7 @@ export function pushNotConfigured(): ApiError {
   return new ApiError('PUSH_SERVICE_NOT_CONFIGURED', 'Server is not configured to use push notification service.');
 }
 
-/** The API document's section 7 messages (they differ slightly from Zulip's). */
+/** The messages of the E2EE test notification's bouncer failures (parley's wording; Zulip's differs slightly). */
 export function bouncerApiError(failure: BouncerFailure): ApiError {
   switch (failure.kind) {
     case 'network':

@@ -2,8 +2,8 @@
 // custom emoji and linkifiers (their answers, /register state and events).
 // https://zulip.com/api/get-server-settings, https://zulip.com/api/register-queue
 import { z } from 'zod';
+import { groupSettingValueSchema } from './user_group_dicts.js';
 
-const groupSettingValue = z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) });
 
 /** GET /server_settings (lib/domain/realm.ts serverSettings). */
 export const serverSettingsSchema = z.object({
@@ -26,7 +26,7 @@ export const serverSettingsSchema = z.object({
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
 
 /** Zulip's settings that parley has no counterpart for, at Zulip's defaults (fixed). */
-export const zulipDefaultsSchema = z.object({
+const zulipDefaultsSchema = z.object({
   realm_allow_edit_history: z.boolean(),
   realm_message_retention_days: z.int(),
   realm_default_external_accounts: z.object({}),
@@ -54,8 +54,8 @@ export const realmStateSchema = z.object({
   realm_wildcard_mention_policy: z.int(),
   realm_waiting_period_threshold: z.int(),
   realm_enable_read_receipts: z.boolean(),
-  realm_can_delete_any_message_group: groupSettingValue,
-  realm_can_delete_own_message_group: groupSettingValue,
+  realm_can_delete_any_message_group: groupSettingValueSchema,
+  realm_can_delete_own_message_group: groupSettingValueSchema,
   realm_message_content_delete_limit_seconds: z.int().nullable(),
   realm_topics_policy: z.string(),
   realm_mandatory_topics: z.boolean(),
@@ -76,7 +76,7 @@ export const realmStateSchema = z.object({
 export type RealmState = z.infer<typeof realmStateSchema>;
 
 /** A custom emoji (Zulip's RealmEmoji dictionary). */
-export const realmEmojiSchema = z.object({
+const realmEmojiSchema = z.object({
   id: z.string(),
   name: z.string(),
   source_url: z.string(),

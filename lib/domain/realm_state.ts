@@ -13,11 +13,12 @@ import { botDomain, getRealm, pushNotificationsEnabled, REALM_ICON_URL } from '.
 import type { Actor } from './roles.js';
 import type { RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
+import type { GroupSettingValue } from './user_group_dicts.js';
 
 const MIB = 1024 * 1024;
 
 /** A group-setting value no user is in. */
-const NOBODY = (): { direct_members: number[]; direct_subgroups: number[] } => ({ direct_members: [], direct_subgroups: [] });
+const NOBODY = (): GroupSettingValue => ({ direct_members: [], direct_subgroups: [] });
 
 /** Zulip's settings that parley has no counterpart for, at Zulip's defaults (fixed). */
 const zulipDefaults = () => ({

@@ -50,40 +50,47 @@ interface StateSource {
   schema: z.ZodObject;
 }
 
+/** A state source: its fetcher must return what its schema says. */
+const source = <S extends z.ZodObject>(
+  wanted: StateSource['wanted'],
+  fetch: (ctx: Ctx, actor: Actor, options: StateOptions) => z.infer<S>,
+  schema: S,
+) => ({ wanted, fetch, schema });
+
 /** A fetch type, and parley's older names for it (its event types) that still fetch it. */
 const type = (name: string, ...aliases: string[]) => (types: FetchTypes) => [name, ...aliases].some((t) => wants(types, t));
 
 /** Where each part of the state comes from. Order is the response's. */
 const STATE_SOURCES = [
-  { wanted: type('realm'), fetch: fetchRealmState, schema: realmStateSchema },
-  { wanted: type('realm_user'), fetch: fetchRealmUserState, schema: realmUserStateSchema },
-  { wanted: type('realm_bot'), fetch: fetchRealmBotState, schema: realmBotStateSchema },
-  { wanted: type('subscription'), fetch: fetchSubscriptionState, schema: subscriptionStateSchema },
-  { wanted: type('stream'), fetch: fetchStreamState, schema: streamStateSchema },
-  { wanted: type('default_streams'), fetch: fetchDefaultStreamState, schema: defaultStreamStateSchema },
-  { wanted: type('realm_user_groups', 'user_group'), fetch: fetchUserGroupState, schema: userGroupStateSchema },
-  { wanted: type('message'), fetch: fetchMessageState, schema: messageStateSchema },
+  source(type('realm'), fetchRealmState, realmStateSchema),
+  source(type('realm_user'), fetchRealmUserState, realmUserStateSchema),
+  source(type('realm_bot'), fetchRealmBotState, realmBotStateSchema),
+  source(type('subscription'), fetchSubscriptionState, subscriptionStateSchema),
+  source(type('stream'), fetchStreamState, streamStateSchema),
+  source(type('default_streams'), fetchDefaultStreamState, defaultStreamStateSchema),
+  source(type('realm_user_groups', 'user_group'), fetchUserGroupState, userGroupStateSchema),
+  source(type('message'), fetchMessageState, messageStateSchema),
   // Keeping unread_msgs current takes both event types (Zulip: new messages bring no flag update).
-  { wanted: (types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetch: fetchUnreadState, schema: unreadStateSchema },
-  { wanted: type('starred_messages'), fetch: fetchStarredMessagesState, schema: starredMessagesStateSchema },
-  { wanted: type('recent_private_conversations'), fetch: fetchRecentPrivateConversationsState, schema: recentPrivateConversationsStateSchema },
-  { wanted: type('presence'), fetch: fetchPresenceState, schema: presencesAnswerSchema },
-  { wanted: type('user_status'), fetch: fetchUserStatusState, schema: userStatusStateSchema },
-  { wanted: type('user_settings'), fetch: fetchUserSettingsState, schema: userSettingsStateSchema },
-  { wanted: type('realm_user_settings_defaults'), fetch: fetchRealmUserSettingsDefaultsState, schema: realmUserSettingsDefaultsStateSchema },
-  { wanted: type('realm_emoji'), fetch: fetchRealmEmojiState, schema: realmEmojiStateSchema },
-  { wanted: type('realm_linkifiers', 'realm_filters'), fetch: fetchLinkifierState, schema: linkifierStateSchema },
-  { wanted: type('navigation_views', 'navigation_view'), fetch: fetchNavigationViewState, schema: navigationViewStateSchema },
-  { wanted: type('drafts'), fetch: fetchDraftState, schema: draftStateSchema },
-  { wanted: type('alert_words'), fetch: fetchAlertWordState, schema: alertWordsSchema },
-  { wanted: type('device'), fetch: fetchDeviceState, schema: deviceStateSchema },
-  { wanted: type('muted_users'), fetch: fetchMutedUsersState, schema: mutedUsersStateSchema },
+  source((types) => wants(types, 'message') && wants(types, 'update_message_flags'), fetchUnreadState, unreadStateSchema),
+  source(type('starred_messages'), fetchStarredMessagesState, starredMessagesStateSchema),
+  source(type('recent_private_conversations'), fetchRecentPrivateConversationsState, recentPrivateConversationsStateSchema),
+  source(type('presence'), fetchPresenceState, presencesAnswerSchema),
+  source(type('user_status'), fetchUserStatusState, userStatusStateSchema),
+  source(type('user_settings'), fetchUserSettingsState, userSettingsStateSchema),
+  source(type('realm_user_settings_defaults'), fetchRealmUserSettingsDefaultsState, realmUserSettingsDefaultsStateSchema),
+  source(type('realm_emoji'), fetchRealmEmojiState, realmEmojiStateSchema),
+  source(type('realm_linkifiers', 'realm_filters'), fetchLinkifierState, linkifierStateSchema),
+  source(type('navigation_views', 'navigation_view'), fetchNavigationViewState, navigationViewStateSchema),
+  source(type('drafts'), fetchDraftState, draftStateSchema),
+  source(type('alert_words'), fetchAlertWordState, alertWordsSchema),
+  source(type('device'), fetchDeviceState, deviceStateSchema),
+  source(type('muted_users'), fetchMutedUsersState, mutedUsersStateSchema),
   // Zulip leaves the legacy list out for clients that ask for its replacement, user_topic.
-  { wanted: (types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetch: fetchMutedTopicsState, schema: mutedTopicsStateSchema },
-  { wanted: type('user_topic'), fetch: fetchUserTopicState, schema: userTopicStateSchema },
-  { wanted: type('custom_profile_fields'), fetch: fetchCustomProfileFieldState, schema: customProfileFieldStateSchema },
-  { wanted: type('saved_snippets'), fetch: fetchSavedSnippetState, schema: savedSnippetStateSchema },
-  { wanted: type('channel_folders'), fetch: fetchChannelFolderState, schema: channelFolderStateSchema },
+  source((types) => wants(types, 'muted_topics') && (types === null || !types.includes('user_topic')), fetchMutedTopicsState, mutedTopicsStateSchema),
+  source(type('user_topic'), fetchUserTopicState, userTopicStateSchema),
+  source(type('custom_profile_fields'), fetchCustomProfileFieldState, customProfileFieldStateSchema),
+  source(type('saved_snippets'), fetchSavedSnippetState, savedSnippetStateSchema),
+  source(type('channel_folders'), fetchChannelFolderState, channelFolderStateSchema),
 ] as const satisfies readonly StateSource[];
 
 /** The state fields of POST /register, from the sources' schemas: each optional, as fetch_event_types selects. */

@@ -3,14 +3,13 @@
 // their schemas and builders, and the rules of channel names.
 import { z } from 'zod';
 import type { StreamRow, SubscriptionRow } from '../store/streams.js';
+import { groupSettingValueSchema } from './user_group_dicts.js';
 
 export const MAX_STREAM_NAME_LENGTH = 60;
 export const MAX_STREAM_DESCRIPTION_LENGTH = 1024;
 
 const id = z.int();
 
-/** Zulip's group-setting value as an object: https://zulip.com/api/group-setting-values */
-const groupSettingValueSchema = z.object({ direct_members: z.array(id), direct_subgroups: z.array(id) });
 
 /** Zulip's BasicChannel (https://zulip.com/api/get-streams#response). */
 export const streamSchema = z.object({

@@ -47,17 +47,18 @@ function activeStreams(ctx: Ctx): StreamRow[] {
   return selectStreams(ctx.store).filter((stream) => stream.is_archived === 0);
 }
 
-/**
- * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
- * can see; with include_subscribers, each with its active subscribers (every listed channel is
- * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
- */
+/** POST /register's `subscription` state. */
 export const subscriptionStateSchema = z.object({
   subscriptions: z.array(subscriptionSchema),
   unsubscribed: z.array(subscriptionSchema),
   never_subscribed: z.array(neverSubscribedStreamSchema),
 });
 
+/**
+ * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
+ * can see; with include_subscribers, each with its active subscribers (every listed channel is
+ * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
+ */
 export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): z.infer<typeof subscriptionStateSchema> {
   const counts = selectSubscriberCounts(ctx.store);
   const streams = new Map(activeStreams(ctx).map((stream) => [stream.id, stream]));

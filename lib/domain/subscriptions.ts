@@ -221,7 +221,7 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
         removed.push(stream.name);
         users.push(target.id);
         removedByUser.set(target.id, [...(removedByUser.get(target.id) ?? []), stream]);
-        // API document 2.2: no unread message may stay in a channel the user is not subscribed to.
+        // No unread message may stay in a channel the user is not subscribed to (Zulip marks them read on leaving).
         markStreamMessagesRead(ctx, target.id, stream.id);
       }
       if (users.length > 0) streamEvents.push({ stream, before, users });

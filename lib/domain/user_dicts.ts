@@ -61,7 +61,6 @@ const personUpdateSchema = z.union([
   z.object({ user_id: id, new_email: z.string() }),
   z.object({ email: z.string(), user_id: id, timezone: z.string() }),
 ]);
-export type PersonUpdate = z.infer<typeof personUpdateSchema>;
 
 /** A muted user, as the muted_users event and state list them. */
 const mutedUserSchema = z.object({ id, timestamp: z.int() });
@@ -89,21 +88,13 @@ export const userStatusStateSchema = z.object({ user_status: z.record(z.string()
 export type UserStatusState = z.infer<typeof userStatusStateSchema>;
 
 /** The user_status event: what changed (`away` as sent, true or false). */
-export const userStatusEventSchema = z.object({
-  type: z.literal('user_status'),
-  user_id: id,
-  away: z.boolean().optional(),
-  status_text: z.string().optional(),
-  emoji_name: z.string().optional(),
-  emoji_code: z.string().optional(),
-  reaction_type: z.string().optional(),
-});
+const userStatusEventSchema = userStatusSchema.extend({ type: z.literal('user_status'), user_id: id, away: z.boolean().optional() });
 export type UserStatusEvent = z.infer<typeof userStatusEventSchema>;
 
 export const userEventSchemas = [
   z.object({ type: z.literal('realm_user'), op: z.literal('add'), person: userSchema }),
   z.object({ type: z.literal('realm_user'), op: z.literal('update'), person: personUpdateSchema }),
-  z.object({ type: z.literal('muted_users'), muted_users: z.array(mutedUserSchema) }),
+  mutedUsersStateSchema.extend({ type: z.literal('muted_users') }),
   alertWordsSchema.extend({ type: z.literal('alert_words') }),
   userStatusEventSchema,
 ] as const;

@@ -6,6 +6,10 @@ import type { UserGroupRow } from '../store/user_groups.js';
 const id = z.int();
 
 /** Zulip's UserGroup (https://zulip.com/api/get-user-groups#response); parley has no subgroups nor system groups. */
+/** Zulip's group-setting value as an object: https://zulip.com/api/group-setting-values */
+export const groupSettingValueSchema = z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) });
+export type GroupSettingValue = z.infer<typeof groupSettingValueSchema>;
+
 export const userGroupSchema = z.object({
   id,
   name: z.string(),

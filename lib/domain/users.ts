@@ -18,7 +18,7 @@ import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, toActor }
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
-import { botDomain, getRealm } from './realm.js';
+import { getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';

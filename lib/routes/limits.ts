@@ -1,4 +1,4 @@
-// Limits on parameters that neither Zulip nor the API document bounds, so that no request can
+// Limits on parameters that Zulip does not bound, so that no request can
 // make parley hold a write lock for long, store an unbounded value or echo one back (docs/http.md
 // "Limits"). Over a limit: 400 `x is too long (limit: N items)` / `(limit: N characters)`.
 // Limits Zulip itself has live with their rules (MAX_ALERT_WORD_LENGTH, MAX_FLAG_MESSAGES, ...).
