@@ -112,6 +112,14 @@ t.test('messages carry the API email: sender_email and display_recipient', async
     [guest.email, dummy(hidden)].sort(),
   );
   t.notMatch(JSON.stringify(fetched.body), hidden.email, 'the real email appears nowhere');
+  // A client cannot compute the gravatar from a dummy email: the URL comes with the message
+  // (Zulip's MessageDict.finalize_payload), hashed from the real email, as GET /users gives it.
+  const hiddenUser = (await s.request('GET', `/users/${hidden.user_id}`, { as: guest, params: { client_gravatar: false } })).body.user;
+  t.match(fetched.body.message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/);
+  t.equal(fetched.body.message.avatar_url, hiddenUser.avatar_url, 'the same URL as GET /users gives');
+  const reply = await s.request('POST', '/messages', { as: guest, params: { type: 'direct', to: [hidden.user_id], content: 'hello' } });
+  const fromGuest = await s.request('GET', `/messages/${reply.body.id}`, { as: hidden });
+  t.equal(fromGuest.body.message.avatar_url, null, 'a sender whose email everyone sees: null, the client computes it');
 });
 
 t.test("a user is addressed by the dummy email, or by the real one only where the caller may see it", async (t) => {

@@ -7,6 +7,7 @@ import { selectStreamById, type StreamRow } from '../store/streams.js';
 import { editHistoryByMessage, lastMovedTimestamp, messageEditHistory, type EditHistoryEntry } from './edit_history_dicts.js';
 import { messageReactions, reactionsByMessage, type Reaction } from './reaction_dicts.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { avatarUrl } from './avatars.js';
 import type { DirectRecipient, MessageDict, TopicLink } from './message_event_dicts.js';
 
 export interface DictCache {
@@ -46,16 +47,21 @@ function editsOf(ctx: Ctx, cache: DictCache, messageId: number): EditHistoryEntr
   return cache.edits === undefined ? messageEditHistory(ctx, messageId) : (cache.edits.get(messageId) ?? []);
 }
 
-/** A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email). */
-function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_name: string } {
+/**
+ * A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email),
+ * and the sender's avatar_url: null for a client to compute from that email, or the gravatar URL
+ * when the email is not the real one (Zulip's MessageDict.finalize_payload turns client_gravatar
+ * off then).
+ */
+function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_name: string; avatar_url: string | null } {
   let user = cache.users.get(id);
   if (user === undefined && !cache.users.has(id)) {
     user = selectSenderRow(ctx.store, id);
     cache.users.set(id, user);
   }
-  if (user === undefined) return { email: '', full_name: '' };
+  if (user === undefined) return { email: '', full_name: '', avatar_url: null };
   cache.emailDomain ??= fakeEmailDomain(ctx);
-  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name };
+  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name, avatar_url: avatarUrl(user, true) };
 }
 
 export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | undefined {
@@ -106,7 +112,7 @@ export function messageDict(ctx: Ctx, cache: DictCache, row: MessageRow, applyMa
     sender_full_name: sender.full_name,
     sender_email: sender.email,
     sender_realm_str: '',
-    avatar_url: null,
+    avatar_url: sender.avatar_url,
     ...recipient,
   };
   if (row.last_edit_time !== null) dict.last_edit_timestamp = row.last_edit_time;
