@@ -14,6 +14,8 @@ export interface DictCache {
   /** The domain of dummy emails (lib/domain/email_visibility.ts), read once per request. */
   emailDomain?: string;
   users: Map<number, SenderRow | undefined>;
+  /** Senders' avatar_url (an MD5 each when not null). */
+  avatars: Map<number, string | null>;
   streams: Map<number, StreamRow | undefined>;
   directGroups: Map<number, DirectRecipient[]>;
   /** The reactions of a page of messages, read at once; a message not in it is read alone. */
@@ -23,7 +25,7 @@ export interface DictCache {
 }
 
 export function newDictCache(): DictCache {
-  return { users: new Map(), streams: new Map(), directGroups: new Map(), reactions: undefined, edits: undefined };
+  return { users: new Map(), avatars: new Map(), streams: new Map(), directGroups: new Map(), reactions: undefined, edits: undefined };
 }
 
 /** A cache for a message just sent: no reactions and no edits to read. */
@@ -49,9 +51,9 @@ function editsOf(ctx: Ctx, cache: DictCache, messageId: number): EditHistoryEntr
 
 /**
  * A message's sender or recipient with the email every viewer sees (Zulip's UserProfile.email),
- * and the sender's avatar_url: null for a client to compute from that email, or the gravatar URL
- * when the email is not the real one (Zulip's MessageDict.finalize_payload turns client_gravatar
- * off then).
+ * and its avatar_url as a sender: null for a client to compute from that email, or the gravatar
+ * URL when the email is not the real one (Zulip's MessageDict.finalize_payload turns
+ * client_gravatar off then).
  */
 function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_name: string; avatar_url: string | null } {
   let user = cache.users.get(id);
@@ -61,7 +63,9 @@ function userOf(ctx: Ctx, cache: DictCache, id: number): { email: string; full_n
   }
   if (user === undefined) return { email: '', full_name: '', avatar_url: null };
   cache.emailDomain ??= fakeEmailDomain(ctx);
-  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name, avatar_url: avatarUrl(user, true) };
+  let avatar = cache.avatars.get(id);
+  if (avatar === undefined) cache.avatars.set(id, (avatar = avatarUrl(user, true)));
+  return { email: apiEmail(cache.emailDomain, user), full_name: user.full_name, avatar_url: avatar };
 }
 
 export function streamOf(ctx: Ctx, cache: DictCache, id: number): StreamRow | undefined {
