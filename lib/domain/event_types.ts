@@ -32,7 +32,10 @@ export const zulipEventSchema = z.union([
 /** An event as the domain appends it: `type` plus Zulip's payload. */
 export type ZulipEvent = z.infer<typeof zulipEventSchema>;
 
-/** Appends an event for the given users (null: every user), inside the caller's transaction. */
-export function emit(ctx: Ctx, userIds: Iterable<number> | null, event: ZulipEvent): void {
+/**
+ * Appends an event for the given users (null: every user), inside the caller's transaction. The
+ * heartbeat is not stored: a waiting GET /events answers with it.
+ */
+export function emit(ctx: Ctx, userIds: Iterable<number> | null, event: Exclude<ZulipEvent, { type: 'heartbeat' }>): void {
   ctx.events.append(userIds, event);
 }
