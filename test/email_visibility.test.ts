@@ -117,6 +117,7 @@ t.test('messages carry the API email: sender_email and display_recipient', async
   const hiddenUser = (await s.request('GET', `/users/${hidden.user_id}`, { as: guest, params: { client_gravatar: false } })).body.user;
   t.match(fetched.body.message.avatar_url, /^https:\/\/secure\.gravatar\.com\/avatar\/[0-9a-f]{32}\?d=identicon&version=1$/);
   t.equal(fetched.body.message.avatar_url, hiddenUser.avatar_url, 'the same URL as GET /users gives');
+  t.equal(s.chat.api.messages.get(guest.user_id, { messageId: sent.body.id }).message.avatar_url, hiddenUser.avatar_url, 'in-process too');
   const reply = await s.request('POST', '/messages', { as: guest, params: { type: 'direct', to: [hidden.user_id], content: 'hello' } });
   const fromGuest = await s.request('GET', `/messages/${reply.body.id}`, { as: hidden });
   t.equal(fromGuest.body.message.avatar_url, null, 'a sender whose email everyone sees: null, the client computes it');
