@@ -1,7 +1,7 @@
 // Load generation for the HTTP benchmarks: servers in child processes (bench/servers.ts),
 // autocannon in this one, so server and load generator each get their own core.
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -21,7 +21,13 @@ export interface BenchServer<I = Record<string, any>> {
 export async function startBenchServer<I = Record<string, any>>(kind: string, env: Record<string, string> = {}): Promise<BenchServer<I>> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const child = fork(join(import.meta.dirname, 'servers.ts'), [kind, dir], {
-    execArgv: ['--import', '@tapjs/typescript/import', '--expose-gc'],
+    // BENCH_PROFILE_DIR: each server writes a V8 CPU profile there when it stops.
+    execArgv: [
+      '--import',
+      '@tapjs/typescript/import',
+      '--expose-gc',
+      ...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : []),
+    ],
     env: { ...process.env, TS_NODE_TRANSPILE_ONLY: '1', ...env },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -49,7 +55,11 @@ export async function startBenchServer<I = Record<string, any>>(kind: string, en
         child.once('message', (m: { fanout: number }) => resolve(m.fanout));
         child.send({ cmd: 'fanout' });
       }),
-    stop: () => child.kill('SIGTERM'),
+    // The database directory goes with the server (a full run leaves gigabytes otherwise).
+    stop: () => {
+      child.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+      child.kill('SIGTERM');
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import type { EventOptions } from './events/event.js';
 import { jsonLogger, type Logger } from './logger.js';
 import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
+import type { Checkpoints } from './store/checkpoints.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -110,6 +111,8 @@ export interface Ctx {
   readonly logger: Logger;
   readonly options: ChatOptions;
   readonly events: EventHub;
+  /** WAL checkpoints, in a worker thread once this server has committed enough (lib/store/checkpoints.ts). */
+  readonly checkpoints: Checkpoints;
   /**
    * Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit.
    * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
@@ -133,7 +136,12 @@ export interface Ctx {
   lastCached<T>(name: CacheName): T | undefined;
 }
 
-export function createContext(db: Database, options: ChatOptions, makeHub: (ctx: Ctx) => EventHub): Ctx {
+export function createContext(
+  db: Database,
+  options: ChatOptions,
+  makeHub: (ctx: Ctx) => EventHub,
+  checkpoints: Checkpoints,
+): Ctx {
   const store = new Store(db);
   // One transaction wrapper for every call (better-sqlite3 builds a wrapper per db.transaction()).
   const runInTransaction = db.transaction((fn: () => unknown) => fn());
@@ -148,6 +156,7 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
     logger: options.logger ?? jsonLogger,
     options,
     events: undefined as unknown as EventHub,
+    checkpoints,
     tx<T>(fn: () => T): T {
       if (db.inTransaction) return runInTransaction(fn) as T;
       let result: T;
@@ -157,6 +166,7 @@ export function createContext(db: Database, options: ChatOptions, makeHub: (ctx:
         throw databaseBusy(error) ?? error;
       }
       ctx.events.committed();
+      checkpoints.committed();
       return result;
     },
     now: () => Math.floor(clock() / 1000),

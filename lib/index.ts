@@ -24,7 +24,8 @@ import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
 import type { Database } from './store/db.js';
-import { compatibleDatabase, type LibsqlDatabase } from './store/libsql.js';
+import { backgroundCheckpoints } from './store/checkpoints.js';
+import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
@@ -109,7 +110,15 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const db = compatibleDatabase(database);
   const clientAddress = clientAddressResolver(options.trustProxy);
   prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
-  const ctx = createContext(db, options, (c) => new EventHub(c));
+  const ctx = createContext(
+    db,
+    options,
+    (c) => new EventHub(c),
+    backgroundCheckpoints(db, {
+      enabled: !isLibsql(database),
+      onError: (error) => ctx.logger.warn('checkpoint worker failed; checkpoints run in commits again', { error: error.message }),
+    }),
+  );
   ensureRealm(ctx);
   ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
@@ -203,6 +212,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     async close() {
       ctx.events.close();
       stopPushForwarding(ctx);
+      await ctx.checkpoints.close();
       const open = server;
       if (open) {
         const closing = new Promise<void>((resolve) => open.close(() => resolve()));
