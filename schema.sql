@@ -88,15 +88,16 @@ CREATE TABLE IF NOT EXISTS event (
   user_id INTEGER REFERENCES user(id),
   -- An event for many users (a message to a big channel, with one row per distinct flags): their
   -- ids as text ',3,17,42,', matched with instr(). One row instead of one per user keeps a send
-  -- to 1,000 subscribers from writing 1,000 rows into event_by_user. NULL otherwise.
+  -- to 1,000 subscribers from writing 1,000 rows. NULL otherwise.
   recipients TEXT,
   type TEXT NOT NULL,
   -- The event as JSON, without its id (added on delivery).
   payload TEXT NOT NULL,
   created_at INTEGER NOT NULL
 ) STRICT;
--- GET /events and in-process subscribers: "this user's events (and broadcasts) after id N".
-CREATE INDEX IF NOT EXISTS event_by_user ON event (user_id, id);
+-- No index on user_id: "this user's events after id N" (GET /events, queue garbage collection)
+-- reads the range of ids after N, which for a client that keeps up is a few rows, and an index
+-- entry would cost every write a page (lib/store/events.ts).
 
 -- One row per event queue (POST /register). Survives restarts; expired and capped per user by
 -- lib/events/queues.ts.

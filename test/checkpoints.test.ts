@@ -13,7 +13,7 @@ const libsql = testDriver() === 'libsql';
 
 /** `count` commits: the owner's status text, changed each time. */
 async function commit(server: TestServer, count: number): Promise<void> {
-  for (let i = 0; i < count; i++) await server.chat.api.userStatus.updateOwn(server.owner.user_id, { status_text: `Writing ${i}` });
+  for (let i = 0; i < count; i++) await server.chat.api.userStatus.updateOwn(server.owner.user_id, { statusText: `Writing ${i}` });
 }
 
 const autocheckpoint = (server: TestServer): number => server.db.pragma('wal_autocheckpoint', { simple: true }) as number;

@@ -56,6 +56,27 @@ t.test('after a restart the queues read the same events', async (t) => {
   for (const userId of [...members, outsider]) t.same(summary(await poll(chat, userId)), before.get(userId), `user ${userId}`);
 });
 
+t.test("a listed user's unacknowledged row holds back pruning; an unlisted user's queue does not", async (t) => {
+  const ctx = contextOf(chat);
+  const before = ctx.events.maxEventId();
+  await chat.api.events.get(ben, { queueId: queues.get(ben)!.queue_id, lastEventId: before, dontBlock: true });
+  const pending = (chat.api.messages.send(owner.user_id, { type: 'stream', to: 'crowd', topic: 'hi', content: 'for the list' }) as { id: number }).id;
+  chat.api.messages.send(owner.user_id, { type: 'stream', to: 'crowd', topic: 'hi', content: 'after it' });
+  const newest = ctx.events.maxEventId();
+  for (const userId of members.filter((u) => u !== ben)) {
+    await chat.api.events.get(userId, { queueId: queues.get(userId)!.queue_id, lastEventId: newest, dontBlock: true });
+  }
+  ctx.events.flushPolls();
+  // Older than the pruning grace, younger than a queue's lifespan.
+  ctx.db.prepare('UPDATE event SET created_at = created_at - 120').run();
+  t.equal(ctx.events.collectGarbage().queues, 0, 'no queue expires');
+  const left = ctx.db.prepare('SELECT id FROM event ORDER BY id').pluck().all() as number[];
+  t.ok(left.length > 0 && left[0]! > before, 'every row before the one Ben still has to receive is pruned, the outsider acknowledging nothing');
+  t.ok(left.length >= 2, 'that row and the one after it stay');
+  const polled = (await chat.api.events.get(ben, { queueId: queues.get(ben)!.queue_id, lastEventId: before, dontBlock: true })) as Polled;
+  t.ok(polled.events.some((e) => e.message?.id === pending), 'Ben still receives the listed row');
+});
+
 t.test('the row is pruned once every queue has acknowledged it', async (t) => {
   chat.api.messages.send(owner.user_id, { type: 'stream', to: 'crowd', topic: 'hi', content: 'newest' });
   const newest = contextOf(chat).events.maxEventId();

@@ -161,8 +161,9 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `ALTER TABLE subscription DROP COLUMN desktop_notifications;
+// Back to version 3: the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `CREATE INDEX event_by_user ON event (user_id, id);
+    ALTER TABLE subscription DROP COLUMN desktop_notifications;
     ALTER TABLE subscription DROP COLUMN audible_notifications;
     ALTER TABLE subscription DROP COLUMN push_notifications;
     ALTER TABLE subscription DROP COLUMN email_notifications;
@@ -353,4 +354,23 @@ t.test('schema 13: one cache_version table replaces the three version tables, an
   t.equal(chat.api.users.me(ownerId).full_name, 'Owner', 'gone after the rollback');
   db.prepare("UPDATE user SET timezone = 'Europe/Paris' WHERE id = ?").run(ownerId);
   t.match(chat.api.users.me(ownerId), { full_name: 'Owner', timezone: 'Europe/Paris' }, 'and after the next commit');
+});
+
+t.test('schema 15: the event table loses its per-user index, and queued events are still delivered', async (t) => {
+  const { db, chat, ownerId, kept: queue } = await migratedFrom(
+    t,
+    (old, ownerId) => {
+      const registered = old.api.events.register(ownerId, { eventTypes: ['drafts'] }) as { queue_id: string; last_event_id: number };
+      old.api.drafts.create(ownerId, { drafts: [{ type: '', to: [], topic: '', content: 'kept', timestamp: 1 }] });
+      return registered;
+    },
+    () => 'PRAGMA user_version = 14;',
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'event_by_user'").pluck().get(), 0, 'event_by_user is gone');
+  const polled = await chat.api.events.get(ownerId, { queueId: queue.queue_id, lastEventId: queue.last_event_id, dontBlock: true });
+  t.same(
+    polled.events.map((e) => [e.type, e['op']]),
+    [['drafts', 'add']],
+  );
 });

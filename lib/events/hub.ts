@@ -10,6 +10,7 @@ import { collectQueueGarbage } from './queues.js';
 import {
   insertEvent,
   insertEventForRecipients,
+  recipientIds,
   recipientList,
   selectDataVersion,
   selectEventsAfter,
@@ -123,7 +124,7 @@ export class EventHub {
     const fresh = rows.map((row) => ({
       row,
       event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent,
-      recipients: row.recipients === null ? null : new Set(row.recipients.slice(1, -1).split(',').map(Number)),
+      recipients: row.recipients === null ? null : new Set(recipientIds(row.recipients)),
     }));
     for (const waiter of [...this.#waiters]) {
       if (!this.#waiters.has(waiter)) continue;

@@ -6,12 +6,18 @@ import {
   deleteIdleQueues,
   deleteLeastRecentQueues,
   deleteQueue,
+  iterateEventsAfter,
+  recipientIds,
   selectAllQueues,
-  selectFirstPendingEvent,
   selectMaxEventId,
   type QueueRow,
-  type QueueTypes,
 } from '../store/events.js';
+
+/** Which stored event types a queue receives: `only` (null: every type) minus `except`. */
+interface QueueTypes {
+  only: readonly string[] | null;
+  except: readonly string[];
+}
 
 /** Zulip has no such limit; a user's browser tabs, apps and bots rarely hold more than a few queues. */
 const DEFAULT_MAX_QUEUES_PER_USER = 50;
@@ -52,15 +58,53 @@ export function collectQueueGarbage(store: Store, nowMs: number, connected: read
   const nowSeconds = Math.floor(nowMs / 1000);
   let queues = deleteIdleQueues(store, nowMs, connected);
   let floor = selectMaxEventId(store);
-  for (const queue of selectAllQueues(store)) {
-    const pending = selectFirstPendingEvent(store, queue.user_id, queue.acked_event_id, queueTypes(queue));
-    if (pending === undefined) continue;
-    if (pending.created_at + queue.lifespan_secs <= nowSeconds) {
-      queues += deleteQueue(store, queue.id);
-      continue;
-    }
-    floor = Math.min(floor, pending.id - 1);
+  const expired: string[] = [];
+  for (const [queue, pending] of firstPendingEvents(store, selectAllQueues(store))) {
+    if (pending.created_at + queue.lifespan_secs <= nowSeconds) expired.push(queue.id);
+    else floor = Math.min(floor, pending.id - 1);
   }
+  for (const id of expired) queues += deleteQueue(store, id);
   const events = deleteEventsUpTo(store, floor, nowSeconds - PRUNE_GRACE_SECONDS);
   return { queues, events };
+}
+
+interface Unmatched {
+  queue: QueueRow;
+  accepts: (type: string) => boolean;
+}
+
+/**
+ * Each queue's oldest event still to deliver, for the queues that have one. One pass over the
+ * events after the lowest acknowledgement, which ends once every queue has found its event (a
+ * broadcast finds them all), rather than one read per queue.
+ */
+function firstPendingEvents(store: Store, queues: readonly QueueRow[]): Map<QueueRow, { id: number; created_at: number }> {
+  const found = new Map<QueueRow, { id: number; created_at: number }>();
+  const byUser = new Map<number, Unmatched[]>();
+  let from = Infinity;
+  for (const queue of queues) {
+    const list = byUser.get(queue.user_id) ?? [];
+    list.push({ queue, accepts: typeFilter(queue) });
+    byUser.set(queue.user_id, list);
+    from = Math.min(from, queue.acked_event_id);
+  }
+  let left = queues.length;
+  if (left === 0) return found;
+  for (const row of iterateEventsAfter(store, from)) {
+    const users = row.user_id !== null ? [row.user_id] : row.recipients !== null ? recipientIds(row.recipients) : [...byUser.keys()];
+    for (const userId of users) {
+      const unmatched = byUser.get(userId);
+      if (unmatched === undefined) continue;
+      const still = unmatched.filter(({ queue, accepts }) => {
+        if (row.id <= queue.acked_event_id || !accepts(row.type)) return true;
+        found.set(queue, { id: row.id, created_at: row.created_at });
+        return false;
+      });
+      left -= unmatched.length - still.length;
+      if (still.length === 0) byUser.delete(userId);
+      else byUser.set(userId, still);
+    }
+    if (left === 0) break;
+  }
+  return found;
 }

@@ -37,6 +37,11 @@ export function recipientList(userIds: Iterable<number>): string {
   return `,${[...userIds].join(',')},`;
 }
 
+/** The users of a recipients list. */
+export function recipientIds(recipients: string): number[] {
+  return recipients.slice(1, -1).split(',').map(Number);
+}
+
 function recipientNeedle(userId: number): string {
   return `,${userId},`;
 }
@@ -46,7 +51,12 @@ export function selectMaxEventId(s: Store): number {
   return (s.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number) ?? 0;
 }
 
-/** A user's events after an id: their own rows, broadcasts, and lists that name them (event_by_user, both ranges). */
+/**
+ * A user's events after an id: their own rows, broadcasts, and lists that name them. A range of
+ * the primary key from `afterId`: a client that keeps up reads only the few newest rows, one
+ * that is behind reads past the other users' events since (event has no per-user index: every
+ * write would pay for it, bench/README.md "write path").
+ */
 export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
   return s.all<EventRow>(
     `SELECT id, type, payload FROM event
@@ -127,39 +137,17 @@ export function selectAllQueues(s: Store): QueueRow[] {
   return s.all<QueueRow>('SELECT * FROM event_queue');
 }
 
-/** Which stored event types a queue receives: `only` (null: every type) minus `except`. */
-export interface QueueTypes {
-  only: readonly string[] | null;
-  except: readonly string[];
+export interface PendingEventRow {
+  id: number;
+  user_id: number | null;
+  recipients: string | null;
+  type: string;
+  created_at: number;
 }
 
-/**
- * The oldest event after `afterId` that a queue of this user with these types would deliver.
- * Two index ranges of event_by_user (the user's rows, then the rows with user_id NULL), each
- * stopping at its first match, rather than a scan of every newer event.
- */
-export function selectFirstPendingEvent(
-  s: Store,
-  userId: number,
-  afterId: number,
-  types: QueueTypes,
-): { id: number; created_at: number } | undefined {
-  const only = types.only === null ? null : JSON.stringify(types.only);
-  const except = JSON.stringify(types.except);
-  return s.get(
-    `SELECT id, created_at FROM (
-       SELECT * FROM (SELECT id, created_at FROM event
-         WHERE user_id = @userId AND id > @afterId
-           AND (@only IS NULL OR type IN (SELECT value FROM json_each(@only))) AND type NOT IN (SELECT value FROM json_each(@except))
-         ORDER BY user_id, id LIMIT 1)
-       UNION ALL
-       SELECT * FROM (SELECT id, created_at FROM event
-         WHERE user_id IS NULL AND id > @afterId AND (recipients IS NULL OR instr(recipients, @needle) > 0)
-           AND (@only IS NULL OR type IN (SELECT value FROM json_each(@only))) AND type NOT IN (SELECT value FROM json_each(@except))
-         ORDER BY user_id, id LIMIT 1)
-     ) ORDER BY id LIMIT 1`,
-    { userId, afterId, only, except, needle: recipientNeedle(userId) },
-  );
+/** Every event after an id, oldest first, read one row at a time (queue garbage collection). */
+export function iterateEventsAfter(s: Store, afterId: number): IterableIterator<PendingEventRow> {
+  return s.prepare('SELECT id, user_id, recipients, type, created_at FROM event WHERE id > ? ORDER BY id').iterate(afterId) as IterableIterator<PendingEventRow>;
 }
 
 /** Keeps a user's `keep` most recently polled queues and deletes the others. */

@@ -141,7 +141,14 @@ export const MIGRATIONS: readonly Migration[] = [
       }
     },
   },
+  {
+    // The event table loses its per-user index: every write paid a page for it (schema.sql).
+    version: 15,
+    up(db) {
+      db.exec('DROP INDEX IF EXISTS event_by_user');
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
