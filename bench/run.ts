@@ -7,6 +7,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   foundation: () => import('./foundation.bench.js'),
   push: () => import('./push.bench.js'),
   events: () => import('./events.bench.js'),
+  event_log: () => import('./event_log.bench.js'),
   views_drafts_alert_words: () => import('./views_drafts_alert_words.bench.js'),
   user_status: () => import('./user_status.bench.js'),
   typing_presence: () => import('./typing_presence.bench.js'),

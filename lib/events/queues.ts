@@ -90,7 +90,7 @@ function firstPendingEvents(store: Store, queues: readonly QueueRow[]): Map<Queu
   }
   let left = queues.length;
   if (left === 0) return found;
-  for (const row of iterateEventsAfter(store, from)) {
+  for (const row of iterateEventsAfter(store, from, [...byUser.keys()])) {
     const users = row.user_id !== null ? [row.user_id] : row.recipients !== null ? recipientIds(row.recipients) : [...byUser.keys()];
     for (const userId of users) {
       const unmatched = byUser.get(userId);

@@ -145,9 +145,18 @@ export interface PendingEventRow {
   created_at: number;
 }
 
-/** Every event after an id, oldest first, read one row at a time (queue garbage collection). */
-export function iterateEventsAfter(s: Store, afterId: number): IterableIterator<PendingEventRow> {
-  return s.prepare('SELECT id, user_id, recipients, type, created_at FROM event WHERE id > ? ORDER BY id').iterate(afterId) as IterableIterator<PendingEventRow>;
+/**
+ * The events after an id that may concern the given users, oldest first, read one row at a time
+ * (queue garbage collection): their own rows, broadcasts and recipients lists; other users' rows
+ * are skipped by SQLite.
+ */
+export function iterateEventsAfter(s: Store, afterId: number, userIds: readonly number[]): IterableIterator<PendingEventRow> {
+  return s
+    .prepare(
+      `SELECT id, user_id, recipients, type, created_at FROM event
+       WHERE id > ? AND (user_id IS NULL OR user_id IN (SELECT value FROM json_each(?))) ORDER BY id`,
+    )
+    .iterate(afterId, JSON.stringify(userIds)) as IterableIterator<PendingEventRow>;
 }
 
 /** Keeps a user's `keep` most recently polled queues and deletes the others. */
