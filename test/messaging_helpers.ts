@@ -28,9 +28,9 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
   return reply.body.id as number;
 }
 
-/** The user's flag bits on a message, straight from the table (undefined: no row). */
+/** The user's flag bits on a message, straight from the table, starred column in bit 1 (undefined: no row). */
 export function flagBits(s: TestServer, userId: number, messageId: number): number | undefined {
-  return s.db.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
+  return s.db.prepare('SELECT flags | (starred << 1) FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
 }
 
 export function addAlertWord(s: TestServer, userId: number, word: string): void {
