@@ -28,7 +28,7 @@ interface Case {
   name: string;
   op: 'add' | 'remove';
   flag: 'read' | 'starred';
-  /** The user's flags on every row before each timed run. */
+  /** The user's flags on every row before each timed run (none starred). */
   initial: number;
   raw: string;
 }
@@ -36,7 +36,7 @@ interface Case {
 const CASES: Case[] = [
   { name: 'add read', op: 'add', flag: 'read', initial: 0, raw: 'UPDATE user_message SET flags = flags | 1 WHERE user_id = ? AND message_id = ?' },
   { name: 'remove read', op: 'remove', flag: 'read', initial: 1, raw: 'UPDATE user_message SET flags = flags & ~1 WHERE user_id = ? AND message_id = ?' },
-  { name: 'add starred', op: 'add', flag: 'starred', initial: 1, raw: 'UPDATE user_message SET flags = flags | 2 WHERE user_id = ? AND message_id = ?' },
+  { name: 'add starred', op: 'add', flag: 'starred', initial: 1, raw: 'UPDATE user_message SET starred = 1 WHERE user_id = ? AND message_id = ?' },
 ];
 
 export async function run(): Promise<void> {
@@ -61,7 +61,7 @@ export async function run(): Promise<void> {
   })();
   // Every tenth message: spread over the user's rows, as a client marking a long backlog would.
   const changed = ids.filter((_, i) => i % (MESSAGES / CHANGED) === 0);
-  const resetFlags = db.prepare('UPDATE user_message SET flags = ? WHERE user_id = ?');
+  const resetFlags = db.prepare('UPDATE user_message SET flags = ?, starred = 0 WHERE user_id = ?');
   // Every timed run starts from the same rows and an empty WAL, so no run pays another's checkpoint.
   const reset = { run: (flags: number, userId: number) => (resetFlags.run(flags, userId), db.pragma('wal_checkpoint(TRUNCATE)')) };
   const address = await chat.listen(0, '127.0.0.1');

@@ -28,9 +28,15 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
   return reply.body.id as number;
 }
 
-/** The user's flag bits on a message, straight from the table (undefined: no row). */
+/**
+ * The user's flag bits on a message, straight from the table, the starred column as bit 1
+ * (undefined: no row). Bit 1 of the stored `flags` must be 0: starred has its own column.
+ */
 export function flagBits(s: TestServer, userId: number, messageId: number): number | undefined {
-  return s.db.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
+  const row = s.db.prepare('SELECT flags, starred FROM user_message WHERE user_id = ? AND message_id = ?').raw().get(userId, messageId) as [number, number] | undefined;
+  if (row === undefined) return undefined;
+  if (row[0] & 2) throw new Error(`user_message.flags of user ${userId}, message ${messageId} has bit 1 (starred) set`);
+  return row[0] | (row[1] << 1);
 }
 
 export function addAlertWord(s: TestServer, userId: number, word: string): void {

@@ -161,8 +161,12 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `CREATE INDEX event_by_user ON event (user_id, id);
+// Back to version 3: starred in bit 1 of user_message.flags (16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const TO_VERSION_3 = `UPDATE user_message SET flags = flags | (starred << 1);
+    DROP INDEX user_message_starred;
+    ALTER TABLE user_message DROP COLUMN starred;
+    CREATE INDEX user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
+    CREATE INDEX event_by_user ON event (user_id, id);
     ALTER TABLE subscription DROP COLUMN desktop_notifications;
     ALTER TABLE subscription DROP COLUMN audible_notifications;
     ALTER TABLE subscription DROP COLUMN push_notifications;
@@ -311,6 +315,30 @@ t.test('schema 9: a database from before full-text search gets has_link/has_imag
   t.doesNotThrow(() => db.exec("INSERT INTO message_fts (message_fts, rank) VALUES ('integrity-check', 1)"), 'the index matches the messages');
   const id = chat.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'archive', content: 'fresh words' }).id;
   t.same(ids('search', 'words'), [kept.plain, id], 'and new ones go in');
+});
+
+t.test('schema 16: a message starred in an old database (bit 1 of flags) is still starred, in the starred column', async (t) => {
+  const { db, chat, ownerId, kept } = await migratedFrom(
+    t,
+    (old, ownerId) => {
+      old.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
+      const send = (content: string) => old.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'stars', content }).id;
+      const ids = { starred: send('keep me'), plain: send('not me') };
+      old.api.messageFlags.update(ownerId, { messages: [ids.starred], op: 'add', flag: 'starred' });
+      return ids;
+    },
+    () => '',
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  const stored = db.prepare('SELECT message_id, flags & 2, starred FROM user_message WHERE user_id = ? ORDER BY message_id').raw().all(ownerId);
+  t.same(stored, [[kept.starred, 0, 1], [kept.plain, 0, 0]], 'bit 1 moved into the column');
+  t.ok(chat.api.messages.get(ownerId, { messageId: kept.starred }).message.flags.includes('starred'), 'the flag list');
+  t.notOk(chat.api.messages.get(ownerId, { messageId: kept.plain }).message.flags.includes('starred'));
+  const starred = () => chat.api.messages.list(ownerId, { anchor: 'newest', numBefore: 10, numAfter: 0, narrow: [{ operator: 'is', operand: 'starred' }] }).messages.map((m) => (m as { id: number }).id);
+  t.same(starred(), [kept.starred], 'the is:starred narrow');
+  t.same((chat.api.events.register(ownerId, { eventTypes: ['starred_messages'] }) as Record<string, unknown>).starred_messages, [kept.starred]);
+  chat.api.messageFlags.update(ownerId, { messages: [kept.starred], op: 'remove', flag: 'starred' });
+  t.same(starred(), [], 'and it can be unstarred');
 });
 
 t.test('schema 13: one cache_version table replaces the three version tables, and what is kept follows writes made by hand', async (t) => {

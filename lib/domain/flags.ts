@@ -1,5 +1,6 @@
-// Personal message flags: the bit of each flag in user_message.flags (Zulip's ALL_FLAGS order)
-// and the flag list the API reports, including the deprecated wildcard_mentioned.
+// Personal message flags: the bit of each flag in the bit field lib/store/user_message.ts reads
+// and writes (Zulip's ALL_FLAGS order; starred is stored in its own column) and the flag list
+// the API reports, including the deprecated wildcard_mentioned.
 import { z } from 'zod';
 
 /** Zulip's UserMessage.ALL_FLAGS, in bit order: bit i is ALL_FLAGS[i]. */

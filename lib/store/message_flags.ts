@@ -2,11 +2,14 @@
 // and the unread_msgs state: one prepared statement run in a loop inside the caller's
 // transaction (measured faster than one big json_each statement: bench/README.md).
 import type { Store } from './db.js';
+import { STARRED_BIT, flagsSql, storedFlags } from './user_message.js';
 
 /**
- * Sets the bits of `mask` to `target` on the user's rows for the ids, skipping rows already in
- * that state. Returns, per index of `messageIds`, 1 when that row changed, else 0 (no row, or
- * already in the target state; a repeated id changes once).
+ * Sets the bits of `mask` (one flag, or flags other than starred) to `target` on the user's rows
+ * for the ids, skipping rows already in that state. Returns, per index of `messageIds`, 1 when
+ * that row changed, else 0 (no row, or already in the target state; a repeated id changes once).
+ * Starred assigns only the starred column, so the row's entries in the partial indexes on
+ * `flags` (unread, private) are not rewritten.
  */
 export function updateUserMessageFlagsWhereDifferent(
   s: Store,
@@ -15,8 +18,14 @@ export function updateUserMessageFlagsWhereDifferent(
   mask: number,
   target: number,
 ): Uint8Array {
-  const update = s.prepare('UPDATE user_message SET flags = (flags & ~?) | ? WHERE user_id = ? AND message_id = ? AND (flags & ?) <> ?');
   const changed = new Uint8Array(messageIds.length);
+  if (mask === STARRED_BIT) {
+    const starred = storedFlags(target)[1];
+    const update = s.prepare('UPDATE user_message SET starred = ? WHERE user_id = ? AND message_id = ? AND starred <> ?');
+    for (let i = 0; i < messageIds.length; i++) changed[i] = update.run(starred, userId, messageIds[i], starred).changes;
+    return changed;
+  }
+  const update = s.prepare('UPDATE user_message SET flags = (flags & ~?) | ? WHERE user_id = ? AND message_id = ? AND (flags & ?) <> ?');
   for (let i = 0; i < messageIds.length; i++) changed[i] = update.run(mask, target, userId, messageIds[i], mask, target).changes;
   return changed;
 }
@@ -57,8 +66,8 @@ export function clearUserMessageReadBits(s: Store, userId: number, messageIds: r
 
 /** Rows for messages that enter the user's history (Zulip's historical UserMessage rows). */
 export function insertHistoricalUserMessages(s: Store, userId: number, messageIds: readonly number[], flags: number): void {
-  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
-  for (const id of messageIds) insert.run(userId, id, flags);
+  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags, starred) VALUES (?, ?, ?, ?)');
+  for (const id of messageIds) insert.run(userId, id, ...storedFlags(flags));
 }
 
 /** An unread message of the user, with what unread_msgs groups it by. */
@@ -74,7 +83,7 @@ export interface UnreadRow {
 export function selectNewestUnreadRows(s: Store, userId: number, limit: number): UnreadRow[] {
   const rows = s
     .prepare(
-      `SELECT um.message_id, um.flags, m.stream_id, m.direct_group_id, m.topic
+      `SELECT um.message_id, ${flagsSql('um')}, m.stream_id, m.direct_group_id, m.topic
        FROM user_message um JOIN message m ON m.id = um.message_id
        WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
     )

@@ -5,6 +5,7 @@
 // per narrow shape.
 import type { Store } from './db.js';
 import type { MessageRow } from './messages.js';
+import { STARRED_BIT, flagsSql } from './user_message.js';
 
 export type NarrowCondition =
   | { kind: 'none' }
@@ -61,8 +62,12 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       sql = 'm.sender_id = ?';
       break;
     case 'flags':
-      params.push(c.mask);
-      sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
+      // is:starred reads the starred column, as the user_message_starred index does.
+      if (c.mask === STARRED_BIT) sql = c.set ? 'um.starred <> 0' : 'um.starred = 0';
+      else {
+        params.push(c.mask);
+        sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
+      }
       break;
     case 'has_reaction':
       // The reaction table's unique key starts with message_id.
@@ -109,6 +114,8 @@ function likeBoth(phrase: string, params: unknown[]): string {
   return "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')";
 }
 
+const UM_FLAGS = flagsSql('um');
+
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
   const where = q.conditions.map((c) => fragment(c, params)).filter((f): f is string => f !== undefined);
@@ -118,18 +125,18 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
     const join = q.history
       ? 'message_fts f CROSS JOIN message m ON m.id = f.rowid LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ?'
       : 'message_fts f CROSS JOIN user_message um ON um.user_id = ? AND um.message_id = f.rowid CROSS JOIN message m ON m.id = f.rowid';
-    return { sql: `SELECT m.*, um.flags AS um_flags FROM ${join} WHERE 1${conditions}`, params, idColumn: 'f.rowid' };
+    return { sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM ${join} WHERE 1${conditions}`, params, idColumn: 'f.rowid' };
   }
   if (q.history) {
     return {
-      sql: `SELECT m.*, um.flags AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
+      sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
       params,
       idColumn: 'm.id',
     };
   }
   // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.
   return {
-    sql: `SELECT m.*, um.flags AS um_flags FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
+    sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
     params,
     idColumn: 'um.message_id',
   };

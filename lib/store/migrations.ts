@@ -148,7 +148,17 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('DROP INDEX IF EXISTS event_by_user');
     },
   },
+  {
+    // user_message.starred: the starred flag leaves bit 1 of flags for its own column, and the
+    // user_message_starred index (made again by schema.sql after this step) reads the column.
+    version: 16,
+    up(db) {
+      db.exec('DROP INDEX IF EXISTS user_message_starred');
+      if (!hasColumn(db, 'user_message', 'starred')) db.exec('ALTER TABLE user_message ADD COLUMN starred INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1))');
+      db.exec('UPDATE user_message SET starred = 1, flags = flags & ~2 WHERE (flags & 2) <> 0');
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 15;
+export const SCHEMA_VERSION = 16;

@@ -1,9 +1,23 @@
 // SQL for user_message: one row per (user, message) with the personal flags as a bit field in
-// Zulip's bit order (schema.sql; names in lib/domain/flags.ts). Shared by sending, fetching,
-// editing and the flags operation.
+// Zulip's bit order (schema.sql; names in lib/domain/flags.ts), but starred (bit 1) in its own
+// column so that starring rewrites no entry of the unread and private indexes. Callers see one
+// bit field: reads return `flags | (starred << 1)` and writes split it. Shared by sending,
+// fetching, editing and the flags operation.
 import type { Store } from './db.js';
 
 export const READ_BIT = 1;
+/** Zulip's starred bit, stored in user_message.starred (bit 1 of user_message.flags is always 0). */
+export const STARRED_BIT = 2;
+
+/** SQL for the full bit field of the user_message row named `alias` (NULL when the row is absent). */
+export function flagsSql(alias: string): string {
+  return `(${alias}.flags | (${alias}.starred << 1))`;
+}
+
+/** A bit field as stored: [flags without the starred bit, starred as 0 or 1]. */
+export function storedFlags(bits: number): [flags: number, starred: number] {
+  return [bits & ~STARRED_BIT, (bits & STARRED_BIT) >> 1];
+}
 
 /**
  * Inserts one row per recipient: one statement per distinct flags value over a JSON list of the
@@ -16,13 +30,13 @@ export function insertUserMessages(s: Store, messageId: number, userIds: readonl
     if (users) users.push(userIds[i]!);
     else byFlags.set(flags[i]!, [userIds[i]!]);
   }
-  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?)');
-  for (const [value, users] of byFlags) insert.run(messageId, value, JSON.stringify(users));
+  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags, starred) SELECT value, ?, ?, ? FROM json_each(?)');
+  for (const [value, users] of byFlags) insert.run(messageId, ...storedFlags(value), JSON.stringify(users));
 }
 
 /** A row for the user unless they have one (a message entering their history). */
 export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: number, flags: number): void {
-  s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
+  s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags, starred) VALUES (?, ?, ?, ?)', userId, messageId, ...storedFlags(flags));
 }
 
 /** Deletes every user's row for a message (user_message_by_message). */
@@ -33,21 +47,25 @@ export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
 /** The user's flags on a message, or undefined when the user has no row for it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
   return s
-    .prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?')
+    .prepare(`SELECT ${flagsSql('user_message')} FROM user_message WHERE user_id = ? AND message_id = ?`)
     .pluck()
     .get(userId, messageId) as number | undefined;
 }
 
 /** [user_id, flags] of every row of a message (user_message_by_message index). */
 export function selectUserMessagesOfMessage(s: Store, messageId: number): [number, number][] {
-  return s.prepare('SELECT user_id, flags FROM user_message WHERE message_id = ? ORDER BY user_id').raw().all(messageId) as [number, number][];
+  return s.prepare(`SELECT user_id, ${flagsSql('user_message')} FROM user_message WHERE message_id = ? ORDER BY user_id`).raw().all(messageId) as [number, number][];
 }
 
+/** Sets the row's flags but starred, which stays as stored (an edit recomputes only rendered flags). */
 export function updateUserMessageFlags(s: Store, userId: number, messageId: number, flags: number): void {
-  s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags, userId, messageId);
+  s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', storedFlags(flags)[0], userId, messageId);
 }
 
-/** Sets `mask` on the user's rows for the given messages (a prepared statement in a loop: measured faster than one json_each statement). */
+/**
+ * Sets `mask` (bits of `flags`: not starred) on the user's rows for the given messages (a prepared
+ * statement in a loop: measured faster than one json_each statement).
+ */
 export function setUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
   const update = s.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
   for (const id of messageIds) update.run(mask, userId, id);
@@ -103,7 +121,7 @@ export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole:
 
 /** The ids of the user's starred messages, ascending (index user_message_starred). */
 export function selectStarredMessageIds(s: Store, userId: number): number[] {
-  return s.prepare('SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2) <> 0 ORDER BY message_id').pluck().all(userId) as number[];
+  return s.prepare('SELECT message_id FROM user_message WHERE user_id = ? AND starred <> 0 ORDER BY message_id').pluck().all(userId) as number[];
 }
 
 /**
