@@ -480,6 +480,7 @@ t.test('a transactional route: authenticated before its body (checkedAgain), the
   const caller = Object.freeze({ id: 7, email: 'a@example.com', fullName: 'A', role: 400 as const, isBot: false, botType: null, botOwnerId: null });
   const routes: RouteDef[] = [
     route({ method: 'POST', path: '/tx', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), { done: true }) }),
+    route({ method: 'POST', path: '/tx_admin', access: 'admin', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), {}) }),
     route({ method: 'POST', path: '/tx_async', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: async () => ({}) }),
   ];
   const { logger, entries } = memoryLogger();
@@ -487,6 +488,7 @@ t.test('a transactional route: authenticated before its body (checkedAgain), the
     routes,
     authenticate: (header, _ip, _route, checkedAgain) => {
       calls.push(`authenticate ${checkedAgain}`);
+      if (header === 'promoted') return checkedAgain ? caller : { ...caller, role: 200 as const };
       if (header !== 'good') throw new ApiError('UNAUTHORIZED', 'Invalid API key');
       return caller;
     },
@@ -523,4 +525,10 @@ t.test('a transactional route: authenticated before its body (checkedAgain), the
   t.same([asynchronous.status, asynchronous.body.code], [500, 'INTERNAL_SERVER_ERROR'], 'a transactional route whose handler is asynchronous is a mistake');
   t.same(calls, ['authenticate true', 'begin', 'authenticate false', 'rollback']);
   t.match(entries.at(-1)?.fields?.error, /is transactional but its handler is asynchronous/);
+
+  // The caller remembered as a member has been made an administrator since.
+  calls.length = 0;
+  const promoted = await raw(app.url, 'POST', '/api/v1/tx_admin', { headers: { ...form, authorization: 'promoted' }, body: 'a=1' });
+  t.equal(promoted.status, 200, 'an access check that refuses a remembered caller is made again with the caller as they are now');
+  t.same(calls, ['authenticate true', 'authenticate false', 'begin', 'authenticate false', 'handler', 'commit']);
 });

@@ -250,7 +250,14 @@ export function createHandler(deps: HandlerDeps): RequestListener {
         identify(transaction !== undefined);
         if (limiter) extraHeaders = limiter.user(actor.id);
       }
-      admit();
+      try {
+        admit();
+      } catch (error) {
+        // A caller taken from memory may be out of date: refused only as they are now.
+        if (transaction === undefined) throw error;
+        identify(false);
+        admit();
+      }
       if (bodyUnread) {
         const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
         readBody(req, deps.limits, fileBytes, route.spoolUploads === true).then(run, (error: unknown) => {
