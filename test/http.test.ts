@@ -474,3 +474,61 @@ t.test("a request's signal aborts when the client leaves before the answer, not 
   t.equal(signals[1]!.aborted, true, 'a client that leaves while the handler works aborts its signal');
   release?.();
 });
+
+t.test('a transactional route: authenticated before its body (checkedAgain), then again in one transaction with its handler', async (t) => {
+  const calls: string[] = [];
+  const caller = Object.freeze({ id: 7, email: 'a@example.com', fullName: 'A', role: 400 as const, isBot: false, botType: null, botOwnerId: null });
+  const routes: RouteDef[] = [
+    route({ method: 'POST', path: '/tx', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), { done: true }) }),
+    route({ method: 'POST', path: '/tx_admin', access: 'admin', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), {}) }),
+    route({ method: 'POST', path: '/tx_async', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: async () => ({}) }),
+  ];
+  const { logger, entries } = memoryLogger();
+  const handler = createHandler({
+    routes,
+    authenticate: (header, _ip, _route, checkedAgain) => {
+      calls.push(`authenticate ${checkedAgain}`);
+      if (header === 'promoted') return checkedAgain ? caller : { ...caller, role: 200 as const };
+      if (header !== 'good') throw new ApiError('UNAUTHORIZED', 'Invalid API key');
+      return caller;
+    },
+    transaction: (fn) => {
+      calls.push('begin');
+      try {
+        const result = fn();
+        calls.push('commit');
+        return result;
+      } catch (error) {
+        calls.push('rollback');
+        throw error;
+      }
+    },
+    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
+    limits: DEFAULT_LIMITS,
+    logger,
+  });
+  const app = await listen((req, res) => handler(req, res));
+  t.teardown(() => app.close());
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+
+  const done = await raw(app.url, 'POST', '/api/v1/tx', { headers: { ...form, authorization: 'good' }, body: 'a=1' });
+  t.same([done.status, done.body.done], [200, true]);
+  t.same(calls, ['authenticate true', 'begin', 'authenticate false', 'handler', 'commit']);
+
+  calls.length = 0;
+  const refused = await raw(app.url, 'POST', '/api/v1/tx', { headers: { ...form, authorization: 'bad' }, body: 'a=1' });
+  t.same([refused.status, refused.body.msg, refused.headers.connection], [401, 'Invalid API key', 'close'], 'refused before its body is read');
+  t.same(calls, ['authenticate true'], 'no transaction');
+
+  calls.length = 0;
+  const asynchronous = await raw(app.url, 'POST', '/api/v1/tx_async', { headers: { ...form, authorization: 'good' }, body: 'a=1' });
+  t.same([asynchronous.status, asynchronous.body.code], [500, 'INTERNAL_SERVER_ERROR'], 'a transactional route whose handler is asynchronous is a mistake');
+  t.same(calls, ['authenticate true', 'begin', 'authenticate false', 'rollback']);
+  t.match(entries.at(-1)?.fields?.error, /is transactional but its handler is asynchronous/);
+
+  // The caller remembered as a member has been made an administrator since.
+  calls.length = 0;
+  const promoted = await raw(app.url, 'POST', '/api/v1/tx_admin', { headers: { ...form, authorization: 'promoted' }, body: 'a=1' });
+  t.equal(promoted.status, 200, 'an access check that refuses a remembered caller is made again with the caller as they are now');
+  t.same(calls, ['authenticate true', 'authenticate false', 'begin', 'authenticate false', 'handler', 'commit']);
+});

@@ -21,7 +21,10 @@ export interface CallerRules {
 // Every request starts by reading its caller's user row. The rows read are kept (ctx.cached 'user')
 // until a change to the user table or the organization URL, by any process, gives them a new
 // version: checking it costs a fraction of reading a row again. Misses are not kept, so unknown
-// emails cannot fill the memory.
+// emails cannot fill the memory. A request of a transactional route (RouteDef.transactional) checks
+// the version inside its write transaction rather than in a read transaction of its own: before
+// its body is read it may pass on the remembered row alone (authenticateRemembered), and it is
+// authenticated again, as every request is, in the transaction that runs its handler.
 interface CachedUser {
   row: UserRow;
   /** The caller built from the row; shared by every request of that user, so frozen. */
@@ -115,13 +118,30 @@ export function authenticate(ctx: Ctx, email: string, apiKey: string, rules: Cal
   return mayCall(user, rules);
 }
 
+/**
+ * authenticate without reading the version, for a request authenticated again inside its write
+ * transaction: a remembered caller with this key, allowed by the rules, passes as remembered;
+ * any other request is authenticated as usual.
+ */
+export function authenticateRemembered(ctx: Ctx, email: string, apiKey: string, rules: CallerRules = {}): Actor {
+  const user = ctx.lastCached<UserCache>('user')?.byEmail.get(email);
+  if (user !== undefined && API_KEY_PATTERN.test(apiKey) && safeEqual(apiKey, user.row.api_key) && refusal(user.row, rules) === undefined) {
+    return user.actor;
+  }
+  return authenticate(ctx, email, apiKey, rules);
+}
+
 /** The account rules after identification, the same over HTTP and in-process. */
 function mayCall({ row, actor }: CachedUser, rules: CallerRules): Actor {
-  if (row.is_active !== 1) throw unauthorized('Account is deactivated');
-  if (row.bot_type === INCOMING_WEBHOOK_BOT && !rules.allowIncomingWebhooks) {
-    throw unauthorized('This API is not available to incoming webhook bots.');
-  }
+  const refused = refusal(row, rules);
+  if (refused !== undefined) throw unauthorized(refused);
   return actor;
+}
+
+function refusal(row: UserRow, rules: CallerRules): string | undefined {
+  if (row.is_active !== 1) return 'Account is deactivated';
+  if (row.bot_type === INCOMING_WEBHOOK_BOT && !rules.allowIncomingWebhooks) return 'This API is not available to incoming webhook bots.';
+  return undefined;
 }
 
 /** The in-process API's caller: a user id or an object with one; must be an active account, not an incoming webhook bot. */

@@ -18,8 +18,17 @@ const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export interface HandlerDeps {
   routes: readonly RouteDef[];
-  /** Checks the Authorization header for this route; throws the ApiError to answer with. */
-  authenticate(header: string | undefined, ip: string, route: RouteDef): Actor;
+  /**
+   * Checks the Authorization header for this route; throws the ApiError to answer with.
+   * `checkedAgain`: the request is authenticated again in `transaction` (a transactional route),
+   * so a caller known from earlier requests may pass without confirming it is still current.
+   */
+  authenticate(header: string | undefined, ip: string, route: RouteDef, checkedAgain: boolean): Actor;
+  /**
+   * Runs fn in one write transaction: a transactional route's authentication (again), access
+   * checks and handler. Without it those routes are served as the others.
+   */
+  transaction?<T>(fn: () => T): T;
   invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
   /** Runs the route's `before` check (it needs the domain context, which this layer does not have). */
   before?(route: RouteDef, actor: Actor): void;
@@ -129,6 +138,22 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     let bodyUnread = hasBody(req);
     const ip = deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
     const limiter = deps.rateLimiter;
+    const transaction = route.transactional === true && route.access !== 'public' ? deps.transaction : undefined;
+
+    // Credentials are always checked: failures of other accounts never refuse a valid key.
+    const identify = (checkedAgain: boolean): void => {
+      try {
+        actor = deps.authenticate(req.headers.authorization, ip, route, checkedAgain);
+      } catch (error) {
+        if (limiter) extraHeaders = limiter.authFailed(ip);
+        throw error;
+      }
+    };
+
+    const admit = (): void => {
+      checkAccess(route, actor);
+      if (route.before && route.access !== 'public') deps.before?.(route, actor);
+    };
 
     const fail = (error: unknown): void => {
       // Refused before its body was read: the connection goes, and the body with it unread.
@@ -161,8 +186,13 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       try {
         const raw = new Map<string, string>(query === '' ? undefined : new URLSearchParams(query));
         for (const [key, value] of body.fields) raw.set(key, value);
-        const { values, ignored } = decodeParams(route.params, raw, pathValues);
         const request = new HttpRequestInfo(res, body.files, req.headers['user-agent'], ip, raw.get('client'));
+        if (transaction) {
+          const [result, ignored] = transaction(() => transactionalCall(raw, request));
+          answer(result, ignored);
+          return;
+        }
+        const { values, ignored } = decodeParams(route.params, raw, pathValues);
         if (limiter && route.passwordLogin) {
           login(limiter, String(values[route.passwordLogin.accountParam]), values, request, ignored);
           return;
@@ -180,6 +210,17 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       } finally {
         if (!pending) body.cleanup?.();
       }
+    };
+
+    // Authentication, access checks and handler in one write transaction: the caller's version read
+    // costs no transaction of its own, and any change to the caller committed before it is seen.
+    const transactionalCall = (raw: Map<string, string>, request: RequestInfo): [unknown, readonly string[]] => {
+      identify(false);
+      admit();
+      const { values, ignored } = decodeParams(route.params, raw, pathValues);
+      const result = deps.invoke(route, actor, values, request);
+      if (result instanceof Promise) throw new Error(`${route.method} ${route.path} is transactional but its handler is asynchronous`);
+      return [result, ignored];
     };
 
     // A password login: the account's attempts are checked before the password is (Zulip's
@@ -206,17 +247,17 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       if (route.access === 'public') {
         if (limiter && !route.outsideApi) extraHeaders = limiter.address(ip);
       } else {
-        // Credentials are always checked: failures of other accounts never refuse a valid key.
-        try {
-          actor = deps.authenticate(req.headers.authorization, ip, route);
-        } catch (error) {
-          if (limiter) extraHeaders = limiter.authFailed(ip);
-          throw error;
-        }
+        identify(transaction !== undefined);
         if (limiter) extraHeaders = limiter.user(actor.id);
       }
-      checkAccess(route, actor);
-      if (route.before && route.access !== 'public') deps.before?.(route, actor);
+      try {
+        admit();
+      } catch (error) {
+        // A caller taken from memory may be out of date: refused only as they are now.
+        if (transaction === undefined) throw error;
+        identify(false);
+        admit();
+      }
       if (bodyUnread) {
         const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
         readBody(req, deps.limits, fileBytes, route.spoolUploads === true).then(run, (error: unknown) => {

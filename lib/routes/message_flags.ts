@@ -19,6 +19,7 @@ export const messageFlagRoutes = {
   update: route({
     method: 'POST',
     path: '/messages/flags',
+    transactional: true,
     access: 'user',
     summary: 'Add or remove a personal flag (read, starred, collapsed) on a list of messages',
     params: {

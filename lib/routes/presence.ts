@@ -10,6 +10,7 @@ export const presenceRoutes = {
   update: route({
     method: 'POST',
     path: '/users/me/presence',
+    transactional: true,
     access: 'human',
     summary: "Report the caller's presence (active or idle) and fetch everyone's",
     params: {

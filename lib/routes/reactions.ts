@@ -12,6 +12,7 @@ export const reactionRoutes = {
   add: route({
     method: 'POST',
     path: '/messages/:message_id/reactions',
+    transactional: true,
     access: 'user',
     summary: 'Add an emoji reaction to a message',
     params: { message_id: pathInt(), emoji_name: str(), ...emoji },
@@ -23,6 +24,7 @@ export const reactionRoutes = {
   remove: route({
     method: 'DELETE',
     path: '/messages/:message_id/reactions',
+    transactional: true,
     access: 'user',
     summary: "Remove one's emoji reaction from a message, named by emoji_code or emoji_name",
     params: { message_id: pathInt(), emoji_name: str().optional(), ...emoji },

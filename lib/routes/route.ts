@@ -64,6 +64,13 @@ interface RouteBase<P extends ParamShape, R> {
   /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
   allowIncomingWebhooks?: boolean;
   handler: Handler<P, R>;
+  /**
+   * The handler is synchronous and does all its work in one ctx.tx, with no I/O but SQLite (no
+   * network, no files, no awaits). Over HTTP its caller is then confirmed inside that transaction:
+   * the check before the body is read may take a remembered caller as it is, and the one that
+   * counts (authentication, access, `before`) runs again in the write transaction with the handler.
+   */
+  transactional?: boolean;
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
 }

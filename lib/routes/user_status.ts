@@ -21,6 +21,7 @@ export const userStatusRoutes = {
   updateOwn: route({
     method: 'POST',
     path: '/users/me/status',
+    transactional: true,
     access: 'human',
     summary: "Set the calling user's status",
     params: { ...statusParams, away: bool().optional().describe('Deprecated: sets presence_enabled to its negation') },
@@ -38,6 +39,7 @@ export const userStatusRoutes = {
   update: route({
     method: 'POST',
     path: '/users/:user_id/status',
+    transactional: true,
     access: 'user',
     summary: "Set another user's status (administrators and owners, bots with those roles included)",
     params: { user_id: pathInt(), ...statusParams },

@@ -1,0 +1,138 @@
+// Transactional routes (RouteDef.transactional: POST /messages/flags, reactions, user status,
+// presence): over HTTP their caller is authenticated again inside the write transaction that runs
+// the handler, so a change to the caller committed by another process a moment before is seen
+// exactly as on any other route, and the version of the remembered callers is read in that
+// transaction rather than in a read transaction of its own.
+import t from 'tap';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createChatServer } from '../lib/index.js';
+import { silentLogger } from '../lib/logger.js';
+import { basic, openTestDatabase, sendRequest, startServer, type TestUser } from './helpers.js';
+import { isError, type Expected } from './assertions.js';
+import { flagBits, memberPair, ok, sendToStream } from './messaging_helpers.js';
+import { FLAG } from '../lib/domain/flags.js';
+
+const NOW = 1_700_000_000_000;
+let now = NOW;
+// Two failed authentications per address and minute: the tests move the clock on to start afresh.
+const s = await startServer({ socket: true, clock: () => now, rateLimit: { requestsPerMinute: 1000, authAttemptsPerMinute: 2 } });
+t.teardown(() => s.close());
+const other = openTestDatabase(join(s.dir, 'chat.db'));
+t.teardown(() => other.close());
+
+const invalidKey: Expected = { status: 401, code: 'UNAUTHORIZED', msg: 'Invalid API key' };
+const deactivated: Expected = { status: 401, code: 'UNAUTHORIZED', msg: 'Account is deactivated' };
+
+const star = (authorization: string, id: number) =>
+  sendRequest(s.url, 'POST', '/messages/flags', { headers: { authorization }, params: { messages: [id], op: 'add', flag: 'starred' } });
+const react = (authorization: string, id: number) => sendRequest(s.url, 'POST', `/messages/${id}/reactions`, { headers: { authorization }, params: { emoji_name: 'smile' } });
+const setStatus = (authorization: string, userId: number, text: string) =>
+  sendRequest(s.url, 'POST', `/users/${userId}/status`, { headers: { authorization }, params: { status_text: text } });
+const lastEventId = (): number => s.db.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number;
+const starred = (user: TestUser, id: number): boolean => ((flagBits(s, user.user_id, id) ?? 0) & FLAG.starred) !== 0;
+const auth = (user: TestUser): string => basic(user.email, user.api_key);
+
+t.test('a transactional route answers as before: stars, reactions and statuses', async (t) => {
+  const { alice, bob, channel } = await memberPair(t, s, 'authtx');
+  const id = await sendToStream(s, bob, channel, 'topic', 'hello');
+  t.same(ok(t, await star(auth(alice), id)), { result: 'success', msg: '', messages: [id] }, 'a star');
+  t.ok(starred(alice, id));
+  t.same(ok(t, await react(auth(alice), id)), { result: 'success', msg: '' }, 'a remembered caller');
+  t.equal(s.db.prepare('SELECT count(*) FROM reaction WHERE message_id = ? AND user_id = ?').pluck().get(id, alice.user_id), 1);
+  const removed = await sendRequest(s.url, 'DELETE', `/messages/${id}/reactions`, { headers: { authorization: auth(alice) }, params: { emoji_name: 'smile' } });
+  ok(t, removed);
+  ok(t, await sendRequest(s.url, 'POST', '/users/me/status', { headers: { authorization: auth(alice) }, params: { status_text: 'here' } }));
+  ok(t, await setStatus(auth(s.owner), alice.user_id, 'set by the owner'));
+  t.equal(s.db.prepare('SELECT status_text FROM user_status WHERE user_id = ?').pluck().get(alice.user_id), 'set by the owner');
+  isError(t, await react(auth(alice), id + 1000), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid message(s)' }, 'errors of the handler are unchanged');
+});
+
+t.test("an API key rotated by another process is refused at once, with today's 401, and nothing is written", async (t) => {
+  now += 60_000;
+  const { alice, bob, channel } = await memberPair(t, s, 'authtx');
+  const id = await sendToStream(s, bob, channel, 'topic', 'hello');
+  ok(t, await react(auth(alice), id), 'alice is remembered');
+  const before = lastEventId();
+  other.prepare('UPDATE user SET api_key = ? WHERE id = ?').run('R'.repeat(32), alice.user_id);
+  const refused = await star(auth(alice), id);
+  isError(t, refused, invalidKey);
+  t.equal(refused.headers.get('www-authenticate'), 'Basic realm="zulip"');
+  t.equal(refused.headers.get('x-ratelimit-remaining'), '1', 'counted as a failed authentication of the address');
+  t.notOk(starred(alice, id), 'the message is not starred');
+  t.equal(lastEventId(), before, 'no event');
+  isError(t, await star(basic(alice.email, 'W'.repeat(32)), id), invalidKey, 'the second failure of the address');
+  const limited = await star(auth(alice), id);
+  t.same([limited.status, limited.body.code], [429, 'RATE_LIMIT_HIT'], 'the third is over the address budget, as for any failed authentication');
+  now += 60_000;
+  ok(t, await star(basic(alice.email, 'R'.repeat(32)), id), 'the new key works');
+  t.ok(starred(alice, id));
+});
+
+t.test("a user deactivated by another process is refused at once, with today's 401, and nothing is written", async (t) => {
+  now += 60_000;
+  const { alice, bob, channel } = await memberPair(t, s, 'authtx');
+  const id = await sendToStream(s, bob, channel, 'topic', 'hello');
+  ok(t, await star(auth(alice), id), 'alice is remembered');
+  const before = lastEventId();
+  other.prepare('UPDATE user SET is_active = 0 WHERE id = ?').run(alice.user_id);
+  isError(t, await react(auth(alice), id), deactivated);
+  t.equal(s.db.prepare('SELECT count(*) FROM reaction WHERE message_id = ?').pluck().get(id), 0, 'no reaction');
+  t.equal(lastEventId(), before, 'no event');
+  t.throws(() => s.chat.api.reactions.add(alice.user_id, { messageId: id, emojiName: 'smile' }), { code: 'UNAUTHORIZED', message: 'Account is deactivated' }, 'in-process too');
+});
+
+t.test('a role changed by another process applies inside the transaction', async (t) => {
+  now += 60_000;
+  const admin = await s.user('admin');
+  const member = await s.user('member');
+  ok(t, await setStatus(auth(admin), member.user_id, 'by the admin'), "the admin's first request (nothing remembered): authenticated as usual, and remembered");
+  const before = lastEventId();
+  other.prepare('UPDATE user SET role = 400 WHERE id = ?').run(admin.user_id);
+  isError(t, await setStatus(auth(admin), member.user_id, 'by a member now'), { status: 400, code: 'BAD_REQUEST', msg: 'Insufficient permission' });
+  t.equal(s.db.prepare('SELECT status_text FROM user_status WHERE user_id = ?').pluck().get(member.user_id), 'by the admin', 'the status is unchanged');
+  t.equal(lastEventId(), before, 'no event');
+  other.prepare('UPDATE user SET role = 200 WHERE id = ?').run(member.user_id);
+  ok(t, await setStatus(auth(member), admin.user_id, 'by the new admin'), 'a promotion applies as well');
+  other.prepare('UPDATE user SET bot_type = 1, bot_owner_id = ? WHERE id = ?').run(s.owner.user_id, member.user_id);
+  const bot = await sendRequest(s.url, 'POST', '/users/me/status', { headers: { authorization: auth(member) }, params: { status_text: 'x' } });
+  isError(t, bot, { status: 400, code: 'BAD_REQUEST', msg: 'This endpoint does not accept bot requests.' }, 'the access check uses the row read in the transaction');
+});
+
+t.test("a remembered caller's request reads the version inside its write transaction, not before", async (t) => {
+  const dir = s.dir;
+  let log: string[] | undefined;
+  const db = new Database(join(dir, 'traced.db'), { verbose: (sql) => log?.push(String(sql)) });
+  const chat = createChatServer(db, { logger: silentLogger, realm: { emailAddressVisibility: 1 } });
+  t.teardown(async () => {
+    await chat.close();
+    db.close();
+  });
+  const url = `http://127.0.0.1:${(await chat.listen(0, '127.0.0.1')).port}`;
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', defaultChannels: true });
+  const authorization = basic(owner.email, owner.api_key);
+  const sent = await sendRequest(url, 'POST', '/messages', { headers: { authorization }, params: { type: 'stream', to: 'general', topic: 't', content: 'x' } });
+  const id = sent.body.id as number;
+  const starOnce = async (flag: string) => {
+    log = [];
+    const reply = await sendRequest(url, 'POST', '/messages/flags', { headers: { authorization }, params: { messages: [id], op: 'add', flag } });
+    t.equal(reply.status, 200);
+    const statements = log;
+    log = undefined;
+    return statements;
+  };
+  const isVersionRead = (sql: string) => /FROM cache_version/.test(sql);
+  const statements = await starOnce('starred');
+  t.equal(statements[0], 'BEGIN IMMEDIATE', 'the request starts with its write transaction');
+  t.ok(isVersionRead(statements[1]!), 'whose first read is the version of the remembered callers');
+  t.equal(statements.at(-1), 'COMMIT');
+  t.equal(statements.filter((sql) => sql === 'BEGIN IMMEDIATE' || sql === 'COMMIT').length, 2, 'one transaction');
+  t.equal(statements.filter(isVersionRead).length, 1, 'and one version read');
+
+  db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Renamed', owner.user_id);
+  const afterChange = await starOnce('read');
+  t.equal(afterChange[0], 'BEGIN IMMEDIATE', 'after a change to the user table too');
+  t.ok(isVersionRead(afterChange[1]!));
+  t.ok(afterChange.some((sql) => /FROM user\b/.test(sql)), 'the caller is read again, inside the transaction');
+  t.equal(afterChange.at(-1), 'COMMIT');
+});
