@@ -118,6 +118,12 @@ export interface Ctx {
    * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
    */
   tx<T>(fn: () => T): T;
+  /**
+   * `tx` for a whole request (a transactional route: authentication, access checks, handler): the
+   * first transaction the handler opens runs in it without a savepoint of its own, since any
+   * error it throws rolls back the request's transaction anyway.
+   */
+  requestTx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
   /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
@@ -148,6 +154,8 @@ export function createContext(
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
   const kept = new Map<CacheName, { version: number; value: unknown }>();
+  // Inside requestTx, outside any transaction the handler opened.
+  let flatNested = false;
   const ctx: Ctx = {
     db,
     store,
@@ -158,7 +166,15 @@ export function createContext(
     events: undefined as unknown as EventHub,
     checkpoints,
     tx<T>(fn: () => T): T {
-      if (db.inTransaction) return runInTransaction(fn) as T;
+      if (db.inTransaction) {
+        if (!flatNested) return runInTransaction(fn) as T;
+        flatNested = false;
+        try {
+          return fn();
+        } finally {
+          flatNested = true;
+        }
+      }
       let result: T;
       try {
         result = runInTransaction.immediate(fn) as T;
@@ -168,6 +184,16 @@ export function createContext(
       ctx.events.committed();
       checkpoints.committed();
       return result;
+    },
+    requestTx<T>(fn: () => T): T {
+      return ctx.tx(() => {
+        flatNested = true;
+        try {
+          return fn();
+        } finally {
+          flatNested = false;
+        }
+      });
     },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {

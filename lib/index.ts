@@ -134,7 +134,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       const { email, apiKey } = parseBasicAuth(header);
       return (checkedAgain ? authenticateRemembered : authenticate)(ctx, email, apiKey, route);
     },
-    transaction: (fn) => ctx.tx(fn),
+    transaction: (fn) => ctx.requestTx(fn),
     invoke,
     before: (route, actor) => route.before?.(ctx, actor),
     fileBytes: (route) => route.uploadBytes?.(ctx) ?? limits.uploadBytes,

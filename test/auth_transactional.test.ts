@@ -12,6 +12,7 @@ import { basic, openTestDatabase, sendRequest, startServer, type TestUser } from
 import { isError, type Expected } from './assertions.js';
 import { flagBits, memberPair, ok, sendToStream } from './messaging_helpers.js';
 import { FLAG } from '../lib/domain/flags.js';
+import { contextOf } from '../lib/context.js';
 
 const NOW = 1_700_000_000_000;
 let now = NOW;
@@ -128,6 +129,7 @@ t.test("a remembered caller's request reads the version inside its write transac
   t.equal(statements.at(-1), 'COMMIT');
   t.equal(statements.filter((sql) => sql === 'BEGIN IMMEDIATE' || sql === 'COMMIT').length, 2, 'one transaction');
   t.equal(statements.filter(isVersionRead).length, 1, 'and one version read');
+  t.notOk(statements.some((sql) => /^(SAVEPOINT|RELEASE)/.test(sql)), "the handler's transaction runs in the request's, without a savepoint");
 
   db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Renamed', owner.user_id);
   const afterChange = await starOnce('read');
@@ -135,4 +137,36 @@ t.test("a remembered caller's request reads the version inside its write transac
   t.ok(isVersionRead(afterChange[1]!));
   t.ok(afterChange.some((sql) => /FROM user\b/.test(sql)), 'the caller is read again, inside the transaction');
   t.equal(afterChange.at(-1), 'COMMIT');
+});
+
+t.test("requestTx: the handler's own transaction runs flat, deeper ones keep their savepoints, an error rolls back the request", async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const ctx = contextOf(s.chat);
+  s.db.exec('CREATE TABLE scratch (v TEXT NOT NULL)');
+  const put = (v: string) => s.db.prepare('INSERT INTO scratch (v) VALUES (?)').run(v);
+  const rows = () => s.db.prepare('SELECT v FROM scratch ORDER BY rowid').pluck().all();
+  ctx.requestTx(() => {
+    ctx.tx(() => put('first'));
+    ctx.tx(() => {
+      try {
+        ctx.tx(() => {
+          put('undone');
+          throw new Error('inner');
+        });
+      } catch {
+        // A deeper transaction caught by its caller is rolled back to its savepoint.
+      }
+      put('second');
+    });
+  });
+  t.same(rows(), ['first', 'second']);
+  t.throws(() =>
+    ctx.requestTx(() => {
+      ctx.tx(() => put('written, then rolled back'));
+      throw new Error('after the handler');
+    }),
+  );
+  t.same(rows(), ['first', 'second'], 'nothing of a failed request stays');
+  t.equal(s.db.inTransaction, false);
 });
