@@ -16,11 +16,9 @@
 // The worker starts after START_AFTER commits of this server, so a short-lived server (a bot's
 // test) never starts a thread. Only for a better-sqlite3 database in a file in WAL mode; if the
 // worker cannot start or fails, the request connection goes back to SQLite's default.
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { Database } from './db.js';
-import type { CheckpointWorkerData, CheckpointWorkerMessage } from './checkpoint_worker.js';
 
 /** Commits of this server before the worker starts. */
 export const START_AFTER = 256;
@@ -48,7 +46,41 @@ export interface CheckpointOptions {
   onError: (error: Error) => void;
 }
 
-const WORKER_URL = new URL(`./checkpoint_worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+interface WorkerData {
+  /** better-sqlite3's entry point, as this module resolves it. */
+  driver: string;
+  file: string;
+  /** How long after the first nudge a checkpoint runs: the frames of that time go in one pass. */
+  delayMs: number;
+}
+
+/** Messages to the worker: nudge after commits, or close the connection and end. */
+type WorkerMessage = 'checkpoint' | 'close';
+
+// The worker: its own connection to the file, running a PASSIVE checkpoint (which copies committed
+// WAL frames into the database file without taking the write lock) at most once per delayMs while
+// nudges come. Plain JavaScript run without the parent's flags (execArgv: []): a server started
+// under a TypeScript loader would otherwise load it again in the thread (about 130 MB more; the
+// thread costs about 18 MB without). Busy (another connection checkpointing) is an answer, not an
+// error: the next nudge retries.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+let pending;
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    clearTimeout(pending);
+    db.close();
+    parentPort.close();
+    return;
+  }
+  pending ??= setTimeout(() => {
+    pending = undefined;
+    db.pragma('wal_checkpoint(PASSIVE)');
+  }, workerData.delayMs);
+});
+`;
 
 function walFile(db: Database): string | undefined {
   if (db.memory || db.readonly || db.name === '' || db.name === ':memory:') return undefined;
@@ -73,8 +105,8 @@ export function backgroundCheckpoints(db: Database, options: CheckpointOptions):
       inline = true;
       return;
     }
-    const data: CheckpointWorkerData = { file, delayMs: DELAY_MS };
-    const started = new Worker(WORKER_URL, { workerData: data });
+    const data: WorkerData = { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, delayMs: DELAY_MS };
+    const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: data });
     // A host that never calls close() can still exit.
     started.unref();
     exited = new Promise((resolve) => started.once('exit', () => resolve()));
@@ -97,7 +129,7 @@ export function backgroundCheckpoints(db: Database, options: CheckpointOptions):
         if (commits >= START_AFTER) start();
         return;
       }
-      worker.postMessage('checkpoint' satisfies CheckpointWorkerMessage);
+      worker.postMessage('checkpoint' satisfies WorkerMessage);
     },
     get running() {
       return worker !== undefined;
@@ -109,7 +141,7 @@ export function backgroundCheckpoints(db: Database, options: CheckpointOptions):
       stop();
       // Held until it has closed its connection, though unreferenced until now.
       running.ref();
-      running.postMessage('close' satisfies CheckpointWorkerMessage);
+      running.postMessage('close' satisfies WorkerMessage);
       return exited;
     },
   };
