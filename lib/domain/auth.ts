@@ -74,6 +74,14 @@ const userByEmail = (ctx: Ctx, email: string): CachedUser | undefined =>
 const userById = (ctx: Ctx, id: number): CachedUser | undefined =>
   rememberedUser(ctx, (cache) => cache.byId, id, (key) => selectUserById(ctx.store, key));
 
+/**
+ * A user's row by id from the remembered rows (read and remembered on a miss): checking the
+ * version costs less than reading the row, whose many columns make a wide object.
+ */
+export function rememberedUserRow(ctx: Ctx, id: number): UserRow | undefined {
+  return userById(ctx, id)?.row;
+}
+
 /** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */
 export function rememberedEmails(ctx: Ctx): number {
   return ctx.lastCached<UserCache>('user')?.byEmail.size ?? 0;

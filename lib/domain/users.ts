@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, toActor } from './auth.js';
+import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, rememberedUserRow, toActor } from './auth.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -93,7 +93,7 @@ export function accessUserById(
   userId: number,
   options: { allowBots: boolean; forAdmin: boolean; allowDeactivated?: boolean },
 ): UserRow {
-  const target = selectUserById(ctx.store, userId);
+  const target = rememberedUserRow(ctx, userId);
   if (!target) throw badRequest('No such user');
   if (target.bot_type !== null && !options.allowBots) throw badRequest('No such user');
   if (target.is_active === 0 && !options.allowDeactivated) throw badRequest('User is deactivated');
@@ -105,7 +105,7 @@ export function accessUserById(
 
 /** A user the caller knows exists (the authenticated actor, a row just written); throws otherwise. */
 export function existingUser(ctx: Ctx, userId: number): UserRow {
-  const row = selectUserById(ctx.store, userId);
+  const row = rememberedUserRow(ctx, userId);
   if (!row) throw new Error(`user ${userId} does not exist`);
   return row;
 }
