@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
-import { authenticate, authenticateRemembered } from './domain/auth.js';
+import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
@@ -130,7 +130,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const apiHandler = createHandler({
     routes: allRoutes,
-    authenticate: (header, _ip, route, checkedAgain) => {
+    authenticate: (header, _ip, route, checkedAgain, identified) => {
+      if (identified !== undefined && isCurrentCaller(ctx, identified)) return identified;
       const { email, apiKey } = parseBasicAuth(header);
       return (checkedAgain ? authenticateRemembered : authenticate)(ctx, email, apiKey, route);
     },

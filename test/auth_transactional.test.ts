@@ -13,6 +13,7 @@ import { isError, type Expected } from './assertions.js';
 import { flagBits, memberPair, ok, sendToStream } from './messaging_helpers.js';
 import { FLAG } from '../lib/domain/flags.js';
 import { contextOf } from '../lib/context.js';
+import { authenticate, isCurrentCaller } from '../lib/domain/auth.js';
 
 const NOW = 1_700_000_000_000;
 let now = NOW;
@@ -169,4 +170,22 @@ t.test("requestTx: the handler's own transaction runs flat, deeper ones keep the
   );
   t.same(rows(), ['first', 'second'], 'nothing of a failed request stays');
   t.equal(s.db.inTransaction, false);
+});
+
+t.test('a caller identified before the body was read is kept in the transaction only while the user rows are unchanged', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const ctx = contextOf(s.chat);
+  const owner = s.owner;
+  const actor = authenticate(ctx, owner.email, owner.api_key);
+  t.ok(isCurrentCaller(ctx, actor), 'the remembered caller is current');
+  t.notOk(isCurrentCaller(ctx, { ...actor }), 'a caller not made from the remembered rows is not');
+  const outside = openTestDatabase(join(s.dir, 'chat.db'));
+  t.teardown(() => outside.close());
+  outside.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Renamed Elsewhere', owner.user_id);
+  t.notOk(isCurrentCaller(ctx, actor), 'after another process changed the user table, it is authenticated again');
+  const again = authenticate(ctx, owner.email, owner.api_key);
+  t.not(again, actor);
+  t.equal(again.fullName, 'Renamed Elsewhere');
+  t.ok(isCurrentCaller(ctx, again));
 });

@@ -24,7 +24,8 @@ export interface CallerRules {
 // emails cannot fill the memory. A request of a transactional route (RouteDef.transactional) checks
 // the version inside its write transaction rather than in a read transaction of its own: before
 // its body is read it may pass on the remembered row alone (authenticateRemembered), and it is
-// authenticated again, as every request is, in the transaction that runs its handler.
+// authenticated again, as every request is, in the transaction that runs its handler: there a
+// caller made from rows still current (isCurrentCaller) is kept without its key compared again.
 interface CachedUser {
   row: UserRow;
   /** The caller built from the row; shared by every request of that user, so frozen. */
@@ -80,6 +81,15 @@ const userById = (ctx: Ctx, id: number): CachedUser | undefined =>
  */
 export function rememberedUserRow(ctx: Ctx, id: number): UserRow | undefined {
   return userById(ctx, id)?.row;
+}
+
+/**
+ * Whether `actor` was authenticated from the user rows as they are now (the version is read
+ * again): then authenticating its request again would give the same caller, the same rows
+ * answering the same credentials and rules.
+ */
+export function isCurrentCaller(ctx: Ctx, actor: Actor): boolean {
+  return userCache(ctx).rows.has(actor);
 }
 
 /** How many email spellings are remembered (diagnostics and tests: the memory stays bounded). */

@@ -22,8 +22,10 @@ export interface HandlerDeps {
    * Checks the Authorization header for this route; throws the ApiError to answer with.
    * `checkedAgain`: the request is authenticated again in `transaction` (a transactional route),
    * so a caller known from earlier requests may pass without confirming it is still current.
+   * `identified`: the caller the same request was identified as before (a transactional route's
+   * check before its body was read), which the authenticator may keep if it is still current.
    */
-  authenticate(header: string | undefined, ip: string, route: RouteDef, checkedAgain: boolean): Actor;
+  authenticate(header: string | undefined, ip: string, route: RouteDef, checkedAgain: boolean, identified?: Actor): Actor;
   /**
    * Runs fn in one write transaction: a transactional route's authentication (again), access
    * checks and handler. Without it those routes are served as the others.
@@ -143,7 +145,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     // Credentials are always checked: failures of other accounts never refuse a valid key.
     const identify = (checkedAgain: boolean): void => {
       try {
-        actor = deps.authenticate(req.headers.authorization, ip, route, checkedAgain);
+        actor = deps.authenticate(req.headers.authorization, ip, route, checkedAgain, actor === ANONYMOUS ? undefined : actor);
       } catch (error) {
         if (limiter) extraHeaders = limiter.authFailed(ip);
         throw error;
