@@ -44,7 +44,7 @@ export function buildApi<G extends RouteGroups>(
   for (const [groupName, group] of Object.entries(groups)) {
     const functions: Record<string, unknown> = {};
     for (const [name, route] of Object.entries(group)) {
-      functions[name] = (actorRef: ActorRef | null, input: Record<string, unknown> = {}) => {
+      const call = (actorRef: ActorRef | null, input: Record<string, unknown> = {}): unknown => {
         const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0, route);
         if (actor) {
           checkAccess(route, actor);
@@ -56,6 +56,17 @@ export function buildApi<G extends RouteGroups>(
         const values = validateParams(route.params, params);
         return invoke(route, actor as Actor, values, signal, files);
       };
+      // A transactional route (RouteDef.transactional) runs as over HTTP: the caller's version read,
+      // the access checks and the handler in one write transaction.
+      functions[name] =
+        route.transactional === true && route.access !== 'public'
+          ? (actorRef: ActorRef | null, input?: Record<string, unknown>) =>
+              ctx.requestTx(() => {
+                const result = call(actorRef, input);
+                if (result instanceof Promise) throw new Error(`${route.method} ${route.path} is transactional but its handler is asynchronous`);
+                return result;
+              })
+          : call;
     }
     api[groupName] = functions;
   }

@@ -2,7 +2,7 @@
 // presence): over HTTP their caller is authenticated again inside the write transaction that runs
 // the handler, so a change to the caller committed by another process a moment before is seen
 // exactly as on any other route, and the version of the remembered callers is read in that
-// transaction rather than in a read transaction of its own.
+// transaction rather than in a read transaction of their own; the in-process API runs them the same way.
 import t from 'tap';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -188,4 +188,36 @@ t.test('a caller identified before the body was read is kept in the transaction 
   t.not(again, actor);
   t.equal(again.fullName, 'Renamed Elsewhere');
   t.ok(isCurrentCaller(ctx, again));
+});
+
+t.test('in-process, a transactional route runs the same way: the version read, the checks and the handler in one write transaction', async (t) => {
+  let log: string[] | undefined;
+  const db = new Database(join(s.dir, 'traced-in-process.db'), { verbose: (sql) => log?.push(String(sql)) });
+  const chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(async () => {
+    await chat.close();
+    db.close();
+  });
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com', defaultChannels: true });
+  const member = await chat.admin.addUser({ email: 'member@example.com', fullName: 'Member' });
+  const { id } = chat.api.messages.send(owner.user_id, { type: 'stream', to: 'general', topic: 't', content: 'x' });
+  log = [];
+  chat.api.messageFlags.update(owner.user_id, { messages: [id], op: 'add', flag: 'starred' });
+  const statements = log;
+  log = undefined;
+  t.equal(statements[0], 'BEGIN IMMEDIATE', 'the call starts with its write transaction');
+  t.match(statements[1], /FROM cache_version/, 'whose first read is the version of the remembered callers');
+  t.equal(statements.at(-1), 'COMMIT');
+  t.equal(statements.filter((sql) => sql === 'BEGIN IMMEDIATE' || sql === 'COMMIT').length, 2, 'one transaction');
+  t.notOk(statements.some((sql) => /^(SAVEPOINT|RELEASE)/.test(sql)), 'without a savepoint');
+
+  const outside = openTestDatabase(join(s.dir, 'traced-in-process.db'));
+  t.teardown(() => outside.close());
+  outside.prepare('UPDATE user SET is_active = 0 WHERE id = ?').run(member.user_id);
+  const before = db.prepare('SELECT count(*) FROM event').pluck().get();
+  t.throws(() => chat.api.userStatus.updateOwn(member.user_id, { statusText: 'away' }), { status: 401, code: 'UNAUTHORIZED', message: 'Account is deactivated' }, 'a user deactivated by another process is refused at once');
+  t.equal(db.prepare('SELECT count(*) FROM event').pluck().get(), before, 'nothing is written');
+  t.equal(db.inTransaction, false);
+  t.throws(() => chat.api.messageFlags.update(owner.user_id, { messages: [id], op: 'bogus', flag: 'starred' }), { code: 'BAD_REQUEST', message: "Invalid message flag operation: 'bogus'" });
+  t.equal(db.inTransaction, false, 'a refused call leaves no transaction open');
 });

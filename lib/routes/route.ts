@@ -69,6 +69,7 @@ interface RouteBase<P extends ParamShape, R> {
    * network, no files, no awaits). Over HTTP its caller is then confirmed inside that transaction:
    * the check before the body is read may take a remembered caller as it is, and the one that
    * counts (authentication, access, `before`) runs again in the write transaction with the handler.
+   * The in-process API (lib/api.ts) runs the caller's checks in that transaction too.
    */
   transactional?: boolean;
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
