@@ -44,6 +44,8 @@ export function buildApi<G extends RouteGroups>(
   for (const [groupName, group] of Object.entries(groups)) {
     const functions: Record<string, unknown> = {};
     for (const [name, route] of Object.entries(group)) {
+      // The declared parameters' camelCase keys, worked out once (the regex was a visible part of a short call).
+      const declared = new Map(Object.keys(route.params).map((wire) => [wire.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), wire]));
       const call = (actorRef: ActorRef | null, input: Record<string, unknown> = {}): unknown => {
         const actor = route.access === 'public' && actorRef === null ? null : resolveActor(ctx, actorRef ?? 0, route);
         if (actor) {
@@ -52,7 +54,7 @@ export function buildApi<G extends RouteGroups>(
         }
         const { signal, files, ...rest } = input as InProcessExtras;
         const params: Record<string, unknown> = {};
-        for (const [key, value] of Object.entries(rest)) params[snake(key)] = value;
+        for (const [key, value] of Object.entries(rest)) params[declared.get(key) ?? snake(key)] = value;
         const values = validateParams(route.params, params);
         return invoke(route, actor as Actor, values, signal, files);
       };
