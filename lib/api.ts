@@ -62,9 +62,9 @@ export function buildApi<G extends RouteGroups>(
       // the access checks and the handler in one write transaction.
       functions[name] =
         route.transactional === true && route.access !== 'public'
-          ? (actorRef: ActorRef | null, input?: Record<string, unknown>) =>
+          ? (...args: Parameters<typeof call>) =>
               ctx.requestTx(() => {
-                const result = call(actorRef, input);
+                const result = call(...args);
                 if (result instanceof Promise) throw new Error(`${route.method} ${route.path} is transactional but its handler is asynchronous`);
                 return result;
               })
