@@ -3,9 +3,8 @@
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { deleteReactionRow, insertReaction, selectReactionName, selectUserReaction, type ReactionRow } from '../store/reactions.js';
-import { selectSenderRow } from '../store/messages.js';
 import { insertUserMessageIfAbsent } from '../store/user_message.js';
-import { apiEmail, fakeEmailDomain } from './email_visibility.js';
+import { callerApiEmail } from './email_visibility.js';
 import { checkEmojiRequest, getEmojiData, isExtraEmojiType, REACTION_TYPE, ZULIP_EXTRA_EMOJI } from './emoji.js';
 import { emit } from './event_types.js';
 import { HISTORICAL_FLAGS } from './flags.js';
@@ -35,7 +34,7 @@ function notify(ctx: Ctx, actor: Actor, messageId: number, audience: readonly nu
     type: 'reaction',
     op,
     user_id: actor.id,
-    user: { user_id: actor.id, email: apiEmail(fakeEmailDomain(ctx), selectSenderRow(ctx.store, actor.id)!), full_name: actor.fullName },
+    user: { user_id: actor.id, email: callerApiEmail(ctx, actor), full_name: actor.fullName },
     message_id: messageId,
     emoji_name: reaction.emoji_name,
     emoji_code: reaction.emoji_code,
