@@ -161,10 +161,10 @@ t.test(':memory: databases work (no WAL), and are ready at once', async (t) => {
   t.equal(pragma(bare, 'user_version'), SCHEMA_VERSION, 'prepareDatabase alone applies the schema');
 });
 
-// Back to version 3: starred in bit 1 of user_message.flags (16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
-const TO_VERSION_3 = `UPDATE user_message SET flags = flags | (starred << 1);
-    DROP INDEX user_message_starred;
-    ALTER TABLE user_message DROP COLUMN starred;
+// Back to version 3: starred in bit 1 of user_message.flags, no starred_message table (17, 16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+const STARRED_ROW = 'EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = user_message.user_id AND sm.message_id = user_message.message_id)';
+const TO_VERSION_3 = `UPDATE user_message SET flags = flags | 2 WHERE ${STARRED_ROW};
+    DROP TABLE starred_message;
     CREATE INDEX user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
     CREATE INDEX event_by_user ON event (user_id, id);
     ALTER TABLE subscription DROP COLUMN desktop_notifications;
@@ -203,14 +203,22 @@ const TO_VERSION_3 = `UPDATE user_message SET flags = flags | (starred << 1);
     END;
     PRAGMA user_version = 3;`;
 
+// Back to version 16 from today's schema: starred in the user_message.starred column and its partial index.
+const TO_VERSION_16 = `ALTER TABLE user_message ADD COLUMN starred INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1));
+    UPDATE user_message SET starred = 1 WHERE ${STARRED_ROW};
+    DROP TABLE starred_message;
+    CREATE INDEX user_message_starred ON user_message (user_id, message_id) WHERE starred <> 0;
+    PRAGMA user_version = 16;`;
+
 /**
- * A parley database written by today's code, then taken back to an older layout by `downgrade`
- * (SQL, given the owner's id and what `before` returned), then opened again: the migrated server.
+ * A parley database written by today's code, then taken back to an older layout by `base` (version
+ * 3 unless given) and `downgrade` (SQL, given the owner's id), then opened again: the migrated server.
  */
 async function migratedFrom<T>(
   t: Test,
   before: (chat: ReturnType<typeof createChatServer>, ownerId: number) => T,
   downgrade: (ownerId: number) => string,
+  base = TO_VERSION_3,
 ): Promise<{ db: Database.Database; chat: ReturnType<typeof createChatServer>; ownerId: number; kept: T }> {
   const file = tempFile(t);
   const first = new Database(file);
@@ -218,7 +226,7 @@ async function migratedFrom<T>(
   const owner = await old.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
   const kept = before(old, owner.user_id);
   await old.close();
-  first.exec(TO_VERSION_3);
+  first.exec(base);
   first.exec(downgrade(owner.user_id));
   first.close();
   const db = open(t, file);
@@ -317,28 +325,42 @@ t.test('schema 9: a database from before full-text search gets has_link/has_imag
   t.same(ids('search', 'words'), [kept.plain, id], 'and new ones go in');
 });
 
-t.test('schema 16: a message starred in an old database (bit 1 of flags) is still starred, in the starred column', async (t) => {
-  const { db, chat, ownerId, kept } = await migratedFrom(
-    t,
-    (old, ownerId) => {
-      old.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
-      const send = (content: string) => old.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'stars', content }).id;
-      const ids = { starred: send('keep me'), plain: send('not me') };
-      old.api.messageFlags.update(ownerId, { messages: [ids.starred], op: 'add', flag: 'starred' });
-      return ids;
-    },
-    () => '',
-  );
+/** Stars `ids.starred` in a database being written for a migration test; `ids.plain` stays unstarred. */
+function starOne(old: ReturnType<typeof createChatServer>, ownerId: number): { starred: number; plain: number } {
+  old.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
+  const send = (content: string) => old.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 'stars', content }).id;
+  const ids = { starred: send('keep me'), plain: send('not me') };
+  old.api.messageFlags.update(ownerId, { messages: [ids.starred], op: 'add', flag: 'starred' });
+  return ids;
+}
+
+/** After migrating: the starred message is a starred_message row, and every read and write of the flag works. */
+function checkStarredMoved(t: Test, db: Database.Database, chat: ReturnType<typeof createChatServer>, ownerId: number, kept: { starred: number; plain: number }): void {
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
-  const stored = db.prepare('SELECT message_id, flags & 2, starred FROM user_message WHERE user_id = ? ORDER BY message_id').raw().all(ownerId);
-  t.same(stored, [[kept.starred, 0, 1], [kept.plain, 0, 0]], 'bit 1 moved into the column');
+  t.notOk((db.pragma('table_info(user_message)') as { name: string }[]).some((c) => c.name === 'starred'), 'no starred column');
+  t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'user_message_starred'").pluck().get(), 0, 'no starred index');
+  t.same(db.prepare('SELECT message_id, flags & 2 FROM user_message WHERE user_id = ? ORDER BY message_id').raw().all(ownerId), [[kept.starred, 0], [kept.plain, 0]], 'bit 1 of flags stays 0');
+  t.same(db.prepare('SELECT user_id, message_id FROM starred_message').raw().all(), [[ownerId, kept.starred]], 'one starred_message row');
   t.ok(chat.api.messages.get(ownerId, { messageId: kept.starred }).message.flags.includes('starred'), 'the flag list');
   t.notOk(chat.api.messages.get(ownerId, { messageId: kept.plain }).message.flags.includes('starred'));
   const starred = () => chat.api.messages.list(ownerId, { anchor: 'newest', numBefore: 10, numAfter: 0, narrow: [{ operator: 'is', operand: 'starred' }] }).messages.map((m) => (m as { id: number }).id);
   t.same(starred(), [kept.starred], 'the is:starred narrow');
   t.same((chat.api.events.register(ownerId, { eventTypes: ['starred_messages'] }) as Record<string, unknown>).starred_messages, [kept.starred]);
   chat.api.messageFlags.update(ownerId, { messages: [kept.starred], op: 'remove', flag: 'starred' });
-  t.same(starred(), [], 'and it can be unstarred');
+  chat.api.messageFlags.update(ownerId, { messages: [kept.plain], op: 'add', flag: 'starred' });
+  t.same(starred(), [kept.plain], 'and stars can be moved');
+  chat.api.messages.delete(ownerId, { messageId: kept.plain });
+  t.same(db.prepare('SELECT count(*) FROM starred_message').pluck().get(), 0, 'deleting a starred message deletes its star');
+}
+
+t.test('schema 16 and 17: a message starred in an old database (bit 1 of flags) is still starred, in starred_message', async (t) => {
+  const { db, chat, ownerId, kept } = await migratedFrom(t, starOne, () => '');
+  checkStarredMoved(t, db, chat, ownerId, kept);
+});
+
+t.test('schema 17: a version-16 database (the starred column and its index) gets starred_message rows', async (t) => {
+  const { db, chat, ownerId, kept } = await migratedFrom(t, starOne, () => TO_VERSION_16, '');
+  checkStarredMoved(t, db, chat, ownerId, kept);
 });
 
 t.test('schema 13: one cache_version table replaces the three version tables, and what is kept follows writes made by hand', async (t) => {

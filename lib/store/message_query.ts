@@ -34,7 +34,7 @@ export interface MessageQuery {
 /** A message with the user's flags; null when the user has no row (a historical message). */
 export type FetchedRow = MessageRow & { um_flags: number | null };
 
-function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
+function fragment(c: NarrowCondition, params: unknown[], userId: number): string | undefined {
   let sql: string;
   switch (c.kind) {
     case 'none':
@@ -62,9 +62,12 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       sql = 'm.sender_id = ?';
       break;
     case 'flags':
-      // is:starred reads the starred column, as the user_message_starred index does.
-      if (c.mask === STARRED_BIT) sql = c.set ? 'um.starred <> 0' : 'um.starred = 0';
-      else {
+      // is:starred reads the user's starred_message rows: SQLite walks that list (its primary
+      // key, in id order) and looks each message up, rather than testing each of the user's rows.
+      if (c.mask === STARRED_BIT) {
+        params.push(userId);
+        sql = `um.message_id ${c.set ? 'IN' : 'NOT IN'} (SELECT message_id FROM starred_message WHERE user_id = ?)`;
+      } else {
         params.push(c.mask);
         sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
       }
@@ -118,7 +121,7 @@ const UM_FLAGS = flagsSql('um');
 
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
-  const where = q.conditions.map((c) => fragment(c, params)).filter((f): f is string => f !== undefined);
+  const where = q.conditions.map((c) => fragment(c, params, q.userId)).filter((f): f is string => f !== undefined);
   const conditions = where.map((w) => ` AND ${w}`).join('');
   if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
     // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
