@@ -34,7 +34,14 @@ export interface MessageQuery {
 /** A message with the user's flags; null when the user has no row (a historical message). */
 export type FetchedRow = MessageRow & { um_flags: number | null };
 
-function fragment(c: NarrowCondition, params: unknown[], userId: number): string | undefined {
+/** A plain is:starred term: the query then walks the user's starred_message rows (isStarredTerm). */
+function isStarredTerm(c: NarrowCondition): boolean {
+  return c.kind === 'flags' && c.mask === STARRED_BIT && c.set && !c.negated;
+}
+
+const STARRED_ROW_EXISTS = 'EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id)';
+
+function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
   let sql: string;
   switch (c.kind) {
     case 'none':
@@ -62,12 +69,9 @@ function fragment(c: NarrowCondition, params: unknown[], userId: number): string
       sql = 'm.sender_id = ?';
       break;
     case 'flags':
-      // is:starred reads the user's starred_message rows: SQLite walks that list (its primary
-      // key, in id order) and looks each message up, rather than testing each of the user's rows.
-      if (c.mask === STARRED_BIT) {
-        params.push(userId);
-        sql = `um.message_id ${c.set ? 'IN' : 'NOT IN'} (SELECT message_id FROM starred_message WHERE user_id = ?)`;
-      } else {
+      // A plain is:starred is the join of base(); negated, or within a search, each row is looked up.
+      if (c.mask === STARRED_BIT) sql = c.set ? STARRED_ROW_EXISTS : `NOT ${STARRED_ROW_EXISTS}`;
+      else {
         params.push(c.mask);
         sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
       }
@@ -121,9 +125,14 @@ const UM_FLAGS = flagsSql('um');
 
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
-  const where = q.conditions.map((c) => fragment(c, params, q.userId)).filter((f): f is string => f !== undefined);
+  const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
+  const starred = !search && !q.history && q.conditions.some(isStarredTerm);
+  const where = q.conditions
+    .filter((c) => !(starred && isStarredTerm(c)))
+    .map((c) => fragment(c, params))
+    .filter((f): f is string => f !== undefined);
   const conditions = where.map((w) => ` AND ${w}`).join('');
-  if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
+  if (search) {
     // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
     const join = q.history
       ? 'message_fts f CROSS JOIN message m ON m.id = f.rowid LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ?'
@@ -135,6 +144,15 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
       sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
       params,
       idColumn: 'm.id',
+    };
+  }
+  // Ordering by s.message_id walks the user's starred_message rows, as few as the user starred.
+  if (starred) {
+    return {
+      sql: `SELECT m.*, um.flags | ${STARRED_BIT} AS um_flags FROM starred_message s CROSS JOIN user_message um ON um.user_id = s.user_id AND um.message_id = s.message_id
+            JOIN message m ON m.id = s.message_id WHERE s.user_id = ?${conditions}`,
+      params,
+      idColumn: 's.message_id',
     };
   }
   // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.
