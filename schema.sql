@@ -279,6 +279,8 @@ CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, messag
 -- reads an assigned column). The foreign key cascades rather than each delete of user_message
 -- rows deleting here too: no delete path (today one message's rows; any added later) can leave an
 -- orphan, and the cascade looks rows up by this primary key, so no index on message_id is needed.
+-- Starring also relies on it: a star of a message the user has no row for fails the key, which
+-- is how the flags operation learns it must create a historical row.
 CREATE TABLE IF NOT EXISTS starred_message (
   user_id INTEGER NOT NULL,
   message_id INTEGER NOT NULL,
