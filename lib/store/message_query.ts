@@ -5,7 +5,7 @@
 // per narrow shape.
 import type { Store } from './db.js';
 import type { MessageRow } from './messages.js';
-import { STARRED_BIT, flagsSql } from './user_message.js';
+import { STARRED_BIT, flagsSql, starredSql } from './user_message.js';
 
 export type NarrowCondition =
   | { kind: 'none' }
@@ -39,7 +39,7 @@ function isStarredTerm(c: NarrowCondition): boolean {
   return c.kind === 'flags' && c.mask === STARRED_BIT && c.set && !c.negated;
 }
 
-const STARRED_ROW_EXISTS = 'EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id)';
+const UM_STARRED = starredSql('um');
 
 function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
   let sql: string;
@@ -70,7 +70,7 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       break;
     case 'flags':
       // A plain is:starred is the join of base(); negated, or within a search, each row is looked up.
-      if (c.mask === STARRED_BIT) sql = c.set ? STARRED_ROW_EXISTS : `NOT ${STARRED_ROW_EXISTS}`;
+      if (c.mask === STARRED_BIT) sql = c.set ? UM_STARRED : `NOT ${UM_STARRED}`;
       else {
         params.push(c.mask);
         sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';

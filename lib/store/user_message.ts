@@ -9,9 +9,14 @@ export const READ_BIT = 1;
 /** Zulip's starred bit, stored as a starred_message row (bit 1 of user_message.flags is always 0). */
 export const STARRED_BIT = 2;
 
+/** SQL: whether the user_message row named `alias` is starred (starred_message's primary key). */
+export function starredSql(alias: string): string {
+  return `EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = ${alias}.user_id AND sm.message_id = ${alias}.message_id)`;
+}
+
 /** SQL for the full bit field of the user_message row named `alias` (NULL when the row is absent). */
 export function flagsSql(alias: string): string {
-  return `(${alias}.flags | (EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = ${alias}.user_id AND sm.message_id = ${alias}.message_id) << 1))`;
+  return `(${alias}.flags | (${starredSql(alias)} << 1))`;
 }
 
 /** Stars a row just inserted with flags that include starred. */
