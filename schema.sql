@@ -257,25 +257,36 @@ END;
 -- personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,
 -- 4 stream_wildcard_mentioned, 5 topic_wildcard_mentioned, 6 group_mentioned, 7 force_expand,
 -- 8 force_collapse, 9 has_alert_word, 10 historical, 11 is_private,
--- 12 active_mobile_push_notification. Starred is stored in its own column, never in bit 1 of
--- `flags` (always 0): SQLite's UPDATE rewrites a row's entry in every partial index whose WHERE
--- reads an assigned column, so starring assigns `starred` alone and leaves the entries of
--- user_message_unread and user_message_private untouched. Reads report `flags | (starred << 1)`.
+-- 12 active_mobile_push_notification. Starred is a row of starred_message, never bit 1 of
+-- `flags` (always 0). Reads report `flags | (starred_message row exists) << 1`.
 CREATE TABLE IF NOT EXISTS user_message (
   user_id INTEGER NOT NULL REFERENCES user(id),
   message_id INTEGER NOT NULL REFERENCES message(id),
   flags INTEGER NOT NULL DEFAULT 0,
-  starred INTEGER NOT NULL DEFAULT 0 CHECK (starred IN (0, 1)),
   PRIMARY KEY (user_id, message_id)
 ) STRICT, WITHOUT ROWID;
 -- Recomputing mention and alert-word flags for every recipient of an edited message.
 CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
 -- unread_msgs in /register, is:unread narrows, first_unread anchors.
 CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
--- is:starred narrows, starred_messages in /register.
-CREATE INDEX IF NOT EXISTS user_message_starred ON user_message (user_id, message_id) WHERE starred <> 0;
 -- recent_private_conversations in /register: the user's newest direct messages (is_private).
 CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
+
+-- The starred flag: one row per (user, message) the user starred, for is:starred narrows,
+-- starred_messages in /register and the flag in every read of user_message. A star or unstar is
+-- one INSERT or DELETE here: it writes this table's page and no page of user_message or of its
+-- partial indexes on `flags` (an UPDATE rewrites a row's entry in every partial index whose WHERE
+-- reads an assigned column). The foreign key cascades rather than each delete of user_message
+-- rows deleting here too: no delete path (today one message's rows; any added later) can leave an
+-- orphan, and the cascade looks rows up by this primary key, so no index on message_id is needed.
+-- Starring also relies on it: a star of a message the user has no row for fails the key, which
+-- is how the flags operation learns it must create a historical row.
+CREATE TABLE IF NOT EXISTS starred_message (
+  user_id INTEGER NOT NULL,
+  message_id INTEGER NOT NULL,
+  PRIMARY KEY (user_id, message_id),
+  FOREIGN KEY (user_id, message_id) REFERENCES user_message (user_id, message_id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
 
 -- Emoji reactions: one row per (message, user, emoji). reaction_type is Zulip's
 -- (unicode_emoji, realm_emoji, zulip_extra_emoji); emoji_code is unique within its type.

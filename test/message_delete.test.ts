@@ -19,10 +19,11 @@ const count = (sql: string, id: number) => s.db.prepare(sql).pluck().get(id) as 
 const rowsOf = (id: number) => ({
   message: count('SELECT count(*) FROM message WHERE id = ?', id),
   user_message: count('SELECT count(*) FROM user_message WHERE message_id = ?', id),
+  starred_message: count('SELECT count(*) FROM starred_message WHERE message_id = ?', id),
   reaction: count('SELECT count(*) FROM reaction WHERE message_id = ?', id),
   message_edit: count('SELECT count(*) FROM message_edit WHERE message_id = ?', id),
 });
-const GONE = { message: 0, user_message: 0, reaction: 0, message_edit: 0 };
+const GONE = { message: 0, user_message: 0, starred_message: 0, reaction: 0, message_edit: 0 };
 const DENIED = bad("You don't have permission to delete this message");
 const TOO_LATE = bad('The time limit for deleting this message has passed');
 const INVALID = bad('Invalid message(s)');
@@ -31,13 +32,14 @@ async function queue(user: TestUser, params: Record<string, unknown> = {}): Prom
   return ok(t, await s.request('POST', '/register', { as: user, params: { event_types: ['delete_message', 'stream'], ...params } }));
 }
 
-t.test('the sender deletes their message: it, its rows, reactions and edit history are gone; drafts stay', async (t) => {
+t.test('the sender deletes their message: it, its rows, stars, reactions and edit history are gone; drafts stay', async (t) => {
   const { alice, bob, channel } = await memberPair(t, s, 'gone');
   const id = await sendToStream(s, alice, channel, 'hi', 'delete me');
+  for (const user of [alice, bob]) api.messageFlags.update(user.user_id, { messages: [id], op: 'add', flag: 'starred' });
   api.reactions.add(bob.user_id, { messageId: id, emojiName: 'smile' });
   api.messages.edit(alice.user_id, { messageId: id, content: 'edited, then deleted' });
   const draft = api.drafts.create(alice.user_id, { drafts: [{ type: '', to: [], topic: '', content: 'a draft' }] }).ids[0];
-  t.same(rowsOf(id), { message: 1, user_message: 2, reaction: 1, message_edit: 1 });
+  t.same(rowsOf(id), { message: 1, user_message: 2, starred_message: 2, reaction: 1, message_edit: 1 });
   t.same(ok(t, await del(alice, id)), { result: 'success', msg: '' });
   t.same(rowsOf(id), GONE, 'no row left');
   await bothFail(t, () => s.request('GET', `/messages/${id}`, { as: bob }), () => api.messages.get(bob.user_id, { messageId: id }), INVALID);
@@ -45,6 +47,7 @@ t.test('the sender deletes their message: it, its rows, reactions and edit histo
   t.same(api.drafts.list(alice.user_id).drafts.map((d: { id: number }) => d.id), [draft], 'drafts untouched');
 
   const other = await sendDirect(s, alice, [bob.user_id], 'in-process');
+  api.messageFlags.update(bob.user_id, { messages: [other], op: 'add', flag: 'starred' });
   t.same(api.messages.delete(alice.user_id, { messageId: other }), {});
   t.same(rowsOf(other), GONE, 'in-process too');
 });

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap';
 import { FLAG } from '../lib/domain/flags.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
-import { bad, bothFail, camelize, first, flagBits, isError, ok, poll, sendDirect, sendToStream, subscribe, throwsApiError } from './messaging_helpers.js';
+import { bad, bothFail, camelize, first, flagBits, isError, ok, poll, sendDirect, sendToStream, starByHand, subscribe, throwsApiError } from './messaging_helpers.js';
 import { checkSchemas, eventsApply } from './messaging_events.js';
 
 const START = 1_700_000_000_000;
@@ -285,7 +285,8 @@ t.test('narrows: channel, topic, dm, sender, is:starred, is:unread, is:mentioned
   t.same(await ids([{ operator: 'sender', operand: bob.user_id }]), [g2]);
   t.same(await ids([{ operator: 'channel', operand: 'general', negated: true }]), [o1, dm, dm3]);
   t.same(await ids([{ operator: 'is', operand: 'mentioned' }]), [g2]);
-  s.db.prepare('UPDATE user_message SET flags = flags | ?, starred = 1 WHERE user_id = ? AND message_id = ?').run(FLAG.read, alice.user_id, o1);
+  s.db.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?').run(FLAG.read, alice.user_id, o1);
+  starByHand(s, alice.user_id, o1);
   t.same(await ids([{ operator: 'is', operand: 'starred' }]), [o1]);
   t.same(await ids([{ operator: 'is', operand: 'unread' }]), [g1, g2, dm, dm3], "alice's own messages (API client) stay unread too");
   t.same(await ids([{ operator: 'is', operand: 'unread', negated: true }]), [o1]);
@@ -402,7 +403,8 @@ t.test('message and update_message events: one per recipient with its flags; con
 t.test('edits recompute mentioned, the wildcard flags and has_alert_word; read and starred stay', async (t) => {
   const { s, alice, bob } = await world(t);
   const id = await sendToStream(s, alice, 'general', 't', 'plain');
-  s.db.prepare('UPDATE user_message SET flags = flags | ?, starred = 1 WHERE user_id = ? AND message_id = ?').run(FLAG.read, bob.user_id, id);
+  s.db.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?').run(FLAG.read, bob.user_id, id);
+  starByHand(s, bob.user_id, id);
   s.db.prepare('INSERT INTO alert_word (user_id, word) VALUES (?, ?)').run(bob.user_id, 'deploy');
   s.chat.api.messages.edit(alice.user_id, { messageId: id, content: '@**Bob Brown** @**all** deploy now' });
   t.equal(flagBits(s, bob.user_id, id), FLAG.read | FLAG.starred | FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.has_alert_word);

@@ -29,14 +29,25 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
 }
 
 /**
- * The user's flag bits on a message, straight from the table, the starred column as bit 1
- * (undefined: no row). Bit 1 of the stored `flags` must be 0: starred has its own column.
+ * The user's flag bits on a message, straight from the tables, a starred_message row as bit 1
+ * (undefined: no row). Bit 1 of the stored `flags` must be 0: starred has its own table.
  */
 export function flagBits(s: TestServer, userId: number, messageId: number): number | undefined {
-  const row = s.db.prepare('SELECT flags, starred FROM user_message WHERE user_id = ? AND message_id = ?').raw().get(userId, messageId) as [number, number] | undefined;
+  const row = s.db
+    .prepare(
+      `SELECT flags, EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id)
+       FROM user_message um WHERE user_id = ? AND message_id = ?`,
+    )
+    .raw()
+    .get(userId, messageId) as [number, number] | undefined;
   if (row === undefined) return undefined;
   if (row[0] & 2) throw new Error(`user_message.flags of user ${userId}, message ${messageId} has bit 1 (starred) set`);
   return row[0] | (row[1] << 1);
+}
+
+/** Stars the user's row for a message behind the API's back (with its other flags set by hand). */
+export function starByHand(s: TestServer, userId: number, messageId: number): void {
+  s.db.prepare('INSERT INTO starred_message (user_id, message_id) VALUES (?, ?)').run(userId, messageId);
 }
 
 export function addAlertWord(s: TestServer, userId: number, word: string): void {

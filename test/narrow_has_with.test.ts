@@ -1,10 +1,11 @@
 // The has:link, has:image and has:attachment narrows (set when a message is rendered, kept on
 // edit), the `with` operator of GET /messages (Zulip's update_narrow_terms_containing_with_operator)
-// and the is: operands parley does not model. Each rule over HTTP and in-process.
+// and the is: operands parley does not model; is:starred in every query shape (it walks the
+// user's starred_message rows when it can). Each rule over HTTP and in-process.
 import t from 'tap';
 import { startServer, type TestServer } from './helpers.js';
 import { isError, memberPair, ok, sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
-import { badNarrow, narrowFails, narrowedIds } from './narrow_helpers.js';
+import { badNarrow, narrowFails, narrowed, narrowedIds, search } from './narrow_helpers.js';
 
 const s: TestServer = await startServer();
 t.teardown(() => s.close());
@@ -93,4 +94,31 @@ t.test('POST /messages/flags/narrow does not resolve with, as Zulip', async (t) 
   const id = await sendToStream(s, alice, channel, 't', 'x');
   const reply = await s.request('POST', '/messages/flags/narrow', { as: alice, params: { anchor: 'oldest', num_before: 0, num_after: 10, narrow: [withId(id)], op: 'add', flag: 'starred' } });
   isError(t, reply, badNarrow('unknown operator with'));
+});
+
+t.test('is:starred: alone, with other terms, negated, in a search and around anchors, each message with its flags', async (t) => {
+  const { alice, bob, channel } = await memberPair(t, s, 'stars');
+  const ids = [];
+  for (const word of ['apple', 'banana', 'apple pie', 'cherry', 'apple tart']) ids.push(await sendToStream(s, bob, channel, word.split(' ')[0]!, word));
+  const dm = await sendDirect(s, bob, [alice.user_id], 'apple in private');
+  const starredIds = [ids[0]!, ids[2]!, ids[3]!, dm];
+  s.chat.api.messageFlags.update(alice.user_id, { messages: starredIds, op: 'add', flag: 'starred' });
+  s.chat.api.messageFlags.update(alice.user_id, { messages: [ids[2]!], op: 'add', flag: 'read' });
+  const starred = { operator: 'is', operand: 'starred' };
+  const notStarred = { operator: 'is', operand: 'starred', negated: true };
+  const alone = await narrowed(t, s, alice, [starred]);
+  t.same(alone.map((m) => m.id), starredIds, 'alone');
+  t.same(
+    alone.map((m) => m.flags),
+    [['starred'], ['read', 'starred'], ['starred'], ['starred']],
+    'each with its own flags',
+  );
+  t.same(await narrowedIds(t, s, alice, [starred, inChannel(channel)]), starredIds.slice(0, 3), 'with a channel');
+  t.same(await narrowedIds(t, s, alice, [starred, { operator: 'is', operand: 'unread' }]), [ids[0], ids[3], dm], 'with is:unread');
+  t.same(await narrowedIds(t, s, alice, [inChannel(channel), notStarred]), [ids[1], ids[4]], 'negated');
+  t.same(await narrowedIds(t, s, alice, [starred, search('apple')]), [ids[0], ids[2], dm], 'in a search');
+  t.same(await narrowedIds(t, s, alice, [notStarred, search('apple')]), [ids[4]], 'negated in a search');
+  t.same(await narrowedIds(t, s, alice, [starred], { anchor: ids[2], num_before: 1, num_after: 1 }), [ids[0], ids[2], ids[3]], 'around an anchor');
+  t.same(await narrowedIds(t, s, alice, [starred], { anchor: 'first_unread', num_before: 0, num_after: 1 }), [ids[0], ids[2]], 'first_unread, then the next');
+  t.same(await narrowedIds(t, s, bob, [starred]), [], "another user's stars are not theirs");
 });

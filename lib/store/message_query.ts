@@ -5,7 +5,7 @@
 // per narrow shape.
 import type { Store } from './db.js';
 import type { MessageRow } from './messages.js';
-import { STARRED_BIT, flagsSql } from './user_message.js';
+import { STARRED_BIT, flagsSql, starredSql } from './user_message.js';
 
 export type NarrowCondition =
   | { kind: 'none' }
@@ -33,6 +33,13 @@ export interface MessageQuery {
 
 /** A message with the user's flags; null when the user has no row (a historical message). */
 export type FetchedRow = MessageRow & { um_flags: number | null };
+
+/** A plain is:starred term: the query then walks the user's starred_message rows (isStarredTerm). */
+function isStarredTerm(c: NarrowCondition): boolean {
+  return c.kind === 'flags' && c.mask === STARRED_BIT && c.set && !c.negated;
+}
+
+const UM_STARRED = starredSql('um');
 
 function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
   let sql: string;
@@ -62,8 +69,8 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       sql = 'm.sender_id = ?';
       break;
     case 'flags':
-      // is:starred reads the starred column, as the user_message_starred index does.
-      if (c.mask === STARRED_BIT) sql = c.set ? 'um.starred <> 0' : 'um.starred = 0';
+      // A plain is:starred is the join of base(); negated, or within a search, each row is looked up.
+      if (c.mask === STARRED_BIT) sql = c.set ? UM_STARRED : `NOT ${UM_STARRED}`;
       else {
         params.push(c.mask);
         sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
@@ -118,9 +125,14 @@ const UM_FLAGS = flagsSql('um');
 
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
-  const where = q.conditions.map((c) => fragment(c, params)).filter((f): f is string => f !== undefined);
+  const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
+  const starred = !search && !q.history && q.conditions.some(isStarredTerm);
+  const where = q.conditions
+    .filter((c) => !(starred && isStarredTerm(c)))
+    .map((c) => fragment(c, params))
+    .filter((f): f is string => f !== undefined);
   const conditions = where.map((w) => ` AND ${w}`).join('');
-  if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
+  if (search) {
     // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
     const join = q.history
       ? 'message_fts f CROSS JOIN message m ON m.id = f.rowid LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ?'
@@ -132,6 +144,15 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
       sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
       params,
       idColumn: 'm.id',
+    };
+  }
+  // Ordering by s.message_id walks the user's starred_message rows, as few as the user starred.
+  if (starred) {
+    return {
+      sql: `SELECT m.*, um.flags | ${STARRED_BIT} AS um_flags FROM starred_message s CROSS JOIN user_message um ON um.user_id = s.user_id AND um.message_id = s.message_id
+            JOIN message m ON m.id = s.message_id WHERE s.user_id = ?${conditions}`,
+      params,
+      idColumn: 's.message_id',
     };
   }
   // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.

@@ -149,8 +149,8 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // user_message.starred: the starred flag leaves bit 1 of flags for its own column, and the
-    // user_message_starred index (made again by schema.sql after this step) reads the column.
+    // user_message.starred: the starred flag leaves bit 1 of flags for its own column (which
+    // version 17 moves into starred_message); the user_message_starred index read bit 1.
     version: 16,
     up(db) {
       db.exec('DROP INDEX IF EXISTS user_message_starred');
@@ -158,7 +158,20 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('UPDATE user_message SET starred = 1, flags = flags & ~2 WHERE (flags & 2) <> 0');
     },
   },
+  {
+    // The starred flag leaves user_message.starred for rows of starred_message (created by
+    // schema.sql before this step fills it): the column's partial index goes first, since SQLite
+    // drops no column an index reads.
+    version: 17,
+    up() {},
+    afterSchema(db) {
+      db.exec('DROP INDEX IF EXISTS user_message_starred');
+      if (!hasColumn(db, 'user_message', 'starred')) return;
+      db.exec('INSERT OR IGNORE INTO starred_message (user_id, message_id) SELECT user_id, message_id FROM user_message WHERE starred <> 0');
+      db.exec('ALTER TABLE user_message DROP COLUMN starred');
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;

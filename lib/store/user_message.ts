@@ -1,22 +1,27 @@
 // SQL for user_message: one row per (user, message) with the personal flags as a bit field in
-// Zulip's bit order (schema.sql; names in lib/domain/flags.ts), but starred (bit 1) in its own
-// column so that starring rewrites no entry of the unread and private indexes. Callers see one
-// bit field: reads return `flags | (starred << 1)` and writes split it. Shared by sending,
-// fetching, editing and the flags operation.
+// Zulip's bit order (schema.sql; names in lib/domain/flags.ts), but starred (bit 1) as a row of
+// starred_message, so that starring writes no page of user_message or its partial indexes. Callers
+// see one bit field: reads return `flags | (starred row exists) << 1` and writes split it. Shared
+// by sending, fetching, editing and the flags operation.
 import type { Store } from './db.js';
 
 export const READ_BIT = 1;
-/** Zulip's starred bit, stored in user_message.starred (bit 1 of user_message.flags is always 0). */
+/** Zulip's starred bit, stored as a starred_message row (bit 1 of user_message.flags is always 0). */
 export const STARRED_BIT = 2;
+
+/** SQL: whether the user_message row named `alias` is starred (starred_message's primary key). */
+export function starredSql(alias: string): string {
+  return `EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = ${alias}.user_id AND sm.message_id = ${alias}.message_id)`;
+}
 
 /** SQL for the full bit field of the user_message row named `alias` (NULL when the row is absent). */
 export function flagsSql(alias: string): string {
-  return `(${alias}.flags | (${alias}.starred << 1))`;
+  return `(${alias}.flags | (${starredSql(alias)} << 1))`;
 }
 
-/** A bit field as stored: [flags without the starred bit, starred as 0 or 1]. */
-export function storedFlags(bits: number): [flags: number, starred: number] {
-  return [bits & ~STARRED_BIT, (bits & STARRED_BIT) >> 1];
+/** Stars a row just inserted with flags that include starred. */
+export function insertStarredRow(s: Store, userId: number, messageId: number): void {
+  s.run('INSERT INTO starred_message (user_id, message_id) VALUES (?, ?)', userId, messageId);
 }
 
 /**
@@ -30,16 +35,20 @@ export function insertUserMessages(s: Store, messageId: number, userIds: readonl
     if (users) users.push(userIds[i]!);
     else byFlags.set(flags[i]!, [userIds[i]!]);
   }
-  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags, starred) SELECT value, ?, ?, ? FROM json_each(?)');
-  for (const [value, users] of byFlags) insert.run(messageId, ...storedFlags(value), JSON.stringify(users));
+  const insert = s.prepare('INSERT INTO user_message (user_id, message_id, flags) SELECT value, ?, ? FROM json_each(?)');
+  for (const [value, users] of byFlags) {
+    insert.run(messageId, value & ~STARRED_BIT, JSON.stringify(users));
+    if ((value & STARRED_BIT) !== 0) for (const userId of users) insertStarredRow(s, userId, messageId);
+  }
 }
 
 /** A row for the user unless they have one (a message entering their history). */
 export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: number, flags: number): void {
-  s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags, starred) VALUES (?, ?, ?, ?)', userId, messageId, ...storedFlags(flags));
+  const inserted = s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags & ~STARRED_BIT).changes;
+  if (inserted === 1 && (flags & STARRED_BIT) !== 0) insertStarredRow(s, userId, messageId);
 }
 
-/** Deletes every user's row for a message (user_message_by_message). */
+/** Deletes every user's row for a message (user_message_by_message); their stars go by the foreign key's cascade. */
 export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
   s.run('DELETE FROM user_message WHERE message_id = ?', messageId);
 }
@@ -59,7 +68,7 @@ export function selectUserMessagesOfMessage(s: Store, messageId: number): [numbe
 
 /** Sets the row's flags but starred, which stays as stored (an edit recomputes only rendered flags). */
 export function updateUserMessageFlags(s: Store, userId: number, messageId: number, flags: number): void {
-  s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', storedFlags(flags)[0], userId, messageId);
+  s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags & ~STARRED_BIT, userId, messageId);
 }
 
 /**
@@ -119,9 +128,9 @@ export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole:
     .all(messageId, maxRole) as number[];
 }
 
-/** The ids of the user's starred messages, ascending (index user_message_starred). */
+/** The ids of the user's starred messages, ascending (starred_message's primary key). */
 export function selectStarredMessageIds(s: Store, userId: number): number[] {
-  return s.prepare('SELECT message_id FROM user_message WHERE user_id = ? AND starred <> 0 ORDER BY message_id').pluck().all(userId) as number[];
+  return s.prepare('SELECT message_id FROM starred_message WHERE user_id = ? ORDER BY message_id').pluck().all(userId) as number[];
 }
 
 /**
