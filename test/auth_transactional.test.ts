@@ -1,8 +1,9 @@
-// Transactional routes (RouteDef.transactional: POST /messages/flags, reactions, user status,
-// presence): over HTTP their caller is authenticated again inside the write transaction that runs
-// the handler, so a change to the caller committed by another process a moment before is seen
-// exactly as on any other route, and the version of the remembered callers is read in that
-// transaction rather than in a read transaction of their own; the in-process API runs them the same way.
+// Transactional routes (RouteDef.transactional; here POST /messages/flags, reactions, user status,
+// presence; the other marked routes in test/transactional_routes.test.ts): over HTTP their caller
+// is authenticated again inside the write transaction that runs the handler, so a change to the
+// caller committed by another process a moment before is seen exactly as on any other route, and
+// the version of the remembered callers is read in that transaction rather than in a read
+// transaction of their own; the in-process API runs them the same way.
 import t from 'tap';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

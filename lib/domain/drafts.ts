@@ -48,7 +48,11 @@ function formatDraft(row: DraftRow): Draft {
   };
 }
 
-/** Zulip's draft_endpoint: every draft endpoint is refused when the user turned syncing off. */
+/**
+ * Zulip's draft_endpoint: every draft endpoint is refused when the user turned syncing off. The
+ * routes' `before` check; the writes are transactional routes (RouteDef.transactional), so it runs
+ * in their write transaction and createDrafts, editDraft and deleteDraft do not read it again.
+ */
 export function requireDraftsSync(ctx: Ctx, actor: Actor): void {
   if (!selectDraftsSyncEnabled(ctx.store, actor.id)) throw badRequest('User has disabled synchronizing drafts.');
 }
@@ -119,7 +123,6 @@ export function listDrafts(ctx: Ctx, actor: Actor): DraftList {
 /** POST /drafts: all or nothing; the `add` event is sent even for an empty list. */
 export function createDrafts(ctx: Ctx, actor: Actor, input: { drafts: readonly DraftInput[] }): DraftIds {
   return ctx.tx(() => {
-    requireDraftsSync(ctx, actor);
     const rows = input.drafts.map((draft) => validateDraft(ctx, actor, draft));
     const created = rows.map((row) => ({ ...row, id: insertDraft(ctx.store, actor.id, row), user_id: actor.id }));
     emit(ctx, [actor.id], { type: 'drafts', op: 'add', drafts: created.map(formatDraft) });
@@ -130,7 +133,6 @@ export function createDrafts(ctx: Ctx, actor: Actor, input: { drafts: readonly D
 /** PATCH /drafts/{draft_id}: the draft is replaced whole; existence is checked before validation. */
 export function editDraft(ctx: Ctx, actor: Actor, input: { draftId: number; draft: DraftInput }): Record<string, never> {
   return ctx.tx(() => {
-    requireDraftsSync(ctx, actor);
     if (!selectDraft(ctx.store, actor.id, input.draftId)) throw notFound('Draft does not exist');
     const row = validateDraft(ctx, actor, input.draft);
     updateDraftRow(ctx.store, input.draftId, row);
@@ -142,7 +144,6 @@ export function editDraft(ctx: Ctx, actor: Actor, input: { draftId: number; draf
 /** DELETE /drafts/{draft_id}: the `remove` event reaches all the owner's clients. */
 export function deleteDraft(ctx: Ctx, actor: Actor, input: { draftId: number }): Record<string, never> {
   return ctx.tx(() => {
-    requireDraftsSync(ctx, actor);
     if (!selectDraft(ctx.store, actor.id, input.draftId)) throw notFound('Draft does not exist');
     deleteDraftRow(ctx.store, input.draftId);
     emit(ctx, [actor.id], { type: 'drafts', op: 'remove', draft_id: input.draftId });

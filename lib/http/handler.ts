@@ -152,9 +152,11 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       }
     };
 
-    const admit = (): void => {
+    // A transactional route's `before` runs only in its write transaction: before the body is read
+    // it would be a read of its own, outside the transaction, for an answer the transaction gives again.
+    const admit = (withBefore = true): void => {
       checkAccess(route, actor);
-      if (route.before && route.access !== 'public') deps.before?.(route, actor);
+      if (withBefore && route.before && route.access !== 'public') deps.before?.(route, actor);
     };
 
     const fail = (error: unknown): void => {
@@ -253,12 +255,12 @@ export function createHandler(deps: HandlerDeps): RequestListener {
         if (limiter) extraHeaders = limiter.user(actor.id);
       }
       try {
-        admit();
+        admit(transaction === undefined);
       } catch (error) {
         // A caller taken from memory may be out of date: refused only as they are now.
         if (transaction === undefined) throw error;
         identify(false);
-        admit();
+        admit(false);
       }
       if (bodyUnread) {
         const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);

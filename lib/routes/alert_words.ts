@@ -19,6 +19,7 @@ export const alertWordRoutes = {
   add: route({
     method: 'POST',
     path: '/users/me/alert_words',
+    transactional: true,
     access: 'user',
     summary: 'Add alert words',
     params: {
@@ -34,6 +35,7 @@ export const alertWordRoutes = {
   remove: route({
     method: 'DELETE',
     path: '/users/me/alert_words',
+    transactional: true,
     access: 'user',
     summary: 'Remove alert words (case-insensitive; unknown words are ignored)',
     params: {

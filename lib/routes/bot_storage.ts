@@ -20,6 +20,7 @@ export const botStorageRoutes = {
   update: route({
     method: 'PUT',
     path: '/bot_storage',
+    transactional: true,
     access: 'user',
     summary: "Set entries of the caller's storage (a JSON object of strings)",
     params: { storage: json(z.record(z.string(), z.string())) },
@@ -30,6 +31,7 @@ export const botStorageRoutes = {
   remove: route({
     method: 'DELETE',
     path: '/bot_storage',
+    transactional: true,
     access: 'user',
     summary: "Remove entries of the caller's storage",
     params: { keys: keys() },

@@ -32,6 +32,7 @@ export const draftRoutes = {
   create: route({
     method: 'POST',
     path: '/drafts',
+    transactional: true,
     access: 'user',
     summary: 'Create drafts (all or none)',
     params: { drafts: json(z.array(draftData).max(MAX_DRAFTS_PER_REQUEST)).describe(`JSON list of draft objects, at most ${MAX_DRAFTS_PER_REQUEST}`) },
@@ -43,6 +44,7 @@ export const draftRoutes = {
   edit: route({
     method: 'PATCH',
     path: '/drafts/:draft_id',
+    transactional: true,
     access: 'user',
     summary: 'Replace a draft',
     params: { draft_id: pathInt(), draft: json(draftData).describe('JSON draft object; replaces the draft whole') },
@@ -54,6 +56,7 @@ export const draftRoutes = {
   delete: route({
     method: 'DELETE',
     path: '/drafts/:draft_id',
+    transactional: true,
     access: 'user',
     summary: "Delete a draft; a drafts event tells the user's other clients",
     params: { draft_id: pathInt() },

@@ -56,6 +56,7 @@ export const eventRoutes = {
   deleteQueue: route({
     method: 'DELETE',
     path: '/events',
+    transactional: true,
     access: 'user',
     summary: 'Delete an event queue',
     params: { queue_id: str(maxCodePoints(MAX_TEXT_LENGTH)) },

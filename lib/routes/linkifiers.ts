@@ -38,6 +38,7 @@ export const linkifierRoutes = {
   add: route({
     method: 'POST',
     path: '/realm/filters',
+    transactional: true,
     access: 'admin',
     summary: 'Add a linkifier (administrators); it is processed last',
     params: linkifierParams,
@@ -55,6 +56,7 @@ export const linkifierRoutes = {
   update: route({
     method: 'PATCH',
     path: '/realm/filters/:filter_id',
+    transactional: true,
     access: 'admin',
     summary: 'Change a linkifier (administrators); omitted optional fields keep their value',
     params: { filter_id: pathInt(), ...linkifierParams },
@@ -73,6 +75,7 @@ export const linkifierRoutes = {
   remove: route({
     method: 'DELETE',
     path: '/realm/filters/:filter_id',
+    transactional: true,
     access: 'admin',
     summary: 'Remove a linkifier (administrators)',
     params: { filter_id: pathInt() },
@@ -83,6 +86,7 @@ export const linkifierRoutes = {
   reorder: route({
     method: 'PATCH',
     path: '/realm/linkifiers',
+    transactional: true,
     access: 'admin',
     summary: 'Set the order linkifiers are processed in (administrators)',
     params: { ordered_linkifier_ids: json(z.array(z.int()).max(MAX_LINKIFIER_IDS)).describe('Every linkifier id, once each, in the new order.') },

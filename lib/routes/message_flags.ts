@@ -34,6 +34,7 @@ export const messageFlagRoutes = {
   updateForNarrow: route({
     method: 'POST',
     path: '/messages/flags/narrow',
+    transactional: true,
     access: 'user',
     summary: 'Add or remove a personal flag on a range of messages of a narrow (at most 5000 per request)',
     params: {
@@ -70,6 +71,7 @@ export const messageFlagRoutes = {
   markStreamAsRead: route({
     method: 'POST',
     path: '/mark_stream_as_read',
+    transactional: true,
     access: 'user',
     summary: "Mark the caller's unread messages in a channel read",
     params: { stream_id: json(z.int()) },
@@ -80,6 +82,7 @@ export const messageFlagRoutes = {
   markTopicAsRead: route({
     method: 'POST',
     path: '/mark_topic_as_read',
+    transactional: true,
     access: 'user',
     summary: "Mark the caller's unread messages in a topic read",
     params: { stream_id: json(z.int()), topic_name: str(maxCodePoints(MAX_TEXT_LENGTH)) },

@@ -58,6 +58,7 @@ export const messageRoutes = {
   send: route({
     method: 'POST',
     path: '/messages',
+    transactional: true,
     access: 'user',
     allowIncomingWebhooks: true,
     summary: 'Send a channel or direct message',
@@ -140,6 +141,7 @@ export const messageRoutes = {
   delete: route({
     method: 'DELETE',
     path: '/messages/:message_id',
+    transactional: true,
     access: 'user',
     summary: 'Delete a message (administrators: any; its sender, or the owner of the bot that sent it: within 10 minutes)',
     params: { message_id: pathInt() },

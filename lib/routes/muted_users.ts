@@ -7,6 +7,7 @@ export const mutedUserRoutes = {
   mute: route({
     method: 'POST',
     path: '/users/me/muted_users/:muted_user_id',
+    transactional: true,
     access: 'user',
     summary: "Mute a user: their messages arrive read and clients hide them",
     params: { muted_user_id: pathInt() },
@@ -17,6 +18,7 @@ export const mutedUserRoutes = {
   unmute: route({
     method: 'DELETE',
     path: '/users/me/muted_users/:muted_user_id',
+    transactional: true,
     access: 'user',
     summary: 'Unmute a user',
     params: { muted_user_id: pathInt() },

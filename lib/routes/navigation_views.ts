@@ -24,6 +24,7 @@ export const navigationViewRoutes = {
   create: route({
     method: 'POST',
     path: '/navigation_views',
+    transactional: true,
     access: 'user',
     summary: 'Add a navigation view (a setting for a built-in view, or a custom view)',
     params: {
@@ -38,6 +39,7 @@ export const navigationViewRoutes = {
   update: route({
     method: 'PATCH',
     path: '/navigation_views/*',
+    transactional: true,
     access: 'user',
     summary: 'Pin, hide or rename a navigation view',
     params: {
@@ -52,6 +54,7 @@ export const navigationViewRoutes = {
   delete: route({
     method: 'DELETE',
     path: '/navigation_views/*',
+    transactional: true,
     access: 'user',
     summary: 'Remove a navigation view',
     params: { fragment: pathStr().describe('URL hash of the view; may contain slashes') },

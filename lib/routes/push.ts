@@ -11,6 +11,7 @@ export const pushRoutes = {
   registerClientDevice: route({
     method: 'POST',
     path: '/register_client_device',
+    transactional: true,
     access: 'user',
     summary: 'Register a logged-in client device; its id is used for push registration',
     params: {},

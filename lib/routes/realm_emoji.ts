@@ -43,6 +43,7 @@ export const realmEmojiRoutes = {
   deactivate: route({
     method: 'DELETE',
     path: '/realm/emoji/*',
+    transactional: true,
     access: 'user',
     summary: 'Deactivate a custom emoji (administrators, or its author)',
     params: { emoji_name: pathStr() },

@@ -66,10 +66,13 @@ interface RouteBase<P extends ParamShape, R> {
   handler: Handler<P, R>;
   /**
    * The handler is synchronous and does all its work in one ctx.tx, with no I/O but SQLite (no
-   * network, no files, no awaits). Over HTTP its caller is then confirmed inside that transaction:
-   * the check before the body is read may take a remembered caller as it is, and the one that
-   * counts (authentication, access, `before`) runs again in the write transaction with the handler.
-   * The in-process API (lib/api.ts) runs the caller's checks in that transaction too.
+   * network, no files, no awaits, no password hashing) and nothing after it commits; not for a
+   * domain function that commits in batches on purpose (they would become one long transaction).
+   * Over HTTP its caller is then confirmed inside that transaction: the check before the body is
+   * read may take a remembered caller as it is and leaves `before` out, and the one that counts
+   * (authentication, access, `before`) runs in the write transaction with the handler. The
+   * in-process API (lib/api.ts) runs the caller's checks in that transaction too.
+   * test/transactional_routes.test.ts checks that no marked route calls an async domain function.
    */
   transactional?: boolean;
   /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */

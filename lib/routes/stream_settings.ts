@@ -25,6 +25,7 @@ export const streamSettingRoutes = {
   update: route({
     method: 'PATCH',
     path: '/streams/:stream_id',
+    transactional: true,
     access: 'user',
     summary: "Change a channel's name, description or privacy (administrators)",
     params: {
@@ -50,6 +51,7 @@ export const streamSettingRoutes = {
   archive: route({
     method: 'DELETE',
     path: '/streams/:stream_id',
+    transactional: true,
     access: 'user',
     summary: 'Archive a channel (administrators); its messages are kept',
     params: { stream_id: pathInt() },
@@ -80,6 +82,7 @@ export const streamSettingRoutes = {
   updateSubscriptionProperties: route({
     method: 'POST',
     path: '/users/me/subscriptions/properties',
+    transactional: true,
     access: 'user',
     summary: "Change the caller's settings for their channels, all or none",
     params: {
@@ -113,6 +116,7 @@ export const streamSettingRoutes = {
   addDefaultStream: route({
     method: 'POST',
     path: '/default_streams',
+    transactional: true,
     access: 'admin',
     summary: 'Make a public channel a default channel',
     params: { stream_id: streamIdParam },
@@ -123,6 +127,7 @@ export const streamSettingRoutes = {
   removeDefaultStream: route({
     method: 'DELETE',
     path: '/default_streams',
+    transactional: true,
     access: 'admin',
     summary: 'Stop a channel being a default channel',
     params: { stream_id: streamIdParam },

@@ -34,6 +34,7 @@ export const streamRoutes = {
   subscribe: route({
     method: 'POST',
     path: '/users/me/subscriptions',
+    transactional: true,
     access: 'user',
     summary: 'Subscribe to channels, creating those that do not exist',
     // Zulip's @require_non_guest_user, before the parameters are read.
@@ -70,6 +71,7 @@ export const streamRoutes = {
   unsubscribe: route({
     method: 'DELETE',
     path: '/users/me/subscriptions',
+    transactional: true,
     access: 'user',
     summary: 'Unsubscribe from channels (others: administrators); their messages become read',
     params: { subscriptions: json(z.array(z.string()).max(MAX_CHANNELS_PER_REQUEST)), principals: principals.optional() },

@@ -11,6 +11,7 @@ export const typingRoutes = {
   send: route({
     method: 'POST',
     path: '/typing',
+    transactional: true,
     access: 'user',
     summary: 'Tell the other participants of a conversation that the caller started or stopped typing',
     params: {
@@ -27,6 +28,7 @@ export const typingRoutes = {
   edit: route({
     method: 'POST',
     path: '/messages/:message_id/typing',
+    transactional: true,
     access: 'user',
     summary: "Tell the message's other recipients that the caller (its sender) started or stopped editing it",
     params: { message_id: pathInt(), op },

@@ -91,6 +91,7 @@ export const uploadRoutes = {
   removeAttachment: route({
     method: 'DELETE',
     path: '/attachments/:attachment_id',
+    transactional: true,
     access: 'user',
     summary: 'Delete one of your uploaded files',
     params: { attachment_id: pathInt() },

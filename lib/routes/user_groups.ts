@@ -19,6 +19,7 @@ export const userGroupRoutes = {
   create: route({
     method: 'POST',
     path: '/user_groups/create',
+    transactional: true,
     access: 'user',
     summary: 'Create a user group',
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
@@ -44,6 +45,7 @@ export const userGroupRoutes = {
   updateMembers: route({
     method: 'POST',
     path: '/user_groups/:user_group_id/members',
+    transactional: true,
     access: 'user',
     summary: "Add and remove a group's members (administrators and the group's creator)",
     before: (_ctx, actor) => requireMemberOrAdmin(actor),

@@ -9,6 +9,7 @@ export const userTopicRoutes = {
   update: route({
     method: 'POST',
     path: '/user_topics',
+    transactional: true,
     access: 'user',
     summary: "Set the caller's visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed",
     params: {
@@ -23,6 +24,7 @@ export const userTopicRoutes = {
   updateMutedTopic: route({
     method: 'PATCH',
     path: '/users/me/subscriptions/muted_topics',
+    transactional: true,
     access: 'user',
     summary: 'Mute or unmute a topic (legacy; exactly one of stream and stream_id)',
     params: {

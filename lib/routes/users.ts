@@ -64,6 +64,7 @@ export const userRoutes = {
   update: route({
     method: 'PATCH',
     path: '/users/:user_id',
+    transactional: true,
     access: 'user',
     summary: "Change a user's name or role (administrators; owners for the owner role)",
     params: {
@@ -78,6 +79,7 @@ export const userRoutes = {
   deactivate: route({
     method: 'DELETE',
     path: '/users/:user_id',
+    transactional: true,
     access: 'user',
     summary: "Deactivate a user and the bots they own (administrators), or a bot (administrators, the bot's owner)",
     params: { user_id: pathInt() },
@@ -88,6 +90,7 @@ export const userRoutes = {
   deactivateSelf: route({
     method: 'DELETE',
     path: '/users/me',
+    transactional: true,
     access: 'user',
     summary: "Deactivate the caller's own account (and the bots it owns)",
     params: {},
@@ -98,6 +101,7 @@ export const userRoutes = {
   reactivate: route({
     method: 'POST',
     path: '/users/:user_id/reactivate',
+    transactional: true,
     access: 'user',
     summary: "Reactivate a user (administrators) or a bot (administrators, the bot's owner)",
     params: { user_id: pathInt() },
@@ -108,6 +112,7 @@ export const userRoutes = {
   regenerateApiKey: route({
     method: 'POST',
     path: '/users/me/api_key/regenerate',
+    transactional: true,
     access: 'human',
     summary: "A new API key for the caller; the old one stops working at once",
     params: {},
@@ -131,6 +136,7 @@ export const userRoutes = {
   deactivateBot: route({
     method: 'DELETE',
     path: '/bots/:bot_id',
+    transactional: true,
     access: 'user',
     summary: "Deactivate a bot (administrators, the bot's owner)",
     params: { bot_id: pathInt() },
@@ -141,6 +147,7 @@ export const userRoutes = {
   regenerateBotApiKey: route({
     method: 'POST',
     path: '/bots/:bot_id/api_key/regenerate',
+    transactional: true,
     access: 'user',
     summary: "A new API key for a bot (administrators, the bot's owner; not guests or bots); the old one stops working at once",
     params: { bot_id: pathInt() },
