@@ -1,4 +1,4 @@
-// A sustained mixed load: the seven operations of the API document (another user's status, message
+// A sustained mixed load: seven operations (another user's status, message
 // flags, a linkifier added and removed, a navigation view pinned and hidden, a draft created and
 // deleted, alert words added and removed, an E2EE test notification through a bouncer stand-in)
 // plus message sends, from 50 concurrent clients for BENCH_SECONDS (default 60). Reports

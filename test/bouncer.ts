@@ -2,7 +2,7 @@
 // remotes/push/e2ee/{register,notify} protocol. It checks the server's Basic credentials, opens
 // each registration sealed to its own key, plays the phone by decrypting every payload with the
 // device's push key (libsodium crypto_secretbox_open_easy) and checking its fields, and can be
-// told to fail in each way the API document lists. Also: phone-side helpers to register devices.
+// told to fail in each way docs/push.md lists. Also: phone-side helpers to register devices.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // Parameter limits (docs/http.md "Limits", lib/routes/limits.ts): every list and string parameter
-// that neither Zulip nor the API document bounds is refused over its limit with a 400 naming it,
+// that Zulip does not bound is refused over its limit with a 400 naming it,
 // before anything else happens; at the limit it passes parameter decoding.
 import http from 'node:http';
 import net from 'node:net';

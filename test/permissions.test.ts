@@ -66,7 +66,7 @@ for (const route of allRoutes) {
     if (!entry) {
       t.fail(
         `${key} has no permission-matrix entry: add '${key}' to MATRIX in test/permission_matrix.ts, with a request and ` +
-          `the answer of each of ${ROLES.join(', ')} (Zulip's decorators and the API document's rules)`,
+          `the answer of each of ${ROLES.join(', ')} (Zulip's decorators and parley's documented rules)`,
       );
       return;
     }

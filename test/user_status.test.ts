@@ -264,7 +264,7 @@ t.test('the extra emoji type: service_extra_emoji, or Zulip\'s zulip_extra_emoji
   const target = await s.user('member');
   await setStatus(t, admin, target.user_id, { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' }, OK, 'Zulip spelling');
   t.same(await statusOf(target.user_id), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'zulip_extra_emoji' });
-  await setStatus(t, admin, target.user_id, { emoji_name: 'zulip', reaction_type: 'service_extra_emoji' }, OK, 'API document spelling');
+  await setStatus(t, admin, target.user_id, { emoji_name: 'zulip', reaction_type: 'service_extra_emoji' }, OK, 'the other spelling');
   t.same(await statusOf(target.user_id), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });
   await setStatus(t, admin, target.user_id, { emoji_name: 'zulip', emoji_code: 'zulip' }, OK, 'type looked up');
   t.same(await statusOf(target.user_id), { emoji_name: 'zulip', emoji_code: 'zulip', reaction_type: 'service_extra_emoji' });

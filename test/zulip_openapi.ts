@@ -15,9 +15,9 @@ const DOCUMENT = new URL('./fixtures/zulip-openapi-fl420.yaml', import.meta.url)
 const ROOT_ID = 'zulip-openapi';
 
 /**
- * The one place parley answers differently from Zulip's document on purpose: the API document
- * names Zulip's `zulip_extra_emoji` reaction type `service_extra_emoji`, and parley reports that
- * name back when the caller used it (docs/openapi.md, "Zulip's").
+ * The one place parley answers differently from Zulip's document on purpose: parley also accepts
+ * `service_extra_emoji` for Zulip's `zulip_extra_emoji` reaction type, and reports that name back
+ * when the caller used it (docs/openapi.md, "Zulip's").
  */
 export const REACTION_TYPE_DEVIATION = 'service_extra_emoji';
 
@@ -91,8 +91,8 @@ export const UNDOCUMENTED_ERROR_FIELDS: Record<string, Schema> = {
 };
 
 /**
- * What parley answers from later feature levels than the document's 420 (the API document's
- * device_id, reverse_template and alternative_url_templates): removed before validation, listed
+ * What parley answers from later feature levels than the document's 420
+ * (device_id, reverse_template and alternative_url_templates): removed before validation, listed
  * in docs/openapi.md ("Zulip's").
  */
 export const NEWER_THAN_FL420 = {

@@ -1,5 +1,5 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
-// success and error bodies of the API document's features (user status, linkifiers, navigation
+// success and error bodies of the features (user status, linkifiers, navigation
 // views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause, uploads, attachments, bot storage,
 // the image proxy, the emoji data file, and GET /openapi.json. The harness is test/conformance.ts.
 import t from 'tap';
@@ -26,7 +26,7 @@ async function image(url: string) {
   return { status: response.status, headers: response.headers, body: response.ok ? {} : JSON.parse(text.toString()) };
 }
 
-t.test('user status, with the service_extra_emoji reaction type the API document names', async (t) => {
+t.test('user status, with the service_extra_emoji reaction type parley also accepts', async (t) => {
   await api.call(t, 'POST', '/users/me/status', { ...me, params: { status_text: 'on a break', emoji_name: 'coffee' } }, 200);
   await api.call(t, 'POST', '/users/me/status', me, 400);
   await api.call(t, 'POST', '/users/me/status', { as: bot, params: { status_text: 'beep' } }, 400);
