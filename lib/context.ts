@@ -10,6 +10,7 @@ import { jsonLogger, type Logger } from './logger.js';
 import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
+import { nodeTimers, type Timers } from './timers.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -67,6 +68,11 @@ export interface ImageProxyOptions {
 export interface ChatOptions {
   /** Current time in milliseconds since the epoch. */
   clock?: () => number;
+  /**
+   * The timers background work waits on (lib/timers.ts): Node's by default. A test kit passes
+   * timers that follow its own `clock`, so that moving the clock fires them.
+   */
+  timers?: Timers;
   /** Cryptographically strong random bytes. */
   random?: (size: number) => Buffer;
   logger?: Logger;
@@ -107,6 +113,8 @@ export interface Ctx {
   readonly db: Database;
   readonly store: Store;
   readonly clock: () => number;
+  /** Timers for background work (retries, batching, heartbeats): options.timers or Node's. */
+  readonly timers: Timers;
   readonly random: (size: number) => Buffer;
   readonly logger: Logger;
   readonly options: ChatOptions;
@@ -160,6 +168,7 @@ export function createContext(
     db,
     store,
     clock,
+    timers: options.timers ?? nodeTimers,
     random: options.random ?? ((size) => randomBytes(size)),
     logger: options.logger ?? jsonLogger,
     options,
