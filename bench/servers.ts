@@ -63,13 +63,16 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     });
     return { server, info: {} };
   }
-  const db = new Database(join(dir, 'parley.db'));
+  // BENCH_DB_FILE: an organization built beforehand (bench/large_org_fixture.ts), opened as it is.
+  const existing = process.env.BENCH_DB_FILE;
+  const db = new Database(existing ?? join(dir, 'parley.db'));
   // BENCH_BOUNCER_URL/_ID/_KEY: push through a bouncer stand-in run by the benchmark.
   const bouncerUrl = process.env.BENCH_BOUNCER_URL;
   const push = bouncerUrl ? { bouncerUrl, serverId: process.env.BENCH_BOUNCER_ID, serverKey: process.env.BENCH_BOUNCER_KEY } : undefined;
   // BENCH_BODY_TIMEOUT_MS: time for a request body to arrive (large uploads on a busy machine).
   const bodyTimeoutMs = process.env.BENCH_BODY_TIMEOUT_MS ? Number(process.env.BENCH_BODY_TIMEOUT_MS) : undefined;
   const chat = createChatServer(db, { logger: silentLogger, push, ...(bodyTimeoutMs && { limits: { bodyTimeoutMs } }) });
+  if (existing) return { server: http.createServer(chat.handler), info: {} };
   const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
   const users = Number(process.env.BENCH_USERS ?? 0);
   const role = (process.env.BENCH_USER_ROLE ?? 'member') as 'member';
