@@ -51,6 +51,13 @@ CREATE TABLE IF NOT EXISTS user (
   email_address_visibility INTEGER NOT NULL DEFAULT 1 CHECK (email_address_visibility BETWEEN 1 AND 5)
 ) STRICT;
 
+-- Bots (the partial subscriber lists and user lists of POST /register: lib/domain/subscribers.ts),
+-- deactivated accounts (left out of subscriber lists) and guests: few rows each, read without a scan.
+CREATE INDEX IF NOT EXISTS user_bots ON user (id) WHERE bot_type IS NOT NULL;
+CREATE INDEX IF NOT EXISTS user_inactive ON user (id) WHERE is_active = 0;
+-- Guests: a public channel's viewers are every non-guest and its subscribed guests (lib/domain/stream_access.ts).
+CREATE INDEX IF NOT EXISTS user_guests ON user (id) WHERE role = 600;
+
 -- What each process keeps in memory of some tables' rows (ctx.cached, lib/context.ts) is valid
 -- while that name's version stays where it was. Triggers on those tables give the name a new
 -- random version on every insert, update and delete, by any process or tool writing to the file;
@@ -84,12 +91,18 @@ END;
 CREATE TABLE IF NOT EXISTS event (
   id INTEGER PRIMARY KEY,
   -- The one user the event is for; NULL for an event every user receives (realm-wide) or for
-  -- the users listed in recipients.
+  -- the users listed in recipients or named by audience.
   user_id INTEGER REFERENCES user(id),
   -- An event for many users (a message to a big channel, with one row per distinct flags): their
   -- ids as text ',3,17,42,', matched with instr(). One row instead of one per user keeps a send
   -- to 1,000 subscribers from writing 1,000 rows. NULL otherwise.
   recipients TEXT,
+  -- An event for users named by a rule rather than listed (lib/events/audience.ts), as JSON:
+  -- {"maxRole": 400} active users up to a role, {"roleAbove": 200}, {"receiversOf": <message id>}
+  -- the users who received a channel message, with "except": [ids] left out. Decided for each
+  -- reader when the event is read, so an event for 100,000 users is one short row. Listed users
+  -- (recipients) get it too. NULL otherwise.
+  audience TEXT,
   type TEXT NOT NULL,
   -- The event as JSON, without its id (added on delivery).
   payload TEXT NOT NULL,
@@ -137,7 +150,11 @@ CREATE TABLE IF NOT EXISTS stream (
   creator_id INTEGER REFERENCES user(id),
   -- The channel's first message (Zulip's first_message_id), set when it is sent: reading
   -- min(id) per channel would scan the channel's whole index range.
-  first_message_id INTEGER
+  first_message_id INTEGER,
+  -- Its active subscribers (Zulip's subscriber_count), kept by the triggers on subscription and by
+  -- lib/store/users.ts: counting a channel of 100,000 costs milliseconds, and every new user joins
+  -- the default channels.
+  subscriber_count INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- Who is subscribed to which channel. Unsubscribing deletes the row.
@@ -159,6 +176,14 @@ CREATE TABLE IF NOT EXISTS subscription (
 ) STRICT, WITHOUT ROWID;
 -- Fan-out of a channel message to its subscribers.
 CREATE INDEX IF NOT EXISTS subscription_by_stream ON subscription (stream_id, user_id);
+-- stream.subscriber_count: a subscription of an active user counts (deactivating or reactivating
+-- a user changes the counts of their channels: lib/store/users.ts updateUserActive).
+CREATE TRIGGER IF NOT EXISTS subscription_counted AFTER INSERT ON subscription BEGIN
+  UPDATE stream SET subscriber_count = subscriber_count + (SELECT is_active FROM user WHERE id = new.user_id) WHERE id = new.stream_id;
+END;
+CREATE TRIGGER IF NOT EXISTS subscription_uncounted AFTER DELETE ON subscription BEGIN
+  UPDATE stream SET subscriber_count = subscriber_count - (SELECT is_active FROM user WHERE id = old.user_id) WHERE id = old.stream_id;
+END;
 
 -- The organization's default channels (Zulip's DefaultStream): new users are subscribed to them.
 CREATE TABLE IF NOT EXISTS default_stream (

@@ -1,12 +1,15 @@
 // Large organizations (1,000 / 10,000 / 100,000 users; LARGE_ORG_SIZES=1000,10000 picks sizes):
 // what a message to everyone, a /register, adding users, first_unread and a channel search cost
 // as the organization grows, each figure printed per size with its growth from the smallest size.
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
+import { userCommand } from '../lib/cli_user.js';
+import { hashPassword } from '../lib/domain/credentials.js';
 import { fmt, record } from './harness.js';
 import { largeOrgCopy, type LargeOrg } from './large_org_fixture.js';
 import { concurrentReadDelay, medianMs, registerFigures, sendFigures } from './large_org_probes.js';
@@ -28,10 +31,27 @@ function figure(size: number, name: string, value: number, unit: string, target 
   rows.set(name, row);
 }
 
+/** chat.admin.addUsers of `size` users into a new organization (with its two default channels). */
+async function batchImport(size: number, dir: string): Promise<void> {
+  const db = new Database(join(dir, `import-${size}.db`));
+  const chat = createChatServer(db, { logger: silentLogger });
+  try {
+    await chat.admin.initOrganization({ email: 'owner@example.com' });
+    const users = Array.from({ length: size }, (_, i) => ({ email: `imported${i}@example.com`, fullName: `Imported ${i}` }));
+    const start = process.hrtime.bigint();
+    await chat.admin.addUsers(users);
+    figure(size, 'chat.admin.addUsers of as many users into a new organization', Number(process.hrtime.bigint() - start) / 1e9, 's', '< 60 s at 100,000');
+  } finally {
+    await chat.close();
+    db.close();
+  }
+}
+
 async function measure(size: number, dir: string): Promise<void> {
   const rounds = size >= 100_000 ? 5 : 9;
   const org = await largeOrgCopy(size, dir);
   await inProcess(org, rounds);
+  await batchImport(size, dir);
   const { delayMs, aloneMs } = await concurrentReadDelay(org, rounds);
   figure(size, "another client's GET /users/me delayed by a concurrent send to everyone", delayMs, 'ms', '< 50 ms', { name: 'the same GET alone', value: aloneMs });
 }
@@ -55,6 +75,12 @@ async function inProcess(org: LargeOrg, rounds: number): Promise<void> {
     let n = 0;
     const addMs = await medianMs(() => chat.admin.addUser({ email: `new${n++}@example.com`, fullName: `New ${n}` }), rounds);
     figure(size, 'admin.addUser', addMs, 'ms', '< 10 ms');
+    const hashMs = await medianMs(() => hashPassword('a password', randomBytes), rounds);
+    const createMs = await medianMs(() => chat.api.users.create(org.ownerId, { email: `new${n++}@example.com`, password: 'a password', fullName: `New ${n}` }), rounds);
+    figure(size, 'POST /users (in-process, with a password)', createMs, 'ms', '< 10 ms + the hash', { name: "the password's scrypt hash alone", value: hashMs });
+    const io = { out() {}, err() {}, env: {} };
+    const cliMs = await medianMs(() => userCommand('add', ['--db', org.file, '--email', `cli${n++}@example.com`, '--full-name', `Cli ${n}`], io), rounds);
+    figure(size, '`parley user add` (in-process: open, add, close)', cliMs, 'ms', '< 10 ms');
 
     const firstUnread = (userId: number) => () =>
       chat.api.messages.list(userId, { anchor: 'first_unread', numBefore: 0, numAfter: 1, narrow: [{ operator: 'channel', operand: org.historyId }] });

@@ -22,6 +22,7 @@ Usage:
               [--org-name N] [--url URL]
   parley user add --db FILE --email E --full-name N [--password P | --password-file FILE]
                   [--role owner|admin|moderator|member|guest] [--bot]
+  parley user import --db FILE USERS.csv
   parley user deactivate --db FILE --email E
   parley user reactivate --db FILE --email E
   parley user regenerate-api-key --db FILE --email E
@@ -35,6 +36,8 @@ serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on
 init       Creates the organization and its owner; the last line of output is JSON
            {"email","api_key","user_id"}. Refuses a database that already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
+user import   Adds the users of a CSV file (header: email,full_name[,role]; no passwords), all or
+           none; prints their credentials as CSV: email,user_id,api_key.
 user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
 user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
 user regenerate-api-key   Prints a new API key for a user or bot; the old one stops working.

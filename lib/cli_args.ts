@@ -29,6 +29,16 @@ export function parse(args: string[], options: NonNullable<ParseArgsConfig['opti
   }
 }
 
+/** parse, and the arguments that are not options (a file to read). */
+export function parseWithPositionals(args: string[], options: NonNullable<ParseArgsConfig['options']>): { values: Values; positionals: string[] } {
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return { values: parsed.values as Values, positionals: parsed.positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 export function required(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);

@@ -1,8 +1,10 @@
-// The `parley user` subcommands: add, deactivate, reactivate, regenerate-api-key. Each opens the
+// The `parley user` subcommands: add, import, deactivate, reactivate, regenerate-api-key. Each opens the
 // database, acts without permission checks (whoever can open the file owns the organization), and
 // answers with exit code 0, 1 for a refusal (`parley: <message>` on stderr) or 2 for bad arguments.
-import { openChat, parse, required, secret, UsageError, type Io } from './cli_args.js';
-import type { ChatServer } from './index.js';
+import { readFileSync } from 'node:fs';
+import { openChat, parse, parseWithPositionals, required, secret, UsageError, type Io } from './cli_args.js';
+import { CsvError, csvRecord, parseCsv } from './csv.js';
+import type { ChatServer, ImportedAccount } from './index.js';
 
 /** The password of `init` and `user add` when neither --password nor --password-file is given. */
 export const PASSWORD_ENV = 'PARLEY_PASSWORD';
@@ -43,6 +45,67 @@ async function userAdd(args: string[], io: Io): Promise<number> {
   }
 }
 
+const IMPORT_ROLES = ['owner', 'admin', 'moderator', 'member', 'guest'] as const;
+
+/**
+ * `parley user import --db FILE USERS.csv`: a header record naming the columns `email`,
+ * `full_name` and optionally `role`, then one user per record (docs/cli.md). Prints their
+ * credentials as CSV (email,user_id,api_key). Nothing is added when a record is refused.
+ */
+async function userImport(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseWithPositionals(args, { db: { type: 'string' } });
+  const file = required(values, 'db');
+  if (positionals.length !== 1) throw new UsageError('user import takes one CSV file');
+  const csvFile = positionals[0]!;
+  let text: string;
+  try {
+    text = readFileSync(csvFile, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${csvFile}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    io.err(`parley: ${csvFile} ${error.message}`);
+    return 1;
+  }
+  const [header, ...rows] = records;
+  const columns = header?.fields.map((name) => name.trim().toLowerCase()) ?? [];
+  const unknown = columns.filter((name) => !['email', 'full_name', 'role'].includes(name));
+  if (!columns.includes('email') || !columns.includes('full_name') || unknown.length > 0) {
+    io.err(`parley: ${csvFile} line 1: the header must name the columns email, full_name and optionally role${unknown.length > 0 ? `, not ${unknown.join(', ')}` : ''}`);
+    return 1;
+  }
+  const at = (fields: string[], name: string) => fields[columns.indexOf(name)];
+  const users: ImportedAccount[] = [];
+  for (const { fields, line } of rows) {
+    const role = (at(fields, 'role') ?? '').trim() || 'member';
+    if (fields.length !== columns.length || !(IMPORT_ROLES as readonly string[]).includes(role)) {
+      const problem = fields.length !== columns.length ? `${fields.length} fields instead of ${columns.length}` : `role must be one of ${IMPORT_ROLES.join(', ')}, not '${role}'`;
+      io.err(`parley: ${csvFile} line ${line}: ${problem}`);
+      return 1;
+    }
+    users.push({ email: at(fields, 'email')!, fullName: at(fields, 'full_name')!, role: role as ImportedAccount['role'] });
+  }
+  const { db, chat } = await openChat(file);
+  try {
+    const credentials = await chat.admin.addUsers(users);
+    io.out(csvRecord(['email', 'user_id', 'api_key']));
+    for (const c of credentials) io.out(csvRecord([c.email, String(c.user_id), c.api_key]));
+    return 0;
+  } catch (error) {
+    const index = (error as { extra?: { user_index?: unknown; reason?: unknown } }).extra;
+    if (typeof index?.user_index !== 'number') throw error;
+    io.err(`parley: ${csvFile} line ${rows[index.user_index]!.line}: ${String(index.reason)}`);
+    return 1;
+  } finally {
+    await chat.close();
+    db.close();
+  }
+}
+
 type Admin = ChatServer['admin'];
 
 /** The account a --email names, or a refusal (exit code 1). */
@@ -73,6 +136,8 @@ export async function userCommand(subcommand: string, args: string[], io: Io): P
   switch (subcommand) {
     case 'add':
       return userAdd(args, io);
+    case 'import':
+      return userImport(args, io);
     case 'deactivate':
       return onAccount(args, io, (admin, target) => {
         const ids = admin.deactivateUser(target.user_id);

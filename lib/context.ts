@@ -132,6 +132,12 @@ export interface Ctx {
    * error it throws rolls back the request's transaction anyway.
    */
   requestTx<T>(fn: () => T): T;
+  /**
+   * Runs fn, which only reads, in one read transaction: one snapshot of the database for all its
+   * reads (other processes' commits in between are not seen), without the write lock, so other
+   * connections' readers and writers go on. Inside a transaction it runs fn in that one.
+   */
+  read<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
   /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
@@ -159,6 +165,8 @@ export function createContext(
   const store = new Store(db);
   // One transaction wrapper for every call (better-sqlite3 builds a wrapper per db.transaction()).
   const runInTransaction = db.transaction((fn: () => unknown) => fn());
+  // BEGIN DEFERRED: a transaction that only reads takes no write lock (in WAL mode, a snapshot).
+  const runInReadTransaction = runInTransaction.deferred;
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
   const kept = new Map<CacheName, { version: number; value: unknown }>();
@@ -203,6 +211,9 @@ export function createContext(
           flatNested = false;
         }
       });
+    },
+    read<T>(fn: () => T): T {
+      return db.inTransaction ? fn() : (runInReadTransaction(fn) as T);
     },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {

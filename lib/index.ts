@@ -9,7 +9,8 @@ import { ensureImageProxyKey } from './domain/external_content.js';
 import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
-import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
+import { defaultFullName } from './domain/users.js';
+import { ORGANIZATION_EXISTS, addUser, addUsers, type Credentials } from './domain/accounts.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
 import { EventHub } from './events/hub.js';
@@ -27,7 +28,7 @@ import type { Database } from './store/db.js';
 import { backgroundCheckpoints } from './store/checkpoints.js';
 import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
-import { selectUserByEmail, selectUsers } from './store/users.js';
+import { selectHasUsers, selectUserByEmail } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
@@ -38,7 +39,7 @@ export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
 export type { ActorRef } from './domain/auth.js';
 export type { DeliveredEvent, ChatEvent } from './events/event.js';
-export type { Credentials } from './domain/users.js';
+export type { Credentials } from './domain/accounts.js';
 export type { LibsqlDatabase } from './store/libsql.js';
 export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
 
@@ -52,6 +53,13 @@ export interface NewAccount {
   botOwnerId?: number | undefined;
   /** Who sees the real email (Zulip's values, 1 everyone ... 5 moderators); the organization's default when absent. */
   emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 | undefined;
+}
+
+/** A user of chat.admin.addUsers: no password, no bot (docs/users.md, "Importing users"). */
+export interface ImportedAccount {
+  email: string;
+  fullName: string;
+  role?: 'owner' | 'admin' | 'moderator' | 'member' | 'guest' | undefined;
 }
 
 export interface ChatServer {
@@ -83,6 +91,11 @@ export interface ChatServer {
       defaultChannels?: boolean | undefined;
     }): Promise<Credentials>;
     addUser(input: NewAccount): Promise<Credentials>;
+    /**
+     * Adds many users at once, in order (each as addUser would, joining the default channels):
+     * all are checked first, and a refused one adds none. Resolves to their credentials, in order.
+     */
+    addUsers(input: readonly ImportedAccount[]): Promise<Credentials[]>;
     /** Deactivates a user or bot; a user's active bots go too. Returns the ids deactivated, bots first. */
     deactivateUser(userId: number): number[];
     /** Reactivates a user or bot; refuses a bot whose owner is deactivated. */
@@ -152,7 +165,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   let server: http.Server | undefined;
 
   const admin: ChatServer['admin'] = {
-    hasUsers: () => selectUsers(ctx.store).length > 0,
+    hasUsers: () => selectHasUsers(ctx.store),
     setOrganizationUrl: (url) => configureRealm(ctx, { url }),
     followListeningUrl: (url) => followListeningUrl(ctx, url),
     async initOrganization(input) {
@@ -181,6 +194,14 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
         botOwnerId: input.bot ? input.botOwnerId : null,
         emailAddressVisibility: input.emailAddressVisibility,
       });
+    },
+    async addUsers(input) {
+      const users = input.map((user, i) => {
+        const role = roleByName(user.role ?? 'member');
+        if (role === undefined) throw new Error(`User ${i + 1}: unknown role: ${user.role}`);
+        return { email: user.email, fullName: user.fullName, role };
+      });
+      return addUsers(ctx, users);
     },
     deactivateUser: (userId) => deactivate(ctx, userId),
     reactivateUser: (userId) => reactivate(ctx, userId, null),

@@ -8,7 +8,8 @@ import type { CreatedBot } from './bot_dicts.js';
 import { botDomain, getRealm } from './realm.js';
 import { isAdmin, type Actor } from './roles.js';
 import { deactivate } from './user_activation.js';
-import { addUser, requireMemberOrAdmin } from './users.js';
+import { requireMemberOrAdmin } from './users.js';
+import { addUser } from './accounts.js';
 
 /** Zulip's access_bot_by_id. */
 function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {

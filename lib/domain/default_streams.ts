@@ -8,14 +8,13 @@ import {
   deleteDefaultStream,
   insertDefaultStream,
   insertStream,
-  selectActiveUserIdsWithRoleAtMost,
   selectDefaultStreamIds,
   selectStreamById,
   type StreamRow,
 } from '../store/streams.js';
 import { accessStreamById, accessStreamContentById, renderStreamDescription } from './streams.js';
 import { emit } from './event_types.js';
-import { addSubscriptions } from './subscriptions.js';
+import { subscribeUsers, type Subscriber } from './subscriptions.js';
 import { ROLE, requireAdmin, type Actor } from './roles.js';
 import type { StateOptions } from './state_options.js';
 
@@ -35,7 +34,7 @@ export function getDefaultStreams(ctx: Ctx, _actor: Actor): z.infer<typeof defau
 
 /** Zulip's notify_default_streams_changed: every active user but guests (active_non_guest_user_ids). */
 function notifyChanged(ctx: Ctx): void {
-  emit(ctx, selectActiveUserIdsWithRoleAtMost(ctx.store, ROLE.member), {
+  emit(ctx, { maxRole: ROLE.member }, {
     type: 'default_streams',
     default_streams: selectDefaultStreamIds(ctx.store),
   });
@@ -81,9 +80,11 @@ export function removeDefaultStreamIfAny(ctx: Ctx, streamId: number): void {
 }
 
 /** In the caller's transaction: a new human user joins the default channels (Zulip's get_default_subs). */
-export function subscribeToDefaultStreams(ctx: Ctx, user: Actor): void {
-  const names = selectDefaultStreamIds(ctx.store).map((id) => selectStreamById(ctx.store, id)!.name);
-  if (names.length > 0) addSubscriptions(ctx, user, { subscriptions: names.map((name) => ({ name })) });
+export function subscribeToDefaultStreams(ctx: Ctx, users: readonly Subscriber[]): void {
+  const streams = selectDefaultStreamIds(ctx.store)
+    .map((id) => selectStreamById(ctx.store, id)!)
+    .filter((stream) => stream.is_archived === 0);
+  if (streams.length > 0 && users.length > 0) subscribeUsers(ctx, users, streams, new Set());
 }
 
 /**

@@ -4,6 +4,7 @@
 // schema, and the OpenAPI document describes GET /events with it.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import type { Audience } from '../events/audience.js';
 import { channelEventSchemas } from './channel_event_dicts.js';
 import { botEventSchemas } from './bot_dicts.js';
 import { presenceEventSchemas } from './presence_dicts.js';
@@ -33,9 +34,10 @@ export const zulipEventSchema = z.union([
 export type ZulipEvent = z.infer<typeof zulipEventSchema>;
 
 /**
- * Appends an event for the given users (null: every user), inside the caller's transaction. The
- * heartbeat is not stored: a waiting GET /events answers with it.
+ * Appends an event for the given users (null: every user; an Audience: a rule such as "active
+ * users up to a role", lib/events/audience.ts), inside the caller's transaction. The heartbeat is
+ * not stored: a waiting GET /events answers with it.
  */
-export function emit(ctx: Ctx, userIds: Iterable<number> | null, event: Exclude<ZulipEvent, { type: 'heartbeat' }>): void {
-  ctx.events.append(userIds, event);
+export function emit(ctx: Ctx, users: Iterable<number> | Audience | null, event: Exclude<ZulipEvent, { type: 'heartbeat' }>): void {
+  ctx.events.append(users, event);
 }

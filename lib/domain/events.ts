@@ -23,7 +23,7 @@ export interface RegisterInput {
   fetchEventTypes?: readonly string[] | null | undefined;
   clientCapabilities?: Record<string, unknown> | undefined;
   applyMarkdown?: boolean | undefined;
-  /** Subscribers in the subscription state ('partial' gets the full lists, which Zulip allows). */
+  /** Subscribers in the subscription state; 'partial': lib/domain/subscribers.ts. */
   includeSubscribers?: boolean | 'partial' | undefined;
   lifespanSecs?: number | undefined;
   /** The format and extent of the `presences` state (lib/domain/presence.ts). */
@@ -56,23 +56,30 @@ function newQueueId(ctx: Ctx): string {
   return `${ctx.clock()}:${ctx.random(8).toString('hex')}`;
 }
 
-/** POST /register: the state and the queue's start come from one transaction, so nothing is missed or seen twice. */
+/**
+ * POST /register: the state and the newest event id are read from one snapshot (a read
+ * transaction: other connections keep writing meanwhile), and the queue starts at that id, so
+ * nothing is missed or seen twice. Only the queue's row is written, in a transaction of its own;
+ * events committed in between wait in the log for it (they are younger than any pruning).
+ */
 export function registerQueue(ctx: Ctx, actor: Actor, input: RegisterInput): RegisterAnswer {
   const eventTypes = input.eventTypes === null ? null : [...new Set(input.eventTypes)];
   const fetchTypes = input.fetchEventTypes === undefined ? eventTypes : input.fetchEventTypes;
   const clientCapabilities = input.clientCapabilities ?? {};
   const applyMarkdown = input.applyMarkdown ?? false;
   const lifespan = Math.min(Math.max(input.lifespanSecs ?? ctx.options.events?.queueLifespanSeconds ?? DEFAULT_QUEUE_LIFESPAN_SECS, 1), MAX_QUEUE_LIFESPAN_SECS);
-  return ctx.tx(() => {
-    const lastEventId = ctx.events.maxEventId();
-    const state = fetchInitialState(ctx, actor, fetchTypes, {
+  const { lastEventId, state } = ctx.read(() => ({
+    lastEventId: ctx.events.maxEventId(),
+    state: fetchInitialState(ctx, actor, fetchTypes, {
       clientCapabilities,
       applyMarkdown,
-      includeSubscribers: input.includeSubscribers === true || input.includeSubscribers === 'partial',
+      includeSubscribers: input.includeSubscribers ?? false,
       slimPresence: input.presence?.slimPresence ?? false,
       presenceLastUpdateId: input.presence?.presenceLastUpdateId,
       presenceHistoryLimitDays: input.presence?.presenceHistoryLimitDays,
-    });
+    }),
+  }));
+  return ctx.tx(() => {
     const queueId = newQueueId(ctx);
     makeRoomForQueue(ctx.store, actor.id, ctx.options.events?.maxQueuesPerUser);
     insertQueue(ctx.store, {

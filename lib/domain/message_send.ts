@@ -17,7 +17,7 @@ import { messageDict, newMessageDictCache } from './message_dicts.js';
 import type { StoredMessageEvent } from './message_event_dicts.js';
 import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { updateClaims } from './attachments.js';
-import { streamViewerIds } from './stream_access.js';
+import { streamViewers } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
 
 export interface SendInput {
@@ -120,7 +120,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);
-      emit(ctx, streamViewerIds(ctx, stream), {
+      emit(ctx, streamViewers(ctx, stream), {
         type: 'stream',
         op: 'update',
         property: 'first_message_id',

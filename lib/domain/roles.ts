@@ -58,6 +58,16 @@ const VISIBILITIES_SEEN_BY_ROLE: Readonly<Record<number, readonly number[]>> = {
   [ROLE.guest]: [1],
 };
 
+/**
+ * The weakest role that sees real emails of this visibility (each role sees what the roles below
+ * it see), or null when no role does: the viewers of a user's real email are the active users up
+ * to that role, and the user.
+ */
+export function weakestRoleSeeing(visibility: number): Role | null {
+  const roles = [...ROLE_VALUES].sort((a, b) => b - a);
+  return roles.find((role) => VISIBILITIES_SEEN_BY_ROLE[role]?.includes(visibility)) ?? null;
+}
+
 /** Zulip's can_access_delivery_email: everyone sees their own; others by the target's setting. */
 export function canAccessDeliveryEmail(viewer: { id: number; role: number }, target: { id: number; email_address_visibility: number }): boolean {
   if (viewer.id === target.id) return true;

@@ -7,8 +7,8 @@ export interface StateOptions {
   /** The client_capabilities object of POST /register (e.g. linkifier_url_template). */
   clientCapabilities: Record<string, unknown>;
   applyMarkdown: boolean;
-  /** include_subscribers: each channel of the subscription state lists its subscribers. */
-  includeSubscribers: boolean;
+  /** include_subscribers: each channel of the subscription state lists its subscribers ('partial': lib/domain/subscribers.ts). */
+  includeSubscribers: boolean | 'partial';
   /** slim_presence: presences keyed by user id (else by email, Zulip's legacy format). */
   slimPresence: boolean;
   /** presence_last_update_id and presence_history_limit_days of POST /register (lib/domain/presence.ts). */

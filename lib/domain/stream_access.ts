@@ -1,8 +1,9 @@
 // Who may see a channel and read its history (Zulip's check_basic_stream_access,
 // can_access_stream_history, has_message_access for channel messages), and who is told about it.
 import type { Ctx } from '../context.js';
+import type { Audience } from '../events/audience.js';
 import type { MessageRow } from '../store/messages.js';
-import { selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, type StreamRow } from '../store/streams.js';
+import { selectActiveSubscribedGuestIds, selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, type StreamRow } from '../store/streams.js';
 import { selectActiveUserIdsWithRow } from '../store/user_message.js';
 import { ROLE, isAdmin, isGuest } from './roles.js';
 
@@ -41,35 +42,23 @@ export function canReadStreamMessage(user: Viewer, stream: StreamRow, subscribed
   return subscribed;
 }
 
-/** Active users of a role or better (role <= maxRole); a bulk change passes one that remembers its answers. */
-export type UsersWithRoleAtMost = (maxRole: number) => readonly number[];
-
-/** A UsersWithRoleAtMost for one transaction: each role's users are read once. */
-export function usersWithRoleAtMost(ctx: Ctx): UsersWithRoleAtMost {
-  const byRole = new Map<number, readonly number[]>();
-  return (maxRole) => {
-    let ids = byRole.get(maxRole);
-    if (ids === undefined) {
-      ids = selectActiveUserIdsWithRoleAtMost(ctx.store, maxRole);
-      byRole.set(maxRole, ids);
-    }
-    return ids;
-  };
+/**
+ * Active users who can see the channel: for a public channel every non-guest plus subscribed
+ * guests; for a private one its subscribers plus administrators.
+ */
+export function streamViewerIds(ctx: Ctx, stream: StreamRow): Set<number> {
+  const everyoneElse = selectActiveUserIdsWithRoleAtMost(ctx.store, stream.invite_only === 0 ? ROLE.member : ROLE.admin);
+  return new Set([...everyoneElse, ...selectActiveSubscriberIds(ctx.store, stream.id)]);
 }
 
 /**
- * Active users who can see the channel, given its subscribers: for a public channel every
- * non-guest plus subscribed guests; for a private one its subscribers plus administrators.
+ * streamViewerIds as an event audience: the roles that see the channel as a rule, the others who
+ * do by name (a public channel's subscribed guests, a private one's subscribers), so that an event
+ * to a public channel's viewers is one short row.
  */
-export function streamViewerIds(
-  ctx: Ctx,
-  stream: StreamRow,
-  subscriberIds?: readonly number[],
-  roleUsers: UsersWithRoleAtMost = (maxRole) => selectActiveUserIdsWithRoleAtMost(ctx.store, maxRole),
-): Set<number> {
-  const subscribers = subscriberIds ?? selectActiveSubscriberIds(ctx.store, stream.id);
-  const everyoneElse = roleUsers(stream.invite_only === 0 ? ROLE.member : ROLE.admin);
-  return new Set([...everyoneElse, ...subscribers]);
+export function streamViewers(ctx: Ctx, stream: StreamRow): Audience {
+  if (stream.invite_only === 0) return { maxRole: ROLE.member, users: selectActiveSubscribedGuestIds(ctx.store, stream.id) };
+  return { maxRole: ROLE.admin, users: selectActiveSubscriberIds(ctx.store, stream.id) };
 }
 
 /**

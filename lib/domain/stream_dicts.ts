@@ -38,6 +38,10 @@ export const streamSchema = z.object({
 export type StreamDict = z.infer<typeof streamSchema>;
 
 const subscribers = z.array(id).optional().describe('With include_subscribers');
+const partialSubscribers = z
+  .array(id)
+  .optional()
+  .describe('With include_subscribers="partial", instead of subscribers for a big channel: its bots and recently active subscribers');
 
 /** Zulip's Subscription: the channel and the caller's settings for it. */
 export const subscriptionSchema = streamSchema.extend({
@@ -51,11 +55,12 @@ export const subscriptionSchema = streamSchema.extend({
   push_notifications: z.boolean().nullable(),
   wildcard_mentions_notify: z.boolean().nullable(),
   subscribers,
+  partial_subscribers: partialSubscribers,
 });
 export type SubscriptionDict = z.infer<typeof subscriptionSchema>;
 
 /** Zulip's NeverSubscribedStream (/register's never_subscribed): the channel, with its subscribers if asked. */
-export const neverSubscribedStreamSchema = streamSchema.extend({ subscribers });
+export const neverSubscribedStreamSchema = streamSchema.extend({ subscribers, partial_subscribers: partialSubscribers });
 export type NeverSubscribedStreamDict = z.infer<typeof neverSubscribedStreamSchema>;
 
 export function streamDict(stream: StreamRow, subscriberCount: number): StreamDict {
@@ -90,7 +95,7 @@ export function subscriptionDict(
   stream: StreamRow,
   sub: SubscriptionRow | undefined,
   subscriberCount: number,
-  subscribers?: readonly number[],
+  subscribers: { subscribers?: readonly number[]; partial_subscribers?: readonly number[] } = {},
 ): SubscriptionDict {
   const dict: SubscriptionDict = {
     ...streamDict(stream, subscriberCount),
@@ -104,7 +109,8 @@ export function subscriptionDict(
     push_notifications: nullableBool(sub?.push_notifications),
     wildcard_mentions_notify: nullableBool(sub?.wildcard_mentions_notify),
   };
-  if (subscribers !== undefined) dict.subscribers = [...subscribers];
+  if (subscribers.subscribers !== undefined) dict.subscribers = [...subscribers.subscribers];
+  if (subscribers.partial_subscribers !== undefined) dict.partial_subscribers = [...subscribers.partial_subscribers];
   return dict;
 }
 

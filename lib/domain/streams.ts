@@ -8,7 +8,6 @@ import { markdownEmojiLookup } from './emoji.js';
 import { imageProxySource } from './external_content.js';
 import type { StateOptions } from './state_options.js';
 import {
-  selectActiveSubscriberIdsByStream,
   selectDefaultStreamIds,
   selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
@@ -23,6 +22,7 @@ import {
 } from '../store/streams.js';
 import { selectTopicHistory } from '../store/messages.js';
 import { canAccessStreamContent, canSeeStream } from './stream_access.js';
+import { subscriberFieldsFor } from './subscribers.js';
 import {
   byName,
   neverSubscribedStreamSchema,
@@ -56,8 +56,9 @@ export const subscriptionStateSchema = z.object({
 
 /**
  * POST /register: the user's subscriptions, former subscriptions, and the other channels the user
- * can see; with include_subscribers, each with its active subscribers (every listed channel is
- * one whose subscribers the user may see: Zulip's validate_user_access_to_subscribers_helper).
+ * can see; with include_subscribers, each with its active subscribers, all or partial
+ * (lib/domain/subscribers.ts; every listed channel is one whose subscribers the user may see:
+ * Zulip's validate_user_access_to_subscribers_helper).
  */
 export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOptions): z.infer<typeof subscriptionStateSchema> {
   const counts = selectSubscriberCounts(ctx.store);
@@ -65,23 +66,19 @@ export function fetchSubscriptionState(ctx: Ctx, actor: Actor, options: StateOpt
   const subs = selectSubscriptionsOfUser(ctx.store, actor.id).filter((sub) => streams.has(sub.stream_id));
   const subscribedIds = new Set(subs.map((sub) => sub.stream_id));
   const formerIds = new Set(selectFormerSubscriptionStreamIds(ctx.store, actor.id).filter((id) => streams.has(id)));
-  const subscribers = options.includeSubscribers ? selectActiveSubscriberIdsByStream(ctx.store) : undefined;
-  const subscribersOf = (id: number): number[] | undefined => subscribers && (subscribers.get(id) ?? []);
+  // A private channel one left drops out of every list with its `stream` delete event.
+  const unsubscribedStreams = [...formerIds].map((id) => streams.get(id)!).filter((stream) => canSeeStream(actor, stream, false));
+  const neverSubscribedStreams = [...streams.values()].filter(
+    (stream) => !subscribedIds.has(stream.id) && !formerIds.has(stream.id) && canSeeStream(actor, stream, false),
+  );
+  const listed = [...subs.map((sub) => sub.stream_id), ...unsubscribedStreams.map((stream) => stream.id), ...neverSubscribedStreams.map((stream) => stream.id)];
+  const subscribersOf = subscriberFieldsFor(ctx, options.includeSubscribers, listed, counts);
   const subscriptions = subs.map((sub) => {
     const stream = streams.get(sub.stream_id)!;
     return subscriptionDict(stream, sub, counts.get(stream.id) ?? 0, subscribersOf(stream.id));
   });
-  // A private channel one left drops out of every list with its `stream` delete event.
-  const unsubscribed = [...formerIds]
-    .map((id) => streams.get(id)!)
-    .filter((stream) => canSeeStream(actor, stream, false))
-    .map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0, subscribersOf(stream.id)));
-  const neverSubscribed = [...streams.values()]
-    .filter((stream) => !subscribedIds.has(stream.id) && !formerIds.has(stream.id) && canSeeStream(actor, stream, false))
-    .map((stream): NeverSubscribedStreamDict => {
-      const dict = streamDict(stream, counts.get(stream.id) ?? 0);
-      return subscribers ? { ...dict, subscribers: subscribersOf(stream.id)! } : dict;
-    });
+  const unsubscribed = unsubscribedStreams.map((stream) => subscriptionDict(stream, undefined, counts.get(stream.id) ?? 0, subscribersOf(stream.id)));
+  const neverSubscribed = neverSubscribedStreams.map((stream): NeverSubscribedStreamDict => ({ ...streamDict(stream, counts.get(stream.id) ?? 0), ...subscribersOf(stream.id) }));
   return {
     subscriptions: subscriptions.sort(byName),
     unsubscribed: unsubscribed.sort(byName),

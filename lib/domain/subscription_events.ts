@@ -2,28 +2,30 @@
 // and add, each once per distinct audience and content instead of once per channel or user, so
 // that subscribing many users to many channels writes a few event rows, not one per pair.
 import type { Ctx } from '../context.js';
+import type { Audience } from '../events/audience.js';
 import type { StreamRow } from '../store/streams.js';
 import { emit } from './event_types.js';
 import type { StreamDict, SubscriptionDict } from './stream_dicts.js';
 
 const keyOf = (ids: Iterable<number>): string => [...ids].sort((a, b) => a - b).join(',');
+const audienceKey = (audience: Audience): string => `${audience.maxRole ?? ''}|${keyOf(audience.users ?? [])}`;
 
 export class SubscribeEvents {
-  readonly #creates = new Map<string, { users: number[]; streams: StreamDict[] }>();
-  readonly #peers = new Map<string, { users: Set<number>; userIds: number[]; streamIds: number[] }>();
+  readonly #creates = new Map<string, { users: Audience; streams: StreamDict[] }>();
+  readonly #peers = new Map<string, { users: Audience; userIds: number[]; streamIds: number[] }>();
   readonly #streamsOfUser = new Map<number, StreamRow[]>();
 
   /** `users` learn that the channel exists (Zulip's stream create event), with its dict. */
-  streamCreated(users: readonly number[], dict: StreamDict): void {
-    const key = keyOf(users);
+  streamCreated(users: Audience, dict: StreamDict): void {
+    const key = audienceKey(users);
     const group = this.#creates.get(key);
     if (group) group.streams.push(dict);
-    else this.#creates.set(key, { users: [...users], streams: [dict] });
+    else this.#creates.set(key, { users, streams: [dict] });
   }
 
-  /** `users` (the channel's viewers) learn that `added` subscribed to it. */
-  peersAdded(users: Set<number>, streamId: number, added: readonly number[]): void {
-    const key = `${keyOf(users)}|${keyOf(added)}`;
+  /** `users` (the channel's viewers: lib/domain/stream_access.ts streamViewers) learn that `added` subscribed to it. */
+  peersAdded(users: Audience, streamId: number, added: readonly number[]): void {
+    const key = `${audienceKey(users)}|${keyOf(added)}`;
     const group = this.#peers.get(key);
     if (group) group.streamIds.push(streamId);
     else this.#peers.set(key, { users, userIds: [...added], streamIds: [streamId] });

@@ -8,7 +8,6 @@ import {
   deleteSubscription,
   insertStream,
   insertSubscription,
-  selectActiveSubscriberIds,
   selectFormerSubscriptionStreamIds,
   selectIsSubscribed,
   selectStreamByName,
@@ -22,8 +21,10 @@ import {
 import { selectUserById, type UserRow } from '../store/users.js';
 import { markStreamMessagesRead } from './message_flags_bulk.js';
 import { userByEmail } from './email_visibility.js';
-import { streamViewerIds, usersWithRoleAtMost } from './stream_access.js';
+import { canSeeStream, streamViewers } from './stream_access.js';
+import type { Audience } from '../events/audience.js';
 import { SubscribeEvents } from './subscription_events.js';
+import { subscriberFieldsFor } from './subscribers.js';
 import { emit } from './event_types.js';
 import { renderStreamDescription } from './streams.js';
 import { byName, streamDict, streamNameProblem, subscriptionDict, subscriptionSchema } from './stream_dicts.js';
@@ -135,48 +136,70 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       return selectStreamById(ctx.store, id)!;
     });
 
-    const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id }];
-    const subscribed: SubscribeAnswer['subscribed'] = {};
-    const alreadySubscribed: SubscribeAnswer['already_subscribed'] = {};
-    // One read per user of what they are and were subscribed to, not one per (user, channel).
-    const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
-    const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
-    const roleUsers = usersWithRoleAtMost(ctx);
-    const events = new SubscribeEvents();
-    const oneNewSubscriber = new Map<number, number>();
-    const createdIds = new Set(created.map((stream) => stream.id));
-    for (const stream of [...authorized, ...created]) {
-      const isNew = createdIds.has(stream.id);
-      const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream, undefined, roleUsers);
-      const added: number[] = [];
-      for (const target of targets) {
-        if (current.get(target.id)!.has(stream.id)) {
-          (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
-          continue;
-        }
-        insertSubscription(ctx.store, target.id, stream.id, ctx.now(), former.get(target.id)!.has(stream.id));
-        (subscribed[String(target.id)] ??= []).push(stream.name);
-        added.push(target.id);
-        events.subscribed(target.id, stream);
-      }
-      if (added.length === 0) continue;
-      oneNewSubscriber.set(stream.id, added[0]!);
-      const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
-      const after = streamViewerIds(ctx, stream, subscribers, roleUsers);
-      const gained = [...after].filter((id) => !before.has(id));
-      // Every target is an active user (resolvePrincipals), so each counts among `subscribers`.
-      if (gained.length > 0) events.streamCreated(gained, streamDict(stream, subscribers.length - added.length));
-      events.peersAdded(after, stream.id, added);
-    }
-    // A new subscription row holds the column defaults, so its dict is the same for every user.
-    events.append(ctx, (stream) =>
-      subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
-    );
+    const targets: Subscriber[] = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [actor];
+    const { subscribed, alreadySubscribed } = subscribeUsers(ctx, targets, [...authorized, ...created], new Set(created.map((stream) => stream.id)));
 
     const result: SubscribeAnswer = { subscribed, already_subscribed: alreadySubscribed };
     if (!(input.authorizationErrorsFatal ?? true)) result.unauthorized = unauthorized.map((stream) => stream.name);
     return result;
   });
+}
+
+/** A user a subscription change acts on. */
+export interface Subscriber {
+  id: number;
+  role: number;
+}
+
+/**
+ * In the caller's transaction: subscribes the users to the channels (`createdIds`: the channels this
+ * change created) and appends the events, merged per audience (lib/domain/subscription_events.ts).
+ * POST /users/me/subscriptions after its checks, and new users joining the default channels.
+ */
+export function subscribeUsers(
+  ctx: Ctx,
+  targets: readonly Subscriber[],
+  streams: readonly StreamRow[],
+  createdIds: ReadonlySet<number>,
+): { subscribed: SubscribeAnswer['subscribed']; alreadySubscribed: SubscribeAnswer['already_subscribed'] } {
+  const subscribed: SubscribeAnswer['subscribed'] = {};
+  const alreadySubscribed: SubscribeAnswer['already_subscribed'] = {};
+  // One read per user of what they are and were subscribed to, not one per (user, channel).
+  const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
+  const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
+  const events = new SubscribeEvents();
+  const oneNewSubscriber = new Map<number, number>();
+  for (const stream of streams) {
+    const isNew = createdIds.has(stream.id);
+    const added: number[] = [];
+    // New subscribers who did not see the channel before (guests of a public one, users of a private one).
+    const newViewers: number[] = [];
+    for (const target of targets) {
+      if (current.get(target.id)!.has(stream.id)) {
+        (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
+        continue;
+      }
+      insertSubscription(ctx.store, target.id, stream.id, ctx.now(), former.get(target.id)!.has(stream.id));
+      (subscribed[String(target.id)] ??= []).push(stream.name);
+      added.push(target.id);
+      if (!canSeeStream(target, stream, false)) newViewers.push(target.id);
+      events.subscribed(target.id, stream);
+    }
+    if (added.length === 0) continue;
+    oneNewSubscriber.set(stream.id, added[0]!);
+    const after = streamViewers(ctx, stream);
+    // A new channel is news to all who see it; an existing one to those who could not see it.
+    const gained = isNew ? after : { users: newViewers };
+    // Every target is an active user (resolvePrincipals), so each counts in the channel's count.
+    const before = selectSubscriberCount(ctx.store, stream.id) - added.length;
+    if (isNew || newViewers.length > 0) events.streamCreated(gained, streamDict(stream, before));
+    events.peersAdded(after, stream.id, added);
+  }
+  // A new subscription row holds the column defaults, so its dict is the same for every user.
+  events.append(ctx, (stream) =>
+    subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
+  );
+  return { subscribed, alreadySubscribed };
 }
 
 export interface UnsubscribeInput {
@@ -193,7 +216,8 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
     const names = input.subscriptions.map((name) => name.trim());
     const unique = uniqueByName(names.map((name) => ({ name })));
     checkPairs(unique.length, principals);
-    const targets = principals.length > 0 ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id, bot_owner_id: null }];
+    const targets: { id: number; role: number; bot_owner_id: number | null }[] =
+      principals.length > 0 ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id, role: actor.role, bot_owner_id: null }];
     const unsubscribingOthers = targets.some((t) => t.id !== actor.id && t.bot_owner_id !== actor.id);
     checkNames(names);
     const streams = unique.map((n) => ({ name: n.name, row: selectStreamByName(ctx.store, n.name) }));
@@ -206,12 +230,13 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
     const removed: string[] = [];
     const notRemoved: string[] = [];
     const removedByUser = new Map<number, StreamRow[]>();
-    const streamEvents: { stream: StreamRow; before: Set<number>; users: number[] }[] = [];
-    const roleUsers = usersWithRoleAtMost(ctx);
+    const streamEvents: { stream: StreamRow; before: Audience; users: number[]; lost: number[] }[] = [];
     for (const { row } of streams) {
       const stream = row!;
-      const before = streamViewerIds(ctx, stream, undefined, roleUsers);
+      const before = streamViewers(ctx, stream);
       const users: number[] = [];
+      // Leavers who no longer see the channel (guests of a public one, users of a private one).
+      const lost: number[] = [];
       for (const target of targets) {
         if (!selectIsSubscribed(ctx.store, target.id, stream.id)) {
           notRemoved.push(stream.name);
@@ -220,20 +245,19 @@ export function removeSubscriptions(ctx: Ctx, actor: Actor, input: UnsubscribeIn
         deleteSubscription(ctx.store, target.id, stream.id);
         removed.push(stream.name);
         users.push(target.id);
+        if (!canSeeStream(target, stream, false)) lost.push(target.id);
         removedByUser.set(target.id, [...(removedByUser.get(target.id) ?? []), stream]);
         // No unread message may stay in a channel the user is not subscribed to (Zulip marks them read on leaving).
         markStreamMessagesRead(ctx, target.id, stream.id);
       }
-      if (users.length > 0) streamEvents.push({ stream, before, users });
+      if (users.length > 0) streamEvents.push({ stream, before, users, lost });
     }
     for (const [userId, list] of removedByUser) {
       const subscriptions = list.map((stream) => ({ name: stream.name, stream_id: stream.id }));
       emit(ctx, [userId], { type: 'subscription', op: 'remove', subscriptions });
     }
-    for (const { stream, before, users } of streamEvents) {
+    for (const { stream, before, users, lost } of streamEvents) {
       emit(ctx, before, { type: 'subscription', op: 'peer_remove', stream_ids: [stream.id], user_ids: users });
-      const after = streamViewerIds(ctx, stream, undefined, roleUsers);
-      const lost = [...before].filter((id) => !after.has(id));
       if (lost.length > 0) {
         emit(ctx, lost, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });
       }
@@ -250,13 +274,13 @@ export function listSubscriptions(
   actor: Actor,
   input: { includeSubscribers?: boolean | 'partial' | undefined },
 ): z.infer<typeof listSubscriptionsAnswerSchema> {
-  const withSubscribers = input.includeSubscribers === true || input.includeSubscribers === 'partial';
-  const subscriptions = selectSubscriptionsOfUser(ctx.store, actor.id).flatMap((sub) => {
+  const listed = selectSubscriptionsOfUser(ctx.store, actor.id).flatMap((sub) => {
     const stream = selectStreamById(ctx.store, sub.stream_id)!;
-    if (stream.is_archived === 1) return [];
-    const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
-    return [subscriptionDict(stream, sub, subscribers.length, withSubscribers ? subscribers : undefined)];
+    return stream.is_archived === 1 ? [] : [{ stream, sub, count: selectSubscriberCount(ctx.store, stream.id) }];
   });
+  const counts = new Map(listed.map(({ stream, count }) => [stream.id, count]));
+  const subscribersOf = subscriberFieldsFor(ctx, input.includeSubscribers ?? false, [...counts.keys()], counts);
+  const subscriptions = listed.map(({ stream, sub, count }) => subscriptionDict(stream, sub, count, subscribersOf(stream.id)));
   return { subscriptions: subscriptions.sort(byName) };
 }
 

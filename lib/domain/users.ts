@@ -1,12 +1,9 @@
-// Users and bots: GET /users, /users/me, /users/{id}; POST /users; PATCH /users/{id}; creating
-// accounts (realm_user add, and realm_bot add for a bot).
+// Users and bots: GET /users, /users/me, /users/{id}; PATCH /users/{id}; the user dictionary.
+// Creating accounts (POST /users among them) is lib/domain/accounts.ts.
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import {
   countActiveOwners,
-  insertUser,
-  selectUserByEmail,
-  selectActiveUserRoles,
   selectUserById,
   selectUsers,
   updateUserFullName,
@@ -14,14 +11,11 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, rememberedUserRow, toActor } from './auth.js';
-import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
+import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, rememberedUserRow } from './auth.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
-import { generateApiKey, hashPassword } from './credentials.js';
-import { getRealm } from './realm.js';
-import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
+import { ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
-import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { botOwnerUserIds } from './bot_dicts.js';
 import { emit } from './event_types.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
@@ -83,8 +77,6 @@ export function defaultFullName(email: string): string {
     return 'Owner';
   }
 }
-
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 /** Zulip's access_user_by_id: the target user of an administrative action. */
 export function accessUserById(
@@ -148,104 +140,12 @@ export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: U
   return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
 }
 
-export interface NewUser {
-  email: string;
-  fullName: string;
-  password?: string | undefined;
-  role?: Role | undefined;
-  botType?: number | null | undefined;
-  /** A bot's owner; by default the organization's first human owner. */
-  botOwnerId?: number | null | undefined;
-  /** The organization's first account: refused, under the write lock, when there are users already. */
-  first?: boolean | undefined;
-  /** With `first`: the organization's initial default channels are created (and joined). */
-  initialChannels?: boolean | undefined;
-  /** Who sees the real email; the organization's default when absent (bots: always everyone). */
-  emailAddressVisibility?: number | undefined;
-}
-
-export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
-
-export interface Credentials {
-  email: string;
-  api_key: string;
-  user_id: number;
-}
-
-function checkEmailFree(ctx: Ctx, email: string): void {
-  if (selectUserByEmail(ctx.store, email)) throw badRequest(`Email '${email}' already in use`);
-}
-
 /** Zulip's settings.PASSWORD_MIN_LENGTH default, counted in code points as Python's len(). */
 const PASSWORD_MIN_LENGTH = 6;
 
 /** Zulip's check_password_strength, without its zxcvbn guess count: at least 6 characters. */
 export function isStrongPassword(password: string): boolean {
   return [...password].length >= PASSWORD_MIN_LENGTH;
-}
-
-function checkPasswordStrength(password: string): void {
-  if (!isStrongPassword(password)) throw badRequest('The password is too weak.');
-}
-
-/** Creates a user or bot without a permission check (bootstrap, the CLI); emits realm_user add. */
-export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
-  const email = input.email.trim();
-  if (!EMAIL.test(email)) throw badRequest(`Invalid email '${email}'`);
-  const fullName = checkFullName(input.fullName);
-  // Zulip checks the email before the password (create_user_backend); again below, under the lock.
-  checkEmailFree(ctx, email);
-  if (input.password !== undefined) checkPasswordStrength(input.password);
-  const passwordHash = input.password !== undefined ? await hashPassword(input.password, ctx.random) : null;
-  return ctx.tx(() => {
-    // Another process may have created the organization since the caller looked.
-    if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
-    checkEmailFree(ctx, email);
-    const apiKey = generateApiKey(ctx.random);
-    const id = insertUser(ctx.store, {
-      email,
-      full_name: fullName,
-      role: input.role ?? ROLE.member,
-      api_key: apiKey,
-      password_hash: passwordHash,
-      bot_type: input.botType ?? null,
-      bot_owner_id: input.botOwnerId ?? (input.botType ? defaultBotOwnerId(ctx) : null),
-      date_joined: ctx.now(),
-      timezone: '',
-      email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
-    });
-    const row = existingUser(ctx, id);
-    notifyUserAdded(ctx, row);
-    if (input.first && input.initialChannels) createInitialChannels(ctx);
-    if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
-    else subscribeToDefaultStreams(ctx, toActor(row));
-    return { email, api_key: apiKey, user_id: id };
-  });
-}
-
-function defaultBotOwnerId(ctx: Ctx): number | null {
-  return selectUsers(ctx.store).find((u) => u.role === ROLE.owner && u.bot_type === null)?.id ?? null;
-}
-
-/** Zulip's notify_created_user: one realm_user add event for who may see the real email, one for the rest. */
-function notifyUserAdded(ctx: Ctx, row: UserRow): void {
-  const domain = fakeEmailDomain(ctx);
-  const viewers = selectActiveUserRoles(ctx.store);
-  for (const seeing of [true, false]) {
-    const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
-    if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
-  }
-}
-
-/** POST /users: administrators create users. */
-export async function createUser(
-  ctx: Ctx,
-  actor: Actor,
-  input: { email: string; password: string; fullName: string },
-): Promise<{ user_id: number }> {
-  requireAdmin(actor);
-  const { user_id } = await addUser(ctx, { email: input.email, password: input.password, fullName: input.fullName });
-  return { user_id };
 }
 
 /** PATCH /users/{user_id}: full name and role; only owners grant or remove the owner role. */

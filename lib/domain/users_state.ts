@@ -1,21 +1,101 @@
 // The realm_user part of POST /register: every active user and bot, and the deactivated ones, as
-// the caller sees them (real emails only where their owners' email_address_visibility allows).
+// the caller sees them (real emails only where their owners' email_address_visibility allows),
+// from a list of user dictionaries kept per viewer role until the user table changes (Zulip's
+// cached get_realm_user_dicts). A client with the user_list_incomplete capability in a big
+// organization gets part of it (partialUserIds).
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
-import { selectUsers } from '../store/users.js';
+import { selectUsers, type UserRow } from '../store/users.js';
+import { selectRecentDirectConversations } from '../store/user_message.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { ROLE, isAdmin, isGuest, isOwner, type Actor } from './roles.js';
 import { gravatarUrl } from './avatars.js';
-import { userFormatterFor } from './users.js';
-import type { RealmUserState } from './user_dicts.js';
+import { formatUser, userFormatterFor } from './users.js';
+import { botsAndRecentlyActive, RECENTLY_ACTIVE_DAYS } from './subscribers.js';
+import type { RealmUserState, UserDict } from './user_dicts.js';
 
-export function fetchRealmUserState(ctx: Ctx, actor: Actor, _options: StateOptions): RealmUserState {
-  const rows = selectUsers(ctx.store);
-  const me = rows.find((row) => row.id === actor.id)!;
-  const format = userFormatterFor(ctx, actor);
+/**
+ * From this many accounts on, a client with user_list_incomplete gets a partial user list: as
+ * Zulip's partial subscriber lists, a size where the whole list stops being worth its bytes
+ * (about 300 bytes per user).
+ */
+export const MIN_PARTIAL_USER_LIST_SIZE = 1000;
+
+/** How many recent direct messages name the correspondents a partial list keeps. */
+const RECENT_DIRECT_MESSAGES = 1000;
+
+/** Every account formatted as each viewer role sees it (the viewer's own entry aside), in id order. */
+interface UserList {
+  rows: UserRow[];
+  byRole: Map<number, UserDict[]>;
+}
+
+function userList(ctx: Ctx): UserList {
+  return ctx.cached<UserList>('user_list', () => ({ rows: selectUsers(ctx.store), byRole: new Map() }));
+}
+
+/** The index of the row with this id in rows sorted by id, or -1. */
+function indexOf(rows: readonly UserRow[], id: number): number {
+  let [low, high] = [0, rows.length - 1];
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = rows[middle]!.id;
+    if (at === id) return middle;
+    if (at < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/**
+ * The organization's accounts as `viewer` sees them, in id order, and the viewer's index. The
+ * dictionaries are shared by every answer until the user table changes, so they are frozen.
+ */
+function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly UserRow[]; dicts: readonly UserDict[]; own: number } {
+  const list = userList(ctx);
+  let dicts = list.byRole.get(viewer.role);
+  if (dicts === undefined) {
+    // Formatted as an anonymous viewer of that role: the viewer's own entry is set apart below.
+    const format = userFormatterFor(ctx, { ...viewer, id: 0 });
+    dicts = list.rows.map((row) => Object.freeze(format(row)));
+    list.byRole.set(viewer.role, dicts);
+  }
+  const own = indexOf(list.rows, viewer.id);
+  if (own === -1 || dicts[own]!.delivery_email !== null) return { rows: list.rows, dicts, own };
+  const mine = dicts.slice();
+  mine[own] = formatUser(list.rows[own]!, fakeEmailDomain(ctx), true);
+  return { rows: list.rows, dicts: mine, own };
+}
+
+/**
+ * The accounts a partial list holds: the caller, bots, users active or joined in the last
+ * RECENTLY_ACTIVE_DAYS days, and the caller's recent direct-message correspondents. A client
+ * fetches any other user it meets with GET /users/{user_id}.
+ */
+function partialUserIds(ctx: Ctx, actor: Actor, rows: readonly UserRow[]): Set<number> {
+  const ids = new Set([actor.id, ...botsAndRecentlyActive(ctx)]);
+  const joinedSince = ctx.now() - RECENTLY_ACTIVE_DAYS * 86400;
+  for (const row of rows) if (row.date_joined >= joinedSince) ids.add(row.id);
+  for (const { memberKey } of selectRecentDirectConversations(ctx.store, actor.id, RECENT_DIRECT_MESSAGES)) {
+    for (const id of memberKey.split(',')) ids.add(Number(id));
+  }
+  return ids;
+}
+
+export function fetchRealmUserState(ctx: Ctx, actor: Actor, options: StateOptions): RealmUserState {
+  const { rows, dicts, own } = formattedUsers(ctx, actor);
+  const partial = options.clientCapabilities.user_list_incomplete === true && rows.length >= MIN_PARTIAL_USER_LIST_SIZE;
+  const keep = partial ? partialUserIds(ctx, actor, rows) : undefined;
+  const active: UserDict[] = [];
+  const inactive: UserDict[] = [];
+  rows.forEach((row, i) => {
+    if (keep !== undefined && !keep.has(row.id)) return;
+    (row.is_active === 1 ? active : inactive).push(dicts[i]!);
+  });
+  const me = rows[own]!;
   return {
-    realm_users: rows.filter((row) => row.is_active === 1).map(format),
-    realm_non_active_users: rows.filter((row) => row.is_active === 0).map(format),
+    realm_users: active,
+    realm_non_active_users: inactive,
     // Zulip's system bots of other realms: a parley database holds one organization.
     cross_realm_bots: [],
     user_id: actor.id,

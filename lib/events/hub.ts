@@ -7,10 +7,10 @@ import type { Logger } from '../logger.js';
 import type { ChatEvent, DeliveredEvent, EventOptions } from './event.js';
 import { shapeForClient } from './shape.js';
 import { collectQueueGarbage } from './queues.js';
+import { RuleReader, audienceRule, isAudience, routeOf, type Audience } from './audience.js';
 import {
   insertEvent,
-  insertEventForRecipients,
-  recipientIds,
+  insertEventForMany,
   recipientList,
   selectDataVersion,
   selectEventsAfter,
@@ -62,23 +62,28 @@ export class EventHub {
     this.#ctx = ctx;
   }
 
-  /** Appends an event for the given users (null: every user). Call inside ctx.tx. */
-  append(userIds: Iterable<number> | null, event: ChatEvent): void {
+  /** Appends an event for the given users (null: every user; an Audience: lib/events/audience.ts). Call inside ctx.tx. */
+  append(target: Iterable<number> | Audience | null, event: ChatEvent): void {
     const { type } = event;
     const payload = JSON.stringify(event);
     const { store } = this.#ctx;
     const now = this.#ctx.now();
-    if (userIds === null) {
+    if (target === null) {
       insertEvent(store, null, type, payload, now);
       return;
     }
-    const users = new Set(userIds);
+    const rule = isAudience(target) ? audienceRule(target) : null;
+    const users = new Set(isAudience(target) ? (target.users ?? []) : target);
+    if (rule !== null) {
+      insertEventForMany(store, users.size > 0 ? recipientList(users) : null, rule, type, payload, now);
+      return;
+    }
     if (users.size === 0) return;
     if (users.size < LIST_MIN_USERS) {
       for (const userId of users) insertEvent(store, userId, type, payload, now);
       return;
     }
-    insertEventForRecipients(store, recipientList(users), type, payload, now);
+    insertEventForMany(store, recipientList(users), null, type, payload, now);
   }
 
   maxEventId(): number {
@@ -92,8 +97,10 @@ export class EventHub {
     accepts: (type: string) => boolean,
   ): { events: DeliveredEvent[]; scannedTo: number; complete: boolean } {
     const rows = selectEventsForUser(this.#ctx.store, userId, afterId, BATCH);
+    const rules = new RuleReader(this.#ctx.store);
     const events: DeliveredEvent[] = [];
     for (const row of rows) {
+      if (row.audience !== null && !rules.includes(routeOf(row), userId)) continue;
       if (accepts(row.type)) events.push({ ...(JSON.parse(row.payload) as ChatEvent), id: row.id });
     }
     const scannedTo = rows.length > 0 ? rows[rows.length - 1]!.id : afterId;
@@ -121,11 +128,8 @@ export class EventHub {
     if (rows.length === 0) return;
     this.#wokenUpTo = rows[rows.length - 1]!.id;
     const complete = rows.length < WAKE_BATCH;
-    const fresh = rows.map((row) => ({
-      row,
-      event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent,
-      recipients: row.recipients === null ? null : new Set(recipientIds(row.recipients)),
-    }));
+    const fresh = rows.map((row) => ({ row, event: { ...(JSON.parse(row.payload) as ChatEvent), id: row.id } as DeliveredEvent, route: routeOf(row) }));
+    const rules = new RuleReader(this.#ctx.store);
     for (const waiter of [...this.#waiters]) {
       if (!this.#waiters.has(waiter)) continue;
       if (!complete || waiter.cursor < since) {
@@ -133,11 +137,8 @@ export class EventHub {
         continue;
       }
       const events: DeliveredEvent[] = [];
-      for (const { row, event, recipients } of fresh) {
-        const forWaiter = row.user_id === null ? recipients === null || recipients.has(waiter.userId) : row.user_id === waiter.userId;
-        if (row.id > waiter.cursor && forWaiter && waiter.accepts(row.type)) {
-          events.push(event);
-        }
+      for (const { row, event, route } of fresh) {
+        if (row.id > waiter.cursor && waiter.accepts(row.type) && rules.includes(route, waiter.userId)) events.push(event);
       }
       waiter.cursor = this.#wokenUpTo;
       if (events.length > 0 && !waiter.deliver(events)) this.#remove(waiter);

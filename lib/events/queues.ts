@@ -1,13 +1,13 @@
 // Event queue lifetime: which stored events a queue receives, the per-user queue limit, and the
 // garbage collection that expires queues and prunes the events no live queue still needs.
 import type { Store } from '../store/db.js';
+import { RuleReader, routeOf } from './audience.js';
 import {
   deleteEventsUpTo,
   deleteIdleQueues,
   deleteLeastRecentQueues,
   deleteQueue,
   iterateEventsAfter,
-  recipientIds,
   selectAllQueues,
   selectMaxEventId,
   type QueueRow,
@@ -90,8 +90,10 @@ function firstPendingEvents(store: Store, queues: readonly QueueRow[]): Map<Queu
   }
   let left = queues.length;
   if (left === 0) return found;
+  const rules = new RuleReader(store);
   for (const row of iterateEventsAfter(store, from, [...byUser.keys()])) {
-    const users = row.user_id !== null ? [row.user_id] : row.recipients !== null ? recipientIds(row.recipients) : [...byUser.keys()];
+    const route = routeOf(row);
+    const users = row.user_id !== null ? [row.user_id] : route.users !== null && route.rule === null ? [...route.users] : [...byUser.keys()].filter((id) => rules.includes(route, id));
     for (const userId of users) {
       const unmatched = byUser.get(userId);
       if (unmatched === undefined) continue;

@@ -2,10 +2,16 @@
 // tables' rows (ctx.cached), changed by the triggers of schema.sql on every write to them.
 import type { Store } from './db.js';
 
-/** What is kept: the callers' user rows, the alert-word matcher, the compiled linkifiers. */
-export type CacheName = 'user' | 'alert_word' | 'linkifier';
+/**
+ * What is kept: the callers' user rows, the organization's user list (POST /register), the
+ * alert-word matcher, the compiled linkifiers.
+ */
+export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier';
+
+/** The cache_version row each name follows: both kinds of user rows change with the user table. */
+const VERSION_ROW: Record<CacheName, string> = { user: 'user', user_list: 'user', alert_word: 'alert_word', linkifier: 'linkifier' };
 
 /** 0 before the first write to the name's tables. */
 export function selectCacheVersion(s: Store, name: CacheName): number {
-  return (s.prepare('SELECT version FROM cache_version WHERE name = ?').pluck().get(name) as number | undefined) ?? 0;
+  return (s.prepare('SELECT version FROM cache_version WHERE name = ?').pluck().get(VERSION_ROW[name]) as number | undefined) ?? 0;
 }

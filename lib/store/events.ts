@@ -25,11 +25,11 @@ export function insertEvent(s: Store, userId: number | null, type: string, paylo
 }
 
 /**
- * One event row for many users (a message to a big channel): user_id NULL and `recipients` the
- * list as text ',3,17,42,', matched by instr() on ',<id>,' (recipientNeedle).
+ * One event row for many users: user_id NULL, `recipients` the list as text ',3,17,42,' (matched
+ * by instr() on ',<id>,': recipientNeedle) and/or `audience` a rule (lib/events/audience.ts).
  */
-export function insertEventForRecipients(s: Store, recipients: string, type: string, payload: string, now: number): void {
-  s.run('INSERT INTO event (user_id, recipients, type, payload, created_at) VALUES (NULL, ?, ?, ?, ?)', recipients, type, payload, now);
+export function insertEventForMany(s: Store, recipients: string | null, audience: string | null, type: string, payload: string, now: number): void {
+  s.run('INSERT INTO event (user_id, recipients, audience, type, payload, created_at) VALUES (NULL, ?, ?, ?, ?, ?)', recipients, audience, type, payload, now);
 }
 
 /** The text recipients lists are stored as: every id between commas. */
@@ -51,16 +51,25 @@ export function selectMaxEventId(s: Store): number {
   return (s.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number) ?? 0;
 }
 
+export interface RoutedEventRow extends EventRow {
+  user_id: number | null;
+  /** The recipients list (recipientList) of a row for many users; null for one user or everyone. */
+  recipients: string | null;
+  /** The rule of a row for many users (lib/events/audience.ts); null otherwise. */
+  audience: string | null;
+}
+
 /**
- * A user's events after an id: their own rows, broadcasts, and lists that name them. A range of
- * the primary key from `afterId`: a client that keeps up reads only the few newest rows, one
- * that is behind reads past the other users' events since (event has no per-user index: every
- * write would pay for it, bench/README.md "write path").
+ * A user's events after an id, and the rows with a rule the caller decides (lib/events/audience.ts):
+ * their own rows, broadcasts, and lists that name them. A range of the primary key from `afterId`:
+ * a client that keeps up reads only the few newest rows, one that is behind reads past the other
+ * users' events since (event has no per-user index: every write would pay for it, bench/README.md
+ * "write path").
  */
-export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): EventRow[] {
-  return s.all<EventRow>(
-    `SELECT id, type, payload FROM event
-     WHERE id > ? AND (user_id = ? OR (user_id IS NULL AND (recipients IS NULL OR instr(recipients, ?) > 0)))
+export function selectEventsForUser(s: Store, userId: number, afterId: number, limit: number): RoutedEventRow[] {
+  return s.all<RoutedEventRow>(
+    `SELECT id, user_id, recipients, audience, type, payload FROM event
+     WHERE id > ? AND (user_id = ? OR (user_id IS NULL AND (audience IS NOT NULL OR recipients IS NULL OR instr(recipients, ?) > 0)))
      ORDER BY id LIMIT ?`,
     afterId,
     userId,
@@ -69,16 +78,10 @@ export function selectEventsForUser(s: Store, userId: number, afterId: number, l
   );
 }
 
-export interface RoutedEventRow extends EventRow {
-  user_id: number | null;
-  /** The recipients list (recipientList) of a row for many users; null for one user or everyone. */
-  recipients: string | null;
-}
-
 /** Every user's events after an id: one read shared by all waiters when a commit wakes them. */
 export function selectEventsAfter(s: Store, afterId: number, limit: number): RoutedEventRow[] {
   return s.all<RoutedEventRow>(
-    'SELECT id, user_id, recipients, type, payload FROM event WHERE id > ? ORDER BY id LIMIT ?',
+    'SELECT id, user_id, recipients, audience, type, payload FROM event WHERE id > ? ORDER BY id LIMIT ?',
     afterId,
     limit,
   );
@@ -141,19 +144,20 @@ export interface PendingEventRow {
   id: number;
   user_id: number | null;
   recipients: string | null;
+  audience: string | null;
   type: string;
   created_at: number;
 }
 
 /**
  * The events after an id that may concern the given users, oldest first, read one row at a time
- * (queue garbage collection): their own rows, broadcasts and recipients lists; other users' rows
- * are skipped by SQLite.
+ * (queue garbage collection): their own rows, broadcasts, recipients lists and rules; other users'
+ * rows are skipped by SQLite.
  */
 export function iterateEventsAfter(s: Store, afterId: number, userIds: readonly number[]): IterableIterator<PendingEventRow> {
   return s
     .prepare(
-      `SELECT id, user_id, recipients, type, created_at FROM event
+      `SELECT id, user_id, recipients, audience, type, created_at FROM event
        WHERE id > ? AND (user_id IS NULL OR user_id IN (SELECT value FROM json_each(?))) ORDER BY id`,
     )
     .iterate(afterId, JSON.stringify(userIds)) as IterableIterator<PendingEventRow>;

@@ -171,7 +171,21 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE user_message DROP COLUMN starred');
     },
   },
+  {
+    // Large organizations: event.audience (an event for users named by a rule), stream.subscriber_count
+    // (counted here, then kept by the triggers schema.sql creates), and the user_bots, user_inactive
+    // and user_guests indexes.
+    version: 23,
+    up(db) {
+      if (!hasColumn(db, 'event', 'audience')) db.exec('ALTER TABLE event ADD COLUMN audience TEXT');
+      if (!hasColumn(db, 'stream', 'subscriber_count')) {
+        db.exec('ALTER TABLE stream ADD COLUMN subscriber_count INTEGER NOT NULL DEFAULT 0');
+        db.exec(`UPDATE stream SET subscriber_count = (
+                   SELECT count(*) FROM subscription s JOIN user u ON u.id = s.user_id WHERE s.stream_id = stream.id AND u.is_active = 1)`);
+      }
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 23;

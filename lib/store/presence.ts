@@ -40,3 +40,14 @@ export function upsertPresence(s: Store, userId: number, lastActive: number | nu
     { user_id: userId, last_active: lastActive, last_connected: lastConnected },
   );
 }
+
+/** Active users connected (or active) at or after `since`, ascending. */
+export function selectRecentlyActiveUserIds(s: Store, since: number): number[] {
+  return s
+    .prepare(
+      `SELECT p.user_id FROM presence p JOIN user u ON u.id = p.user_id
+       WHERE (p.last_connected_time >= ? OR p.last_active_time >= ?) AND u.is_active = 1 ORDER BY p.user_id`,
+    )
+    .pluck()
+    .all(since, since) as number[];
+}

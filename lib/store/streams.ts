@@ -12,6 +12,8 @@ export interface StreamRow {
   date_created: number;
   creator_id: number | null;
   first_message_id: number | null;
+  /** Active subscribers (kept by schema.sql's triggers). */
+  subscriber_count: number;
 }
 
 export interface SubscriptionRow {
@@ -150,40 +152,31 @@ export function selectIsSubscribed(s: Store, userId: number, streamId: number): 
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
 }
 
-/**
- * Every channel's active subscribers, in id order (include_subscribers of POST /register): one
- * read of the covering index subscription_by_stream, the few deactivated users left out after.
- */
-export function selectActiveSubscriberIdsByStream(s: Store): Map<number, number[]> {
-  const inactive = new Set(s.prepare('SELECT id FROM user WHERE is_active = 0').pluck().all() as number[]);
-  const rows = s.prepare('SELECT stream_id, user_id FROM subscription ORDER BY stream_id, user_id').raw().all() as [number, number][];
-  const byStream = new Map<number, number[]>();
-  for (const [streamId, userId] of rows) {
-    if (inactive.has(userId)) continue;
-    const list = byStream.get(streamId);
-    if (list) list.push(userId);
-    else byStream.set(streamId, [userId]);
-  }
-  return byStream;
+/** The active subscribers of each of the channels, in id order (subscription_by_stream, one range per channel). */
+export function selectActiveSubscriberIdsOfStreams(s: Store, streamIds: readonly number[]): Map<number, number[]> {
+  const inactive = new Set(selectInactiveUserIds(s));
+  const select = s.prepare('SELECT user_id FROM subscription WHERE stream_id = ? ORDER BY user_id').pluck();
+  return new Map(streamIds.map((id) => [id, (select.all(id) as number[]).filter((userId) => !inactive.has(userId))]));
+}
+
+/** Deactivated users and bots (the partial index user_inactive: they are few). */
+function selectInactiveUserIds(s: Store): number[] {
+  return s.prepare('SELECT id FROM user WHERE is_active = 0').pluck().all() as number[];
+}
+
+/** Which of the users (ascending) are subscribed to the channel: one primary-key probe each. */
+export function selectSubscribedAmong(s: Store, streamId: number, userIds: readonly number[]): number[] {
+  const probe = s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck();
+  return userIds.filter((userId) => probe.get(userId, streamId) !== undefined);
 }
 
 /** Active subscriber counts of every channel that has any. */
 export function selectSubscriberCounts(s: Store): Map<number, number> {
-  const rows = s
-    .prepare(
-      `SELECT s.stream_id, count(*) FROM subscription s JOIN user u ON u.id = s.user_id
-       WHERE u.is_active = 1 GROUP BY s.stream_id`,
-    )
-    .raw()
-    .all() as [number, number][];
-  return new Map(rows);
+  return new Map(s.prepare('SELECT id, subscriber_count FROM stream WHERE subscriber_count > 0').raw().all() as [number, number][]);
 }
 
 export function selectSubscriberCount(s: Store, streamId: number): number {
-  return s
-    .prepare('SELECT count(*) FROM subscription s JOIN user u ON u.id = s.user_id WHERE s.stream_id = ? AND u.is_active = 1')
-    .pluck()
-    .get(streamId) as number;
+  return (s.prepare('SELECT subscriber_count FROM stream WHERE id = ?').pluck().get(streamId) as number | undefined) ?? 0;
 }
 
 /** `wasSubscribed`: the user has a former_subscription row for the channel, which goes. */
@@ -199,6 +192,17 @@ export function deleteSubscription(s: Store, userId: number, streamId: number): 
 
 export function selectFormerSubscriptionStreamIds(s: Store, userId: number): number[] {
   return s.prepare('SELECT stream_id FROM former_subscription WHERE user_id = ?').pluck().all(userId) as number[];
+}
+
+/** The channel's active subscribers who are guests (CROSS JOIN: the partial index user_guests outermost, then a subscription probe each). */
+export function selectActiveSubscribedGuestIds(s: Store, streamId: number): number[] {
+  return s
+    .prepare(
+      `SELECT u.id FROM user u CROSS JOIN subscription s ON s.user_id = u.id AND s.stream_id = ?
+       WHERE u.role = 600 AND u.is_active = 1 ORDER BY u.id`,
+    )
+    .pluck()
+    .all(streamId) as number[];
 }
 
 /** Active users of the given roles or better (role <= maxRole), e.g. administrators for private channels. */

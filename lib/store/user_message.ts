@@ -53,6 +53,14 @@ export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
   s.run('DELETE FROM user_message WHERE message_id = ?', messageId);
 }
 
+/**
+ * Whether the user received the message when it was sent (a recipient's row; not a historical
+ * row made later by starring or reacting).
+ */
+export function selectHasReceived(s: Store, userId: number, messageId: number): boolean {
+  return s.prepare('SELECT 1 FROM user_message WHERE user_id = ? AND message_id = ? AND (flags & 1024) = 0').pluck().get(userId, messageId) !== undefined;
+}
+
 /** The user's flags on a message, or undefined when the user has no row for it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
   return s

@@ -72,6 +72,16 @@ export function selectUsers(s: Store): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user ORDER BY id');
 }
 
+/** Whether the organization has any account (one row read). */
+export function selectHasUsers(s: Store): boolean {
+  return s.prepare('SELECT 1 FROM user LIMIT 1').pluck().get() !== undefined;
+}
+
+/** The first human owner, active or not (the default owner of a bot). */
+export function selectFirstHumanOwnerId(s: Store): number | undefined {
+  return s.prepare('SELECT id FROM user WHERE role = 100 AND bot_type IS NULL ORDER BY id LIMIT 1').pluck().get() as number | undefined;
+}
+
 export function selectActiveUserIds(s: Store): number[] {
   return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
 }
@@ -111,8 +121,10 @@ export function updateUserRole(s: Store, id: number, role: number): void {
   s.run('UPDATE user SET role = ? WHERE id = ?', role, id);
 }
 
+/** Also the subscriber_count of the user's channels (schema.sql), when it changes. */
 export function updateUserActive(s: Store, id: number, active: boolean): void {
-  s.run('UPDATE user SET is_active = ? WHERE id = ?', active ? 1 : 0, id);
+  if (s.run('UPDATE user SET is_active = ? WHERE id = ? AND is_active <> ?', active ? 1 : 0, id, active ? 1 : 0).changes === 0) return;
+  s.run('UPDATE stream SET subscriber_count = subscriber_count + ? WHERE id IN (SELECT stream_id FROM subscription WHERE user_id = ?)', active ? 1 : -1, id);
 }
 
 export function updateUserEmailAddressVisibility(s: Store, id: number, visibility: number): void {
@@ -141,6 +153,16 @@ export function updateUserPresenceEnabled(s: Store, id: number, enabled: boolean
 
 export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
+}
+
+/** The role of an active user or bot; undefined for a deactivated or unknown one. */
+export function selectActiveUserRole(s: Store, id: number): number | undefined {
+  return s.prepare('SELECT role FROM user WHERE id = ? AND is_active = 1').pluck().get(id) as number | undefined;
+}
+
+/** Active bots' ids, ascending (the partial index user_bots). */
+export function selectActiveBotIds(s: Store): number[] {
+  return s.prepare('SELECT id FROM user WHERE bot_type IS NOT NULL AND is_active = 1 ORDER BY id').pluck().all() as number[];
 }
 
 export function selectBots(s: Store): UserRow[] {
