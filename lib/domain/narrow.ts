@@ -125,6 +125,10 @@ export function parseNarrow(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[
     if (term.operator === 'is') historyBlocked = true;
   }
   const search = searches.length > 0 ? parseSearch(searches.join(' ')) : undefined;
-  if (search) conditions.push({ kind: 'search', match: search.match, phrases: search.phrases });
+  if (search) {
+    const channels = conditions.filter((c) => c.kind === 'stream' && !c.negated);
+    const streamId = channels.length === 1 && channels[0]!.kind === 'stream' ? channels[0]!.streamId : undefined;
+    conditions.push({ kind: 'search', match: search.match, phrases: search.phrases, ...(streamId !== undefined && { streamId }) });
+  }
   return { conditions, includeHistory: includeHistory && !historyBlocked, search };
 }

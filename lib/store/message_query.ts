@@ -18,8 +18,11 @@ export type NarrowCondition =
   | { kind: 'is_direct'; negated: boolean }
   | { kind: 'has_reaction'; negated: boolean }
   | { kind: 'has'; column: 'has_link' | 'has_image' | 'has_attachment'; negated: boolean }
-  /** An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must contain. */
-  | { kind: 'search'; match: string | null; phrases: readonly string[] }
+  /**
+   * An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must
+   * contain; `streamId`, the one channel the narrow is within, if any.
+   */
+  | { kind: 'search'; match: string | null; phrases: readonly string[]; streamId?: number }
   | { kind: 'id'; id: number; negated: boolean }
   /** Zulip's is:followed and is:muted for the user (their user_topic rows and muted subscriptions). */
   | { kind: 'followed' | 'muted'; userId: number; negated: boolean };
@@ -85,7 +88,8 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       break;
     case 'search':
       if (c.match === null) return '0';
-      params.push(c.match);
+      // Within one channel, its id token goes into the match: FTS5 skips to that channel's matches.
+      params.push(c.streamId === undefined ? c.match : `(${c.match}) AND stream_id:"${c.streamId}"`);
       // Zulip combines every search term into one, never negated.
       return ['f.message_fts MATCH ?', ...c.phrases.map((phrase) => likeBoth(phrase, params))].join(' AND ');
     case 'is_direct':
@@ -182,9 +186,24 @@ export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedR
   return s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
 }
 
-/** The oldest matching message the user has not read (anchor=first_unread). */
+/**
+ * The oldest matching message the user has not read (anchor=first_unread). Only a row of the user's
+ * is unread (history has none), so it walks the user's unread rows (the user_message_unread
+ * partial index) in id order and tests each against the narrow: the cost follows the user's
+ * unread messages, not the size of the narrowed channel. A search walks its matches instead.
+ */
 export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined {
-  const b = base(q);
-  const sql = `${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`;
-  return s.get<FetchedRow>(sql, ...b.params)?.id;
+  if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
+    const b = base(q);
+    return s.get<FetchedRow>(`${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params)?.id;
+  }
+  const params: unknown[] = [q.userId];
+  const conditions = q.conditions
+    .map((c) => fragment(c, params))
+    .filter((f): f is string => f !== undefined)
+    .map((f) => ` AND ${f}`)
+    .join('');
+  const sql = `SELECT um.message_id FROM user_message um INDEXED BY user_message_unread CROSS JOIN message m ON m.id = um.message_id
+               WHERE um.user_id = ? AND (um.flags & 1) = 0${conditions} ORDER BY um.message_id LIMIT 1`;
+  return s.prepare(sql).pluck().get(...params) as number | undefined;
 }

@@ -172,17 +172,24 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Large organizations: event.audience (an event for users named by a rule), stream.subscriber_count
+    // Large organizations: message_fts with stream_id and prefix indexes (made again and rebuilt),
+    // event.audience (an event for users named by a rule), stream.subscriber_count
     // (counted here, then kept by the triggers schema.sql creates), and the user_bots, user_inactive
     // and user_guests indexes.
     version: 23,
     up(db) {
+      // The full-text index gains the stream_id column and prefix indexes: made again, filled below.
+      for (const trigger of ['message_fts_insert', 'message_fts_delete', 'message_fts_update']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
+      db.exec('DROP TABLE IF EXISTS message_fts');
       if (!hasColumn(db, 'event', 'audience')) db.exec('ALTER TABLE event ADD COLUMN audience TEXT');
       if (!hasColumn(db, 'stream', 'subscriber_count')) {
         db.exec('ALTER TABLE stream ADD COLUMN subscriber_count INTEGER NOT NULL DEFAULT 0');
         db.exec(`UPDATE stream SET subscriber_count = (
                    SELECT count(*) FROM subscription s JOIN user u ON u.id = s.user_id WHERE s.stream_id = stream.id AND u.is_active = 1)`);
       }
+    },
+    afterSchema(db) {
+      db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
     },
   },
 ];
