@@ -2,7 +2,8 @@
 // the API would take hours at 100,000 users) and kept as a template file per size and schema
 // version, copied for each measurement: N users, one "everyone" channel (a default channel) with
 // all of them and 100 messages of history, N/50 channels of 50, and 100,000 messages in "history".
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -38,11 +39,16 @@ const CACHE = process.env.BENCH_CACHE_DIR ?? join(tmpdir(), 'parley-bench-cache'
 
 /** A fresh copy of the template of an organization of `users` users in `dir` (built once per size). */
 export async function largeOrgCopy(users: number, dir: string): Promise<LargeOrg> {
-  const template = join(CACHE, `large-org-${users}-s${SCHEMA_VERSION}-f${FIXTURE_VERSION}.db`);
+  const template = join(CACHE, `large-org-${users}-s${SCHEMA_VERSION}-${schemaDigest()}-f${FIXTURE_VERSION}.db`);
   if (!existsSync(template)) await buildTemplate(template, users);
   const file = join(dir, `large-org-${users}.db`);
   copyFileSync(template, file);
   return describe(file, users);
+}
+
+/** Part of the template's name: a template is rebuilt whenever schema.sql changes, its version or not. */
+function schemaDigest(): string {
+  return createHash('sha256').update(readFileSync(join(import.meta.dirname, '..', 'schema.sql'))).digest('hex').slice(0, 12);
 }
 
 function describe(file: string, users: number): LargeOrg {
