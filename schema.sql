@@ -249,6 +249,10 @@ CREATE TABLE IF NOT EXISTS message (
   has_link INTEGER NOT NULL DEFAULT 0,
   has_image INTEGER NOT NULL DEFAULT 0,
   has_attachment INTEGER NOT NULL DEFAULT 0,
+  -- 1: sent to a channel of at least ChatOptions.largeChannelSubscribers subscribers, which have it
+  -- by their subscription periods (a user_message row only where flags differ); 0: every
+  -- recipient has a user_message row.
+  by_period INTEGER NOT NULL DEFAULT 0 CHECK (by_period IN (0, 1)),
   CHECK ((stream_id IS NULL) <> (direct_group_id IS NULL))
 ) STRICT;
 -- Channel and topic narrows, topic participants for @**topic**.
@@ -281,8 +285,53 @@ CREATE TRIGGER IF NOT EXISTS message_fts_update AFTER UPDATE OF topic, content, 
   INSERT INTO message_fts (rowid, topic, content, stream_id) VALUES (new.id, new.topic, new.content, new.stream_id);
 END;
 
--- One row per (user, message) the user received or that entered their history, holding the
--- personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,
+-- The highest message id ever handed out once the newest message was deleted (SQLite would give
+-- its id again): message ids never go back, so a subscription_period's bounds keep their meaning.
+-- One row; id is always 1. lib/store/messages.ts gives each new message the next id after both.
+CREATE TABLE IF NOT EXISTS message_sequence (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  last_id INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER IF NOT EXISTS message_sequence_kept AFTER DELETE ON message BEGIN
+  INSERT INTO message_sequence (id, last_id) VALUES (1, old.id) ON CONFLICT (id) DO UPDATE SET last_id = max(last_id, excluded.last_id);
+END;
+
+-- What a user received by being subscribed to a channel: one row per period during which the
+-- user, active and subscribed, received every message of the channel, the ids from
+-- first_message_id to before end_message_id (NULL while the period lasts). Such a message has no
+-- user_message row unless its flags differ from the period's default, which is read for the ids
+-- up to read_through and unread after (lib/store/subscription_periods.ts): a message to a channel
+-- of 100,000 writes no row per subscriber, and a user who reads in order moves read_through.
+-- Opened and closed by the triggers below on subscribing and leaving (for any writer), and by
+-- lib/store/users.ts on deactivating and reactivating.
+CREATE TABLE IF NOT EXISTS subscription_period (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  stream_id INTEGER NOT NULL REFERENCES stream(id),
+  first_message_id INTEGER NOT NULL,
+  end_message_id INTEGER,
+  read_through INTEGER NOT NULL,
+  PRIMARY KEY (user_id, stream_id, first_message_id)
+) STRICT, WITHOUT ROWID;
+-- Who received a channel message: the periods of its channel that began by it.
+CREATE INDEX IF NOT EXISTS subscription_period_by_stream ON subscription_period (stream_id, first_message_id);
+CREATE TRIGGER IF NOT EXISTS subscription_period_opened AFTER INSERT ON subscription
+WHEN (SELECT is_active FROM user WHERE id = new.user_id) = 1 BEGIN
+  INSERT OR REPLACE INTO subscription_period (user_id, stream_id, first_message_id, end_message_id, read_through)
+  SELECT new.user_id, new.stream_id, next, NULL, next - 1
+  FROM (SELECT max(coalesce((SELECT max(id) FROM message), 0), coalesce((SELECT last_id FROM message_sequence WHERE id = 1), 0)) + 1 AS next);
+END;
+CREATE TRIGGER IF NOT EXISTS subscription_period_closed AFTER DELETE ON subscription BEGIN
+  UPDATE subscription_period SET end_message_id = (
+    SELECT max(coalesce((SELECT max(id) FROM message), 0), coalesce((SELECT last_id FROM message_sequence WHERE id = 1), 0)) + 1)
+  WHERE user_id = old.user_id AND stream_id = old.stream_id AND end_message_id IS NULL;
+  DELETE FROM subscription_period WHERE user_id = old.user_id AND stream_id = old.stream_id AND end_message_id = first_message_id;
+END;
+
+-- One row per (user, message) that is not a subscription_period's default: every recipient of a
+-- direct message; for a channel message, a recipient whose flags differ from their period's
+-- default (mentioned, starred, read out of order, alert words, the sender's own), and a user who
+-- has the message without a period (historical rows, mentioned bots that are not subscribed).
+-- The personal flags as bits in Zulip's order: 0 read, 1 starred, 2 collapsed, 3 mentioned,
 -- 4 stream_wildcard_mentioned, 5 topic_wildcard_mentioned, 6 group_mentioned, 7 force_expand,
 -- 8 force_collapse, 9 has_alert_word, 10 historical, 11 is_private,
 -- 12 active_mobile_push_notification. Starred is a row of starred_message, never bit 1 of
@@ -299,6 +348,18 @@ CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
 CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
 -- recent_private_conversations in /register: the user's newest direct messages (is_private).
 CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
+
+-- Every (user, message) a user has and its full flags (starred as bit 1): the rows, and the
+-- messages of each subscription period without a row, with the period's default. A definition of
+-- what the two tables mean together, for tools and tests; parley's own queries read the tables.
+CREATE VIEW IF NOT EXISTS user_message_all (user_id, message_id, flags) AS
+  SELECT um.user_id, um.message_id, um.flags | (EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id) << 1)
+  FROM user_message um
+  UNION ALL
+  SELECT p.user_id, m.id, CASE WHEN m.id <= p.read_through THEN 1 ELSE 0 END
+  FROM subscription_period p JOIN message m ON m.stream_id = p.stream_id AND m.by_period = 1 AND m.id >= p.first_message_id
+    AND (p.end_message_id IS NULL OR m.id < p.end_message_id)
+  WHERE NOT EXISTS (SELECT 1 FROM user_message x WHERE x.user_id = p.user_id AND x.message_id = m.id);
 
 -- The starred flag: one row per (user, message) the user starred, for is:starred narrows,
 -- starred_messages in /register and the flag in every read of user_message. A star or unstar is

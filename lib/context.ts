@@ -103,6 +103,13 @@ export interface ChatOptions {
    */
   imageProxy?: ImageProxyOptions | false;
   /**
+   * Channels with at least this many subscribers store a message without a row per subscriber:
+   * the subscribers have it by their subscription periods, so a message costs the same in a
+   * channel of 100,000 as in one of 1,000 (docs/operations.md, "Large organizations"). A smaller
+   * channel's message gets one user_message row per recipient. Default 250.
+   */
+  largeChannelSubscribers?: number;
+  /**
    * Serves parley's web client at `/` (its files under `/web/`): off by default, on in `parley
    * serve`. `{ dir }` serves a build from another directory. See docs/web-client.md.
    */

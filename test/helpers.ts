@@ -60,6 +60,15 @@ export function testDriver(): 'better-sqlite3' | 'libsql' {
   return process.env.PARLEY_TEST_DRIVER === 'libsql' ? 'libsql' : 'better-sqlite3';
 }
 
+/**
+ * With PARLEY_TEST_ALL_BY_PERIOD=1 every channel counts as big (largeChannelSubscribers 0): its
+ * messages are had by subscription period, not by a row per subscriber (test/by_period/ re-runs
+ * suites so).
+ */
+export function testChannelOptions(): { largeChannelSubscribers?: number } {
+  return process.env.PARLEY_TEST_ALL_BY_PERIOD === '1' ? { largeChannelSubscribers: 0 } : {};
+}
+
 /** A database of the test driver (a file path or ':memory:'). */
 export function openTestDatabase(file: string): Database.Database {
   if (testDriver() === 'better-sqlite3') return new Database(file);
@@ -170,7 +179,7 @@ export async function startServer({
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
   // Most suites address users by their real emails: their organizations show emails to everyone
   // unless a test says otherwise (test/email_visibility.test.ts covers parley's own default).
-  const chat = createChatServer(opened, { logger: silentLogger, ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
+  const chat = createChatServer(opened, { logger: silentLogger, ...testChannelOptions(), ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
   // With libsql, tests read and write rows through the same adapter parley uses.
   const db = contextOf(chat).db;
   const url = `http://127.0.0.1:${(await chat.listen(0, '127.0.0.1')).port}`;

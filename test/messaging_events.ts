@@ -205,9 +205,9 @@ export function applyEvents(before: Record<string, any>, events: readonly Record
   return state;
 }
 
-/** The newest message the user has a row for (Zulip's max_message_id), -1 without any. */
+/** The newest message the user has (Zulip's max_message_id: a row, or a subscription period's), -1 without any. */
 export function userMaxMessageId(s: TestServer, user: TestUser): number {
-  return s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(user.user_id) as number;
+  return s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message_all WHERE user_id = ?').pluck().get(user.user_id) as number;
 }
 
 /** Registers, runs the change, and checks every event's schema and that applying them equals a fresh register. */

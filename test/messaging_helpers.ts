@@ -29,20 +29,14 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
 }
 
 /**
- * The user's flag bits on a message, straight from the tables, a starred_message row as bit 1
- * (undefined: no row). Bit 1 of the stored `flags` must be 0: starred has its own table.
+ * The user's flag bits on a message, straight from the tables (schema.sql's user_message_all: a
+ * row, or a subscription period's default), a starred_message row as bit 1 (undefined: the user
+ * does not have it). Bit 1 of a stored `flags` must be 0: starred has its own table.
  */
 export function flagBits(s: TestServer, userId: number, messageId: number): number | undefined {
-  const row = s.db
-    .prepare(
-      `SELECT flags, EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id)
-       FROM user_message um WHERE user_id = ? AND message_id = ?`,
-    )
-    .raw()
-    .get(userId, messageId) as [number, number] | undefined;
-  if (row === undefined) return undefined;
-  if (row[0] & 2) throw new Error(`user_message.flags of user ${userId}, message ${messageId} has bit 1 (starred) set`);
-  return row[0] | (row[1] << 1);
+  const stored = s.db.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
+  if (stored !== undefined && stored & 2) throw new Error(`user_message.flags of user ${userId}, message ${messageId} has bit 1 (starred) set`);
+  return s.db.prepare('SELECT flags FROM user_message_all WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
 }
 
 /** Stars the user's row for a message behind the API's back (with its other flags set by hand). */

@@ -2,6 +2,7 @@
 // message goes with its rows (user_message, reactions, edit history); drafts are untouched. Emits
 // delete_message (and stream/update first_message_id when the channel's first message goes).
 import type { Ctx } from '../context.js';
+import type { Audience } from '../events/audience.js';
 import { badRequest } from '../errors.js';
 import { deleteMessageRow, selectFirstStreamMessageId, type MessageRow } from '../store/messages.js';
 import { replaceStreamFirstMessageId, type StreamRow } from '../store/streams.js';
@@ -33,7 +34,7 @@ function checkCanDelete(ctx: Ctx, actor: Actor, row: MessageRow): void {
 }
 
 /** Zulip's check_update_first_message_id: the channel's oldest remaining message, told to the same audience. */
-function updateFirstMessageId(ctx: Ctx, stream: StreamRow, deletedId: number, audience: readonly number[]): void {
+function updateFirstMessageId(ctx: Ctx, stream: StreamRow, deletedId: number, audience: Audience): void {
   if (stream.first_message_id !== deletedId) return;
   const first = selectFirstStreamMessageId(ctx.store, stream.id);
   replaceStreamFirstMessageId(ctx.store, stream.id, first);
@@ -48,7 +49,8 @@ export function deleteMessage(ctx: Ctx, actor: Actor, input: { messageId: number
     checkCanDelete(ctx, actor, row);
     const stream = row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id);
     // Read before the rows go: Zulip's event_recipient_ids_for_action_on_messages, and always the deleter.
-    const audience = [...new Set([...messageActionAudience(ctx, row, stream), actor.id])].sort((a, b) => a - b);
+    const heard = messageActionAudience(ctx, row, stream);
+    const audience: Audience = { ...heard, users: [...(heard.users ?? []), actor.id] };
     releaseClaims(ctx, row.id);
     deleteUserMessagesOfMessage(ctx.store, row.id);
     deleteMessageRow(ctx.store, row.id);

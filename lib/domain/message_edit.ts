@@ -1,17 +1,27 @@
 // PATCH /messages/{message_id}: the sender edits the content, topics move with propagate_mode.
 // A content edit re-renders the message and recomputes mentioned, the wildcard flags and
-// has_alert_word on every recipient's row, as Zulip's do_update_message does; other flags stay. Emits update_message.
+// has_alert_word for every recipient, as Zulip's do_update_message does (a recipient who has the
+// message by a subscription period gets a row when a flag now differs); other flags stay. Emits update_message.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import {
   selectTopicMessageIds,
   selectTopicMessageIdsToMove,
+  selectTopicSenderIds,
   updateMessageContent,
   updateMessageTopic,
   type MessageRow,
 } from '../store/messages.js';
-import { selectUserMessagesOfMessage, updateUserMessageFlags } from '../store/user_message.js';
+import {
+  insertUserMessages,
+  selectPeriodStreamOfMessage,
+  selectReceivedByPeriod,
+  selectUserMessageFlags,
+  selectUserMessagesOfMessage,
+  updateUserMessageFlags,
+} from '../store/user_message.js';
+import { selectUsersCovering } from '../store/subscription_periods.js';
 import { selectUserById } from '../store/users.js';
 import { emit } from './event_types.js';
 import { RENDERED_FLAGS, flagList } from './flags.js';
@@ -20,7 +30,7 @@ import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import type { TopicLink, UpdateMessageEvent } from './message_event_dicts.js';
 import { accessMessage } from './message_fetch.js';
 import { recordEdit } from './message_history.js';
-import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { alertWordMatcher, renderMessage, renderedFlags, topicLinksJson, type RenderedMessage } from './message_render.js';
 import { updateClaims } from './attachments.js';
 import { isGuest, isModeratorOrAbove, type Actor } from './roles.js';
 import { isMeMessage } from '../render/markdown.js';
@@ -129,7 +139,7 @@ function moveBatch(ctx: Ctx, actor: Actor, row: MessageRow, mode: PropagateMode,
   const batch = ids.slice(0, MOVE_BATCH_SIZE);
   const event = newEvent(ctx, actor, row, cache);
   moveTopic(ctx, actor, event, row, mode, topic, batch);
-  appendByFlags(ctx, event, batch, audienceOf(ctx, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id))));
+  appendEditEvents(ctx, event, row, batch, new Map(selectUserMessagesOfMessage(ctx.store, row.id)));
   return true;
 }
 
@@ -165,12 +175,21 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
     // Zulip's check_attachment_reference_change claims for the sender, whoever edits.
     const sender = selectUserById(ctx.store, row.sender_id);
     if (sender) updateClaims(ctx, sender, row.id, rendered.html);
-    const recipients = rows.map(([userId]) => userId);
     const topicTarget = row.stream_id !== null ? { streamId: row.stream_id, topic, senderId: row.sender_id } : undefined;
+    // Who may get a rendered flag among those who have the message by a period: they get a row.
+    const newlyFlagged = receiversWithoutRow(ctx, row, rendered, content, topicTarget);
+    const recipients = [...rows.map(([userId]) => userId), ...newlyFlagged];
     const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
     for (const [userId, old] of rows) {
       const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
       if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
+      flags.set(userId, next);
+    }
+    for (const userId of newlyFlagged) {
+      const old = selectUserMessageFlags(ctx.store, userId, row.id)!;
+      const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
+      if (next === old) continue;
+      insertUserMessages(ctx.store, row.id, [userId], [next]);
       flags.set(userId, next);
     }
     Object.assign(edit, { prevContent: row.content, prevRenderedContent: row.rendered_content });
@@ -183,36 +202,62 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
     } satisfies Partial<UpdateEvent>);
   }
   if (Object.keys(edit).length > 0) recordEdit(ctx, actor, row.id, edit);
-  const others = changedIds.filter((id) => id !== row.id);
-  appendByFlags(ctx, event, [...changedIds].sort((a, b) => a - b), audienceOf(ctx, others, flags, new Map(flags)));
+  appendEditEvents(ctx, event, row, [...changedIds].sort((a, b) => a - b), flags);
   return { detached_uploads: [] };
 }
 
 /**
- * Everyone with a row for one of the changed messages hears of it, with their flags for the
- * edited message (flags: read for those without a row for it).
+ * For a channel message: of the users who have it by a subscription period and no row, those a
+ * render may flag (mentioned, alert words, the topic's participants for @**topic**, everyone for a
+ * channel-wide mention).
  */
-function audienceOf(
+function receiversWithoutRow(
   ctx: Ctx,
-  changedIds: readonly number[],
-  flagsOfEdited: Map<number, number>,
-  audience = new Map<number, number | undefined>(),
-): Map<number, number | undefined> {
-  for (const id of changedIds) {
-    for (const [userId] of selectUserMessagesOfMessage(ctx.store, id)) if (!audience.has(userId)) audience.set(userId, flagsOfEdited.get(userId));
-  }
-  return audience;
+  row: MessageRow,
+  rendered: RenderedMessage,
+  content: string,
+  topic: { streamId: number; topic: string; senderId: number } | undefined,
+): number[] {
+  if (row.stream_id === null || topic === undefined || row.by_period === 0) return [];
+  const streamId = row.stream_id;
+  const candidates = rendered.streamWildcard
+    ? selectUsersCovering(ctx.store, streamId, row.id)
+    : [
+        ...rendered.mentionedUserIds,
+        ...alertWordMatcher(ctx).usersIn(content),
+        ...(rendered.topicWildcard ? [...selectTopicSenderIds(ctx.store, streamId, topic.topic), topic.senderId] : []),
+      ];
+  const withRow = new Set(selectUserMessagesOfMessage(ctx.store, row.id).map(([userId]) => userId));
+  return [...new Set(candidates)].filter((userId) => !withRow.has(userId) && selectReceivedByPeriod(ctx.store, userId, row.id));
 }
 
-function appendByFlags(ctx: Ctx, event: UpdateEvent, messageIds: number[], audience: Map<number, number | undefined>): void {
+/**
+ * update_message goes to everyone who has one of the changed messages, with their flags for the
+ * edited one (read for those who do not have it): the users with a row, listed by their flags
+ * (`flagsOfEdited`: the rows of the edited message); for a channel message, everyone else who has
+ * one by a subscription period, by a rule (lib/events/audience.ts), unread or read as they have
+ * the edited message.
+ */
+function appendEditEvents(ctx: Ctx, event: UpdateEvent, row: MessageRow, changedIds: number[], flagsOfEdited: Map<number, number>): void {
+  const listed = new Map<number, number | undefined>();
+  for (const id of changedIds) {
+    for (const [userId] of selectUserMessagesOfMessage(ctx.store, id)) {
+      if (!listed.has(userId)) listed.set(userId, flagsOfEdited.get(userId) ?? selectUserMessageFlags(ctx.store, userId, row.id));
+    }
+  }
   const byFlags = new Map<string, number[]>();
-  for (const [userId, bits] of audience) {
+  for (const [userId, bits] of listed) {
     const key = bits === undefined ? 'none' : String(bits);
     const users = byFlags.get(key);
     if (users) users.push(userId);
     else byFlags.set(key, [userId]);
   }
   for (const [key, users] of byFlags) {
-    emit(ctx, users, { ...event, message_ids: messageIds, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
+    emit(ctx, users, { ...event, message_ids: changedIds, flags: key === 'none' ? ['read'] : flagList(Number(key)) });
   }
+  const received = changedIds.filter((id) => selectPeriodStreamOfMessage(ctx.store, id) !== undefined);
+  if (row.stream_id === null || received.length === 0) return;
+  const byPeriod = { received: { stream: row.stream_id, messages: received }, except: [...listed.keys()] };
+  emit(ctx, { ...byPeriod, unread: { message: row.id, is: true } }, { ...event, message_ids: changedIds, flags: flagList(0) });
+  emit(ctx, { ...byPeriod, unread: { message: row.id, is: false } }, { ...event, message_ids: changedIds, flags: ['read'] });
 }

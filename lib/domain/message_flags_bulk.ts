@@ -5,14 +5,8 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { selectNewestUnreadMessageIds } from '../store/message_flags.js';
-import {
-  READ_BIT,
-  selectHasMessageInTopic,
-  selectUnreadMessageIdsInStream,
-  selectUnreadMessageIdsInTopic,
-  setUserMessageFlagBits,
-} from '../store/user_message.js';
+import { selectNewestUnreadMessageIds, updateUserMessageFlagsWhereDifferent } from '../store/message_flags.js';
+import { READ_BIT, selectHasMessageInTopic } from '../store/user_message.js';
 import { accessStreamContentById } from './streams.js';
 import { emit } from './event_types.js';
 import { changeMessageFlag, checkFlagChange, ignoredChannelsField, ignoredChannelsSchema } from './message_flags.js';
@@ -94,7 +88,7 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typ
     if (ctx.clock() - start >= MARK_ALL_TIME_LIMIT_MS) return { complete: false };
     const done = ctx.tx(() => {
       const ids = selectNewestUnreadMessageIds(ctx.store, actor.id, MARK_ALL_BATCH_SIZE);
-      setUserMessageFlagBits(ctx.store, actor.id, ids, READ_BIT);
+      updateUserMessageFlagsWhereDifferent(ctx.store, actor.id, ids, READ_BIT, READ_BIT);
       const last = ids.length < MARK_ALL_BATCH_SIZE;
       const messages = last ? [] : ids.sort((a, b) => a - b);
       emit(ctx, [actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
@@ -110,9 +104,9 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typ
  * become read, with one update_message_flags event (Zulip's do_mark_stream_messages_as_read).
  */
 export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: number, topic?: string): void {
-  const unread = topic === undefined ? selectUnreadMessageIdsInStream(ctx.store, userId, streamId) : selectUnreadMessageIdsInTopic(ctx.store, userId, streamId, topic);
+  const unread = selectNewestUnreadMessageIds(ctx.store, userId, Number.MAX_SAFE_INTEGER, { streamId, topic }).reverse();
   if (unread.length === 0) return;
-  setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
+  updateUserMessageFlagsWhereDifferent(ctx.store, userId, unread, READ_BIT, READ_BIT);
   emit(ctx, [userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
 }
 

@@ -99,7 +99,7 @@ export function topicLinksJson(ctx: Ctx, topic: string): string {
 }
 
 /** The organization's alert-word matcher, built again after any change to alert_word (any process). */
-function alertWordMatcher(ctx: Ctx): AlertWordMatcher {
+export function alertWordMatcher(ctx: Ctx): AlertWordMatcher {
   return ctx.cached('alert_word', () => new AlertWordMatcher(selectAlertWordPairs(ctx.store)));
 }
 

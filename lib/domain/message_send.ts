@@ -1,12 +1,18 @@
-// POST /messages: one message row, one user_message row and one `message` event per recipient,
-// all in one transaction; the content is rendered once.
+// POST /messages, in one transaction: the message row; a user_message row for each recipient of a
+// direct message or of a message to a small channel; to a big channel (largeChannelSubscribers),
+// only for the recipients whose flags are not the default (mentioned, the sender's own, alert
+// words, muted senders), the others having it by their subscription periods
+// (lib/store/subscription_periods.ts); `message` events by flags, the default ones to "the
+// channel's receivers" (lib/events/audience.ts). The content is rendered once. A message to a
+// channel of 100,000 costs what it says, not what the channel weighs.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
 import { badRequest } from '../errors.js';
-import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
+import { insertDirectGroup, insertMessage, selectDirectGroupId, selectTopicSenderIds } from '../store/messages.js';
 import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
 import { insertUserMessages } from '../store/user_message.js';
+import { DEFAULT_LARGE_CHANNEL_SUBSCRIBERS, selectReceivesNow } from '../store/subscription_periods.js';
 import { selectMutingUserIds } from '../store/muted_users.js';
 import { selectMessageById } from '../store/messages.js';
 import { emit } from './event_types.js';
@@ -15,7 +21,7 @@ import { addressedStream, buildAddressee, normalizeContent } from './message_add
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { messageDict, newMessageDictCache } from './message_dicts.js';
 import type { StoredMessageEvent } from './message_event_dicts.js';
-import { renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
+import { alertWordMatcher, renderMessage, renderedFlags, topicLinksJson } from './message_render.js';
 import { updateClaims } from './attachments.js';
 import { streamViewers } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
@@ -68,32 +74,47 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
 
     let stream: StreamRow | undefined;
     let directGroupId: number | null = null;
-    let recipients: number[];
+    let directRecipients: number[] = [];
     let topic = '';
     if (addressee.kind === 'direct') {
       const inactive = addressee.users.find((user) => user.is_active === 0);
       if (inactive) throw badRequest(`'${apiEmail(fakeEmailDomain(ctx), inactive)}' is no longer using Zulip.`);
       const members = [...addressee.users.map((user) => user.id), actor.id];
       directGroupId = directGroupFor(ctx, members);
-      recipients = [...new Set(members)].sort((a, b) => a - b);
+      directRecipients = [...new Set(members)].sort((a, b) => a - b);
     } else {
       stream = addressedStream(ctx, addressee);
       checkCanSendToStream(ctx, actor, stream);
       topic = addressee.topic;
-      recipients = selectActiveSubscriberIds(ctx.store, stream.id);
     }
 
     const rendered = renderMessage(ctx, content);
+    const readBySender = input.readBySender ?? defaultReadBySender(client);
+    // Zulip's mark_as_read_user_ids: who muted the sender gets the message read.
+    const muting = new Set(selectMutingUserIds(ctx.store, actor.id));
     // Zulip gives mentioned generic bots a row even when they are not subscribed. Those rows start
     // read: every unread message must be in a channel the user is subscribed to (API doc 2.2).
     const unsubscribedBots = new Set<number>();
-    if (stream) {
-      for (const id of rendered.mentionedBotIds) if (!recipients.includes(id)) unsubscribedBots.add(id);
-      if (unsubscribedBots.size > 0) recipients = [...recipients, ...unsubscribedBots].sort((a, b) => a - b);
-    }
     const topicTarget = stream ? { streamId: stream.id, topic, senderId: actor.id } : undefined;
-    const flags = renderedFlags(ctx, rendered, content, recipients, topicTarget);
-    const readBySender = input.readBySender ?? defaultReadBySender(client);
+    // Users with a row: every recipient of a direct message or of a small channel's message; of a
+    // big channel's recipients (its subscribers, by their open periods), those whose flags may
+    // differ from the default.
+    const byPeriod = stream !== undefined && stream.subscriber_count >= (ctx.options.largeChannelSubscribers ?? DEFAULT_LARGE_CHANNEL_SUBSCRIBERS);
+    let rowUsers = directRecipients;
+    if (stream && !byPeriod) {
+      rowUsers = selectActiveSubscriberIds(ctx.store, stream.id);
+      for (const id of rendered.mentionedBotIds) if (!rowUsers.includes(id)) unsubscribedBots.add(id);
+      if (unsubscribedBots.size > 0) rowUsers = [...rowUsers, ...unsubscribedBots].sort((a, b) => a - b);
+    } else if (stream) {
+      const channel = stream;
+      const receives = (userId: number) => selectReceivesNow(ctx.store, userId, channel.id);
+      const candidates = rendered.streamWildcard
+        ? selectActiveSubscriberIds(ctx.store, channel.id)
+        : [...new Set([...rendered.mentionedUserIds, ...alertWordUsers(ctx, content), ...topicParticipants(ctx, rendered, topicTarget), ...muting, actor.id])].filter(receives);
+      for (const id of rendered.mentionedBotIds) if (!receives(id)) unsubscribedBots.add(id);
+      rowUsers = [...new Set([...candidates, ...unsubscribedBots])].sort((a, b) => a - b);
+    }
+    const flags = renderedFlags(ctx, rendered, content, rowUsers, topicTarget);
 
     const id = insertMessage(ctx.store, {
       sender_id: actor.id,
@@ -105,17 +126,23 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       topic_links: stream ? topicLinksJson(ctx, topic) : '[]',
       date_sent: ctx.now(),
       sending_client: client,
+      by_period: byPeriod ? 1 : 0,
     });
-    // Zulip's mark_as_read_user_ids: who muted the sender gets the message read.
-    const muting = new Set(selectMutingUserIds(ctx.store, actor.id));
-    const bits = recipients.map((userId) => {
+    const bits = rowUsers.map((userId) => {
       let value = flags.get(userId)!;
       if (directGroupId !== null) value |= FLAG.is_private;
       if (userId === actor.id && readBySender) value |= FLAG.read;
       if (unsubscribedBots.has(userId) || muting.has(userId)) value |= FLAG.read;
       return value;
     });
-    insertUserMessages(ctx.store, id, recipients, bits);
+    // A channel recipient whose flags are the default has the message by their period, not a row.
+    const rows = rowUsers.map((userId, i) => [userId, bits[i]!] as const).filter(([userId, value]) => !byPeriod || value !== 0 || unsubscribedBots.has(userId));
+    insertUserMessages(
+      ctx.store,
+      id,
+      rows.map(([userId]) => userId),
+      rows.map(([, value]) => value),
+    );
     updateClaims(ctx, actor, id, rendered.html);
 
     if (stream && stream.first_message_id === null) {
@@ -130,31 +157,49 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       });
     }
     const echo: LocalEcho = input.queueId !== undefined && input.localId !== undefined ? { _sender_queue_id: input.queueId, _local_id: input.localId } : {};
-    appendMessageEvents(ctx, actor.id, id, content, recipients, bits, echo);
+    appendMessageEvents(ctx, actor.id, id, content, rows, byPeriod ? stream!.id : undefined, echo);
     return { id };
   });
 }
 
+/** The users whose alert words occur in the content (the organization's matcher, lib/domain/message_render.ts). */
+function alertWordUsers(ctx: Ctx, content: string): Set<number> {
+  return alertWordMatcher(ctx).usersIn(content);
+}
+
+/** The topic's participants when @**topic** is mentioned (they get topic_wildcard_mentioned), else none. */
+function topicParticipants(ctx: Ctx, rendered: { topicWildcard: boolean }, target: { streamId: number; topic: string; senderId: number } | undefined): number[] {
+  if (!rendered.topicWildcard || target === undefined) return [];
+  return [...selectTopicSenderIds(ctx.store, target.streamId, target.topic), target.senderId];
+}
+
 /**
- * One `message` event per recipient with that user's flags; users with equal flags share one
- * serialization. The sender's carries the local echo fields (lib/events/shape.ts).
+ * The `message` events: users with a row get one per distinct flags (users with equal flags share
+ * one serialization); everyone who received it by a period of the channel `byPeriod` (when there
+ * may be some) gets one with the default flags, one short row for any number of them. The sender's carries the local
+ * echo fields (lib/events/shape.ts).
  */
 function appendMessageEvents(
   ctx: Ctx,
   senderId: number,
   id: number,
   content: string,
-  recipients: readonly number[],
-  bits: readonly number[],
+  rows: readonly (readonly [number, number])[],
+  byPeriod: number | undefined,
   echo: LocalEcho,
 ): void {
   const message = { ...messageDict(ctx, newMessageDictCache(), selectMessageById(ctx.store, id)!, true), _markdown: content };
   const byFlags = new Map<number, number[]>();
-  recipients.forEach((userId, i) => {
-    const list = byFlags.get(bits[i]!);
+  for (const [userId, value] of rows) {
+    const list = byFlags.get(value);
     if (list) list.push(userId);
-    else byFlags.set(bits[i]!, [userId]);
-  });
+    else byFlags.set(value, [userId]);
+  }
+  const withRows = rows.map(([userId]) => userId);
+  if (byPeriod !== undefined) {
+    const event: StoredMessageEvent = { type: 'message', message, flags: flagList(0), ...(withRows.includes(senderId) ? {} : echo) };
+    emit(ctx, { received: { stream: byPeriod, messages: [id] }, except: withRows }, event);
+  }
   for (const [value, users] of byFlags) {
     const event: StoredMessageEvent = { type: 'message', message, flags: flagList(value), ...(users.includes(senderId) ? echo : {}) };
     emit(ctx, users, event);

@@ -1,6 +1,7 @@
 // Emoji reactions: POST and DELETE /messages/{message_id}/reactions (Zulip's check_add_reaction
 // and remove_reaction) and the `reaction` event; message objects' `reactions` are in reaction_dicts.ts.
 import type { Ctx } from '../context.js';
+import type { Audience } from '../events/audience.js';
 import { ApiError, badRequest } from '../errors.js';
 import { deleteReactionRow, insertReaction, selectReactionName, selectUserReaction, type ReactionRow } from '../store/reactions.js';
 import { insertUserMessageIfAbsent } from '../store/user_message.js';
@@ -29,7 +30,7 @@ function storedType(reactionType: string): string {
   return isExtraEmojiType(reactionType) ? ZULIP_EXTRA_EMOJI : reactionType;
 }
 
-function notify(ctx: Ctx, actor: Actor, messageId: number, audience: readonly number[], reaction: ReactionRow, op: 'add' | 'remove'): void {
+function notify(ctx: Ctx, actor: Actor, messageId: number, audience: Audience, reaction: ReactionRow, op: 'add' | 'remove'): void {
   const event: ReactionEvent = {
     type: 'reaction',
     op,

@@ -3,7 +3,7 @@
 import type { Ctx } from '../context.js';
 import type { Audience } from '../events/audience.js';
 import type { MessageRow } from '../store/messages.js';
-import { selectActiveSubscribedGuestIds, selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, type StreamRow } from '../store/streams.js';
+import { selectActiveSubscribedGuestIds, selectActiveSubscriberIds, selectActiveUserIdsWithRoleAtMost, selectIsSubscribed, type StreamRow } from '../store/streams.js';
 import { selectActiveUserIdsWithRow } from '../store/user_message.js';
 import { ROLE, isAdmin, isGuest } from './roles.js';
 
@@ -63,17 +63,19 @@ export function streamViewers(ctx: Ctx, stream: StreamRow): Audience {
 
 /**
  * Who hears of an action on a message (a reaction, a deletion): Zulip's
- * event_recipient_ids_for_action_on_messages. Direct messages: their recipients. Channels with
- * protected history: subscribers who received it; private channels: their subscribers; public
- * channels: subscribers and anyone else (not a guest) with a row for the message.
+ * event_recipient_ids_for_action_on_messages, as an audience. Direct messages: their recipients
+ * (rows). Channels with protected history: subscribers who received it; private channels: their
+ * subscribers; public channels: subscribers and anyone else (not a guest) who has the message
+ * (a row, or a subscription period that covers it).
  */
-export function messageActionAudience(ctx: Ctx, row: Pick<MessageRow, 'id' | 'stream_id'>, stream: StreamRow | undefined): number[] {
-  if (row.stream_id === null || stream === undefined) return selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest);
-  const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
+export function messageActionAudience(ctx: Ctx, row: Pick<MessageRow, 'id' | 'stream_id' | 'by_period'>, stream: StreamRow | undefined): Audience {
+  if (row.stream_id === null || stream === undefined) return { users: selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest) };
+  const received = row.by_period === 1 ? { stream: stream.id, messages: [row.id] } : undefined;
   if (stream.history_public_to_subscribers === 0) {
-    const received = new Set(selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest));
-    return subscribers.filter((id) => received.has(id));
+    const withRow = selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.guest).filter((id) => selectIsSubscribed(ctx.store, id, stream.id));
+    return received ? { users: withRow, received, subscribedTo: stream.id } : { users: withRow };
   }
-  if (stream.invite_only === 1) return subscribers;
-  return [...new Set([...subscribers, ...selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.member)])];
+  if (stream.invite_only === 1) return { subscribedTo: stream.id };
+  const withRow = selectActiveUserIdsWithRow(ctx.store, row.id, ROLE.member);
+  return { users: withRow, subscribedTo: stream.id, ...(received && { anyOf: [{ received, maxRole: ROLE.member }] }) };
 }

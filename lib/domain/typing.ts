@@ -9,7 +9,7 @@ import { emit } from './event_types.js';
 import type { TypingEditEvent, TypingEvent } from './message_event_dicts.js';
 import { badRequest } from '../errors.js';
 import { selectDirectGroupMemberIds } from '../store/messages.js';
-import { selectIsSubscribed, selectActiveSubscriberIds, selectStreamById } from '../store/streams.js';
+import { selectIsSubscribed, selectActiveSubscriberIds, selectSubscriberCount, selectStreamById } from '../store/streams.js';
 import { selectUserById, type UserRow } from '../store/users.js';
 import { checkCanEditContent } from './message_edit.js';
 import { accessMessage } from './message_fetch.js';
@@ -48,9 +48,9 @@ function receivingTyping(ctx: Ctx, userIds: readonly number[]): number[] {
 
 /** Subscribers who hear of typing in a channel: none in a channel too big for it. */
 function channelAudience(ctx: Ctx, streamId: number, senderId: number): number[] {
-  const subscribers = selectActiveSubscriberIds(ctx.store, streamId);
-  if (subscribers.length > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
-  return receivingTyping(ctx, subscribers.filter((id) => id !== senderId));
+  // The count first: a big channel's subscribers are never read for a typing notification.
+  if (selectSubscriberCount(ctx.store, streamId) > MAX_CHANNEL_SIZE_FOR_TYPING) return [];
+  return receivingTyping(ctx, selectActiveSubscriberIds(ctx.store, streamId).filter((id) => id !== senderId));
 }
 
 /** Zulip's access_stream_by_id_for_message and access_stream_for_send_message. */

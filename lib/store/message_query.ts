@@ -1,154 +1,47 @@
-// SQL for GET /messages: a narrow's conditions over the user's own rows (user_message joined to
-// message, in the user's primary-key order) or over a channel's whole history (message with the
-// user's row, if any, left-joined). A search walks the full-text index in id order instead, and
-// reads the user's row and the message of each match. Statements are memoized by their text, one
-// per narrow shape.
+// SQL for GET /messages: a narrow's conditions over the user's own messages (their user_message
+// rows joined to message, in the user's primary-key order, merged with the messages they have by
+// a subscription period: lib/store/message_query_periods.ts) or over a channel's whole history
+// (message with the user's flags, if any, left-joined). A search walks the full-text index in id
+// order instead, and reads the user's flags and the message of each match. Statements are
+// memoized by their text, one per narrow shape.
 import type { Store } from './db.js';
-import type { MessageRow } from './messages.js';
-import { STARRED_BIT, flagsSql, starredSql } from './user_message.js';
+import { READ_BIT, STARRED_BIT, flagsSql, starredSql } from './user_message.js';
+import { PERIOD_FLAGS_SQL, selectPeriodMessages } from './message_query_periods.js';
+import { ROW_FLAGS, fragment, isStarredTerm, type FetchedRow, type FlagsSource, type MessageQuery, type NarrowCondition } from './narrow_sql.js';
 
-export type NarrowCondition =
-  | { kind: 'none' }
-  | { kind: 'stream'; streamId: number; negated: boolean }
-  | { kind: 'public_streams'; negated: boolean }
-  | { kind: 'topic'; topic: string; negated: boolean }
-  | { kind: 'direct_group'; directGroupId: number | null; negated: boolean }
-  | { kind: 'sender'; userId: number; negated: boolean }
-  | { kind: 'flags'; mask: number; set: boolean; negated: boolean }
-  | { kind: 'is_direct'; negated: boolean }
-  | { kind: 'has_reaction'; negated: boolean }
-  | { kind: 'has'; column: 'has_link' | 'has_image' | 'has_attachment'; negated: boolean }
-  /**
-   * An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must
-   * contain; `streamId`, the one channel the narrow is within, if any.
-   */
-  | { kind: 'search'; match: string | null; phrases: readonly string[]; streamId?: number }
-  | { kind: 'id'; id: number; negated: boolean }
-  /** Zulip's is:followed and is:muted for the user (their user_topic rows and muted subscriptions). */
-  | { kind: 'followed' | 'muted'; userId: number; negated: boolean };
-
-export interface MessageQuery {
-  userId: number;
-  /** Over every message of the narrowed channels rather than only the user's rows. */
-  history: boolean;
-  conditions: readonly NarrowCondition[];
-}
-
-/** A message with the user's flags; null when the user has no row (a historical message). */
-export type FetchedRow = MessageRow & { um_flags: number | null };
-
-/** A plain is:starred term: the query then walks the user's starred_message rows (isStarredTerm). */
-function isStarredTerm(c: NarrowCondition): boolean {
-  return c.kind === 'flags' && c.mask === STARRED_BIT && c.set && !c.negated;
-}
-
-const UM_STARRED = starredSql('um');
-
-function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
-  let sql: string;
-  switch (c.kind) {
-    case 'none':
-      return undefined;
-    case 'stream':
-      params.push(c.streamId);
-      sql = 'm.stream_id = ?';
-      break;
-    case 'public_streams':
-      sql = 'm.stream_id IN (SELECT id FROM stream WHERE invite_only = 0)';
-      break;
-    case 'topic':
-      params.push(c.topic);
-      sql = 'm.stream_id IS NOT NULL AND m.topic = ? COLLATE NOCASE';
-      break;
-    case 'direct_group':
-      if (c.directGroupId === null) sql = '0';
-      else {
-        params.push(c.directGroupId);
-        sql = 'm.direct_group_id = ?';
-      }
-      break;
-    case 'sender':
-      params.push(c.userId);
-      sql = 'm.sender_id = ?';
-      break;
-    case 'flags':
-      // A plain is:starred is the join of base(); negated, or within a search, each row is looked up.
-      if (c.mask === STARRED_BIT) sql = c.set ? UM_STARRED : `NOT ${UM_STARRED}`;
-      else {
-        params.push(c.mask);
-        sql = c.set ? '(um.flags & ?) <> 0' : '(um.flags & ?) = 0';
-      }
-      break;
-    case 'has_reaction':
-      // The reaction table's unique key starts with message_id.
-      sql = 'EXISTS (SELECT 1 FROM reaction r WHERE r.message_id = m.id)';
-      break;
-    case 'has':
-      sql = `m.${c.column} = 1`;
-      break;
-    case 'search':
-      if (c.match === null) return '0';
-      // Within one channel, its id token goes into the match: FTS5 skips to that channel's matches.
-      params.push(c.streamId === undefined ? c.match : `(${c.match}) AND stream_id:"${c.streamId}"`);
-      // Zulip combines every search term into one, never negated.
-      return ['f.message_fts MATCH ?', ...c.phrases.map((phrase) => likeBoth(phrase, params))].join(' AND ');
-    case 'is_direct':
-      sql = 'm.direct_group_id IS NOT NULL';
-      break;
-    case 'id':
-      params.push(c.id);
-      sql = 'm.id = ?';
-      break;
-    case 'followed':
-      params.push(c.userId);
-      sql = `m.stream_id IS NOT NULL AND ${topicPolicyIs('3')}`;
-      break;
-    case 'muted':
-      // Zulip's exclude_stream_and_topic_mutes negated: a muted topic, or a muted channel's topic
-      // that is neither unmuted nor followed. Direct messages are never muted.
-      params.push(c.userId, c.userId, c.userId);
-      sql = `m.stream_id IS NOT NULL AND (${topicPolicyIs('1')} OR (EXISTS (SELECT 1 FROM subscription s WHERE s.user_id = ? AND s.stream_id = m.stream_id AND s.is_muted = 1) AND NOT ${topicPolicyIs('2, 3')}))`;
-      break;
-  }
-  return c.negated ? `NOT coalesce(${sql}, 0)` : sql;
-}
-
-/** The user's policy for the message's topic (user_topic's primary key; its topic column folds case). */
-function topicPolicyIs(policies: string): string {
-  return `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic AND ut.visibility_policy IN (${policies}))`;
-}
-
-/** Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'` (SQLite's LIKE folds ASCII case only). */
-function likeBoth(phrase: string, params: unknown[]): string {
-  const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  params.push(pattern, pattern);
-  return "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')";
-}
+export type { FetchedRow, MessageQuery, NarrowCondition } from './narrow_sql.js';
 
 const UM_FLAGS = flagsSql('um');
 
+/**
+ * The flags the user (me.uid) has on message m: its row's, else its period's, else NULL. For the
+ * bases that read messages rather than the user's rows.
+ */
+const EFFECTIVE_FLAGS = `coalesce(${UM_FLAGS}, ${PERIOD_FLAGS_SQL})`;
+const EFFECTIVE: FlagsSource = { flags: `coalesce(um.flags, ${PERIOD_FLAGS_SQL})`, starred: starredSql('um') };
+
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
-  const params: unknown[] = [q.userId];
   const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
   const starred = !search && !q.history && q.conditions.some(isStarredTerm);
+  const params: unknown[] = [q.userId];
+  const source = search || q.history ? EFFECTIVE : ROW_FLAGS;
   const where = q.conditions
     .filter((c) => !(starred && isStarredTerm(c)))
-    .map((c) => fragment(c, params))
+    .map((c) => fragment(c, params, source))
     .filter((f): f is string => f !== undefined);
   const conditions = where.map((w) => ` AND ${w}`).join('');
   if (search) {
     // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
-    const join = q.history
-      ? 'message_fts f CROSS JOIN message m ON m.id = f.rowid LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ?'
-      : 'message_fts f CROSS JOIN user_message um ON um.user_id = ? AND um.message_id = f.rowid CROSS JOIN message m ON m.id = f.rowid';
-    return { sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM ${join} WHERE 1${conditions}`, params, idColumn: 'f.rowid' };
+    // Without history, only the user's messages: a row, or a period's.
+    const mine = q.history ? '' : ` AND (um.user_id IS NOT NULL OR ${PERIOD_FLAGS_SQL} IS NOT NULL)`;
+    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM (SELECT ? AS uid) me CROSS JOIN message_fts f CROSS JOIN message m ON m.id = f.rowid
+                 LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = me.uid WHERE 1${mine}${conditions}`;
+    return { sql, params, idColumn: 'f.rowid' };
   }
   if (q.history) {
-    return {
-      sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
-      params,
-      idColumn: 'm.id',
-    };
+    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM (SELECT ? AS uid) me CROSS JOIN message m
+                 LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = me.uid WHERE 1${conditions}`;
+    return { sql, params, idColumn: 'm.id' };
   }
   // Ordering by s.message_id walks the user's starred_message rows, as few as the user starred.
   if (starred) {
@@ -167,43 +60,45 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
   };
 }
 
+/** Whether the query reads the user's rows only, and the periods' messages must be merged in. */
+const withPeriods = (q: MessageQuery): boolean => !q.history && !q.conditions.some((c) => (c.kind === 'search' && c.match !== null) || isStarredTerm(c));
+
 /** Matching messages with an id below `below`, newest first, at most `limit`. */
 export function selectMessagesBefore(s: Store, q: MessageQuery, below: number, limit: number): FetchedRow[] {
   const b = base(q);
-  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`, ...b.params, below, limit);
+  const rows = s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`, ...b.params, below, limit);
+  if (!withPeriods(q)) return rows;
+  return [...rows, ...selectPeriodMessages(s, q, { below, limit, descending: true })].sort((x, y) => y.id - x.id).slice(0, limit);
 }
 
 /** Matching messages with an id above (or from, when inclusive) `from`, oldest first, at most `limit`. */
 export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inclusive: boolean, limit: number): FetchedRow[] {
   const b = base(q);
   const op = inclusive ? '>=' : '>';
-  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`, ...b.params, from, limit);
+  const rows = s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`, ...b.params, from, limit);
+  if (!withPeriods(q)) return rows;
+  return [...rows, ...selectPeriodMessages(s, q, { from: inclusive ? from : from + 1, limit, descending: false })].sort((x, y) => x.id - y.id).slice(0, limit);
 }
 
 /** The matching message with this id, if any. */
 export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedRow | undefined {
   const b = base(q);
-  return s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
+  const row = s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
+  if (row !== undefined || !withPeriods(q)) return row;
+  return selectPeriodMessages(s, q, { from: id, below: id + 1, limit: 1, descending: false })[0];
 }
 
 /**
- * The oldest matching message the user has not read (anchor=first_unread). Only a row of the user's
- * is unread (history has none), so it walks the user's unread rows (the user_message_unread
- * partial index) in id order and tests each against the narrow: the cost follows the user's
- * unread messages, not the size of the narrowed channel. A search walks its matches instead.
+ * The oldest matching message the user has not read (anchor=first_unread): the narrow's messages
+ * that are unread, oldest first (a message without the user's flags counts as read), so the walk
+ * follows the user's unread rows (user_message_unread) and each period's messages after its
+ * read_through, not the size of the narrowed channel.
  */
 export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined {
+  const unread: NarrowCondition = { kind: 'flags', mask: READ_BIT, set: false, negated: false };
   if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
     const b = base(q);
-    return s.get<FetchedRow>(`${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params)?.id;
+    return s.get<FetchedRow>(`${b.sql} AND (coalesce(${EFFECTIVE.flags}, 1) & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params)?.id;
   }
-  const params: unknown[] = [q.userId];
-  const conditions = q.conditions
-    .map((c) => fragment(c, params))
-    .filter((f): f is string => f !== undefined)
-    .map((f) => ` AND ${f}`)
-    .join('');
-  const sql = `SELECT um.message_id FROM user_message um INDEXED BY user_message_unread CROSS JOIN message m ON m.id = um.message_id
-               WHERE um.user_id = ? AND (um.flags & 1) = 0${conditions} ORDER BY um.message_id LIMIT 1`;
-  return s.prepare(sql).pluck().get(...params) as number | undefined;
+  return selectMessagesAfter(s, { ...q, history: false, conditions: [...q.conditions, unread] }, 0, true, 1)[0]?.id;
 }

@@ -1,6 +1,7 @@
 // SQL for messages, direct-message conversations (direct_group) and what rendering reads:
 // users and groups for mentions, topic participants, alert words.
 import type { Store } from './db.js';
+import { NEXT_MESSAGE_ID_SQL, periodFlagsSql } from './subscription_periods.js';
 
 export interface MessageRow {
   id: number;
@@ -17,17 +18,20 @@ export interface MessageRow {
   has_link: number;
   has_image: number;
   has_attachment: number;
+  /** 1: sent to a big channel, its subscribers have it by their subscription periods (schema.sql). */
+  by_period: number;
 }
 
 export function selectMessageById(s: Store, id: number): MessageRow | undefined {
   return s.get<MessageRow>('SELECT * FROM message WHERE id = ?', id);
 }
 
+/** A new message, with the next id: above every id ever handed out (schema.sql message_sequence). */
 export function insertMessage(s: Store, m: Omit<MessageRow, 'id' | 'last_edit_time'>): number {
   const result = s.run(
-    `INSERT INTO message (sender_id, stream_id, direct_group_id, topic, content, rendered_content, topic_links, date_sent, sending_client,
-       has_link, has_image, has_attachment)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO message (id, sender_id, stream_id, direct_group_id, topic, content, rendered_content, topic_links, date_sent, sending_client,
+       has_link, has_image, has_attachment, by_period)
+     VALUES (${NEXT_MESSAGE_ID_SQL}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     m.sender_id,
     m.stream_id,
     m.direct_group_id,
@@ -40,6 +44,7 @@ export function insertMessage(s: Store, m: Omit<MessageRow, 'id' | 'last_edit_ti
     m.has_link,
     m.has_image,
     m.has_attachment,
+    m.by_period,
   );
   return Number(result.lastInsertRowid);
 }
@@ -122,11 +127,12 @@ export function selectTopicHistory(s: Store, streamId: number, userId: number | 
   }
   return s
     .prepare(
-      `SELECT m.topic, max(m.id) AS max_id FROM user_message um JOIN message m ON m.id = um.message_id
-       WHERE um.user_id = ? AND m.stream_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
+      `SELECT m.topic, max(m.id) AS max_id FROM message m WHERE m.stream_id = ? AND (
+         EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = ? AND um.message_id = m.id) OR ${periodFlagsSql('?')} IS NOT NULL)
+       GROUP BY m.topic ORDER BY max_id DESC`,
     )
     .raw()
-    .all(userId, streamId) as [string, number][];
+    .all(streamId, userId, userId) as [string, number][];
 }
 
 // --- direct-message conversations -------------------------------------------------------------

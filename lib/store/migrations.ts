@@ -2,6 +2,7 @@
 // indexes need no entry: schema.sql is re-applied (IF NOT EXISTS) after these run.
 import { contentFeatures } from '../render/content_features.js';
 import type { Database } from './db.js';
+import { migrateToPeriods } from './migrate_periods.js';
 
 export interface Migration {
   /** The schema version this migration brings a database up to. */
@@ -97,6 +98,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
     afterSchema(db) {
       db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
+      migrateToPeriods(db);
     },
   },
   {
@@ -172,7 +174,9 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
-    // Large organizations: message_fts with stream_id and prefix indexes (made again and rebuilt),
+    // Large organizations: subscription periods in place of the user_message rows that say only
+    // what a period says (lib/store/migrate_periods.ts); message_fts with stream_id and prefix
+    // indexes (made again and rebuilt),
     // event.audience (an event for users named by a rule), stream.subscriber_count
     // (counted here, then kept by the triggers schema.sql creates), and the user_bots, user_inactive
     // and user_guests indexes.
@@ -182,6 +186,7 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const trigger of ['message_fts_insert', 'message_fts_delete', 'message_fts_update']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
       db.exec('DROP TABLE IF EXISTS message_fts');
       if (!hasColumn(db, 'event', 'audience')) db.exec('ALTER TABLE event ADD COLUMN audience TEXT');
+      if (!hasColumn(db, 'message', 'by_period')) db.exec('ALTER TABLE message ADD COLUMN by_period INTEGER NOT NULL DEFAULT 0 CHECK (by_period IN (0, 1))');
       if (!hasColumn(db, 'stream', 'subscriber_count')) {
         db.exec('ALTER TABLE stream ADD COLUMN subscriber_count INTEGER NOT NULL DEFAULT 0');
         db.exec(`UPDATE stream SET subscriber_count = (
@@ -190,6 +195,7 @@ export const MIGRATIONS: readonly Migration[] = [
     },
     afterSchema(db) {
       db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
+      migrateToPeriods(db);
     },
   },
 ];

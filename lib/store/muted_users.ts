@@ -1,5 +1,6 @@
 // SQL for the muted_user table (Zulip's MutedUser).
 import type { Store } from './db.js';
+import { selectNewestUnreadMessageIds } from './message_flags.js';
 
 export interface MutedUserRow {
   user_id: number;
@@ -29,10 +30,7 @@ export function deleteMutedUser(s: Store, userId: number, mutedUserId: number): 
   s.run('DELETE FROM muted_user WHERE user_id = ? AND muted_user_id = ?', userId, mutedUserId);
 }
 
-/** The user's unread messages from `senderId` (Zulip's do_mark_muted_user_messages_as_read). */
+/** The user's unread messages from `senderId`, oldest first (Zulip's do_mark_muted_user_messages_as_read). */
 export function selectUnreadMessageIdsFromSender(s: Store, userId: number, senderId: number): number[] {
-  return s
-    .prepare('SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.sender_id = ? ORDER BY um.message_id')
-    .pluck()
-    .all(userId, senderId) as number[];
+  return selectNewestUnreadMessageIds(s, userId, Number.MAX_SAFE_INTEGER, { senderId }).reverse();
 }

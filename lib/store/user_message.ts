@@ -1,13 +1,18 @@
-// SQL for user_message: one row per (user, message) with the personal flags as a bit field in
-// Zulip's bit order (schema.sql; names in lib/domain/flags.ts), but starred (bit 1) as a row of
-// starred_message, so that starring writes no page of user_message or its partial indexes. Callers
-// see one bit field: reads return `flags | (starred row exists) << 1` and writes split it. Shared
-// by sending, fetching, editing and the flags operation.
+// A user's messages and their personal flags (schema.sql): a user_message row where flags differ
+// from a subscription period's default or where there is no period (direct messages, historical
+// rows), else the period's default (lib/store/subscription_periods.ts). Flags are Zulip's bit
+// field (names in lib/domain/flags.ts) with starred as a row of starred_message: reads return
+// `flags | (starred row exists) << 1` and writes split it. The questions other parts ask of a
+// user and a message are answered here, whichever way it is stored: selectUserMessageFlags,
+// selectHasReceived, selectIsUnread, selectReceiverIds, selectUserMaxMessageId.
 import type { Store } from './db.js';
+import { periodFlags, periodFlagsSql, selectCoveringPeriod, selectNewestMessageOfPeriod, selectPeriodsOfUser, selectUsersCovering } from './subscription_periods.js';
 
 export const READ_BIT = 1;
 /** Zulip's starred bit, stored as a starred_message row (bit 1 of user_message.flags is always 0). */
 export const STARRED_BIT = 2;
+/** Zulip's historical flag: a row made for a message the user did not receive. */
+const HISTORICAL_BIT = 1024;
 
 /** SQL: whether the user_message row named `alias` is starred (starred_message's primary key). */
 export function starredSql(alias: string): string {
@@ -24,9 +29,19 @@ export function insertStarredRow(s: Store, userId: number, messageId: number): v
   s.run('INSERT INTO starred_message (user_id, message_id) VALUES (?, ?)', userId, messageId);
 }
 
+/** The channel of a message (null for a direct message, undefined for no message). */
+export function selectStreamOfMessage(s: Store, messageId: number): number | null | undefined {
+  return s.prepare('SELECT stream_id FROM message WHERE id = ?').pluck().get(messageId) as number | null | undefined;
+}
+
+/** The channel of a message its subscribers have by their periods (message.by_period), else undefined. */
+export function selectPeriodStreamOfMessage(s: Store, messageId: number): number | undefined {
+  return (s.prepare('SELECT stream_id FROM message WHERE id = ? AND by_period = 1').pluck().get(messageId) as number | null | undefined) ?? undefined;
+}
+
 /**
- * Inserts one row per recipient: one statement per distinct flags value over a JSON list of the
- * users (a send to 1,000 subscribers mostly has one or two), cheaper than 1,000 single runs.
+ * Writes user_message rows: one statement per distinct flags value over a JSON list of the users
+ * (a send mostly has one or two), cheaper than one run per user.
  */
 export function insertUserMessages(s: Store, messageId: number, userIds: readonly number[], flags: readonly number[]): void {
   const byFlags = new Map<number, number[]>();
@@ -42,10 +57,11 @@ export function insertUserMessages(s: Store, messageId: number, userIds: readonl
   }
 }
 
-/** A row for the user unless they have one (a message entering their history). */
+/** A historical row for the user unless they have the message already (a row, or a period's). */
 export function insertUserMessageIfAbsent(s: Store, userId: number, messageId: number, flags: number): void {
-  const inserted = s.run('INSERT OR IGNORE INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags & ~STARRED_BIT).changes;
-  if (inserted === 1 && (flags & STARRED_BIT) !== 0) insertStarredRow(s, userId, messageId);
+  if (selectUserMessageFlags(s, userId, messageId) !== undefined) return;
+  s.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags & ~STARRED_BIT);
+  if ((flags & STARRED_BIT) !== 0) insertStarredRow(s, userId, messageId);
 }
 
 /** Deletes every user's row for a message (user_message_by_message); their stars go by the foreign key's cascade. */
@@ -53,23 +69,47 @@ export function deleteUserMessagesOfMessage(s: Store, messageId: number): void {
   s.run('DELETE FROM user_message WHERE message_id = ?', messageId);
 }
 
-/**
- * Whether the user received the message when it was sent (a recipient's row; not a historical
- * row made later by starring or reacting).
- */
-export function selectHasReceived(s: Store, userId: number, messageId: number): boolean {
-  return s.prepare('SELECT 1 FROM user_message WHERE user_id = ? AND message_id = ? AND (flags & 1024) = 0').pluck().get(userId, messageId) !== undefined;
-}
-
-/** The user's flags on a message, or undefined when the user has no row for it. */
+/** The user's flags on a message: its row's, else its period's; undefined when the user does not have it. */
 export function selectUserMessageFlags(s: Store, userId: number, messageId: number): number | undefined {
-  return s
-    .prepare(`SELECT ${flagsSql('user_message')} FROM user_message WHERE user_id = ? AND message_id = ?`)
-    .pluck()
-    .get(userId, messageId) as number | undefined;
+  const row = s.prepare(`SELECT ${flagsSql('user_message')} FROM user_message WHERE user_id = ? AND message_id = ?`).pluck().get(userId, messageId) as number | undefined;
+  if (row !== undefined) return row;
+  const streamId = selectPeriodStreamOfMessage(s, messageId);
+  if (streamId === undefined) return undefined;
+  const period = selectCoveringPeriod(s, userId, streamId, messageId);
+  return period && periodFlags(period, messageId);
 }
 
-/** [user_id, flags] of every row of a message (user_message_by_message index). */
+/** Whether the user received the message when it was sent (by a period, or a recipient's row; not a historical row). */
+export function selectHasReceived(s: Store, userId: number, messageId: number): boolean {
+  const flags = selectUserMessageFlags(s, userId, messageId);
+  return flags !== undefined && (flags & HISTORICAL_BIT) === 0;
+}
+
+/** Whether the user has the message, unread. */
+export function selectIsUnread(s: Store, userId: number, messageId: number): boolean {
+  const flags = selectUserMessageFlags(s, userId, messageId);
+  return flags !== undefined && (flags & READ_BIT) === 0;
+}
+
+/** Whether the user received the channel message by a subscription period (not by a row). */
+export function selectReceivedByPeriod(s: Store, userId: number, messageId: number): boolean {
+  const streamId = selectPeriodStreamOfMessage(s, messageId);
+  return streamId !== undefined && selectCoveringPeriod(s, userId, streamId, messageId) !== undefined;
+}
+
+/** The users who received the channel message by a subscription period, ascending (O(subscribers)). */
+export function selectPeriodReceiverIds(s: Store, messageId: number): number[] {
+  const streamId = selectPeriodStreamOfMessage(s, messageId);
+  return streamId === undefined ? [] : selectUsersCovering(s, streamId, messageId);
+}
+
+/** Every user who received the message, ascending: O(recipients), for the few who need the list. */
+export function selectReceiverIds(s: Store, messageId: number): number[] {
+  const rows = s.prepare('SELECT user_id FROM user_message WHERE message_id = ? AND (flags & 1024) = 0').pluck().all(messageId) as number[];
+  return [...new Set([...rows, ...selectPeriodReceiverIds(s, messageId)])].sort((a, b) => a - b);
+}
+
+/** [user_id, flags] of every row of a message (user_message_by_message index): users with flags other than a period's. */
 export function selectUserMessagesOfMessage(s: Store, messageId: number): [number, number][] {
   return s.prepare(`SELECT user_id, ${flagsSql('user_message')} FROM user_message WHERE message_id = ? ORDER BY user_id`).raw().all(messageId) as [number, number][];
 }
@@ -79,56 +119,39 @@ export function updateUserMessageFlags(s: Store, userId: number, messageId: numb
   s.run('UPDATE user_message SET flags = ? WHERE user_id = ? AND message_id = ?', flags & ~STARRED_BIT, userId, messageId);
 }
 
-/**
- * Sets `mask` (bits of `flags`: not starred) on the user's rows for the given messages (a prepared
- * statement in a loop: measured faster than one json_each statement).
- */
-export function setUserMessageFlagBits(s: Store, userId: number, messageIds: readonly number[], mask: number): void {
-  const update = s.prepare('UPDATE user_message SET flags = flags | ? WHERE user_id = ? AND message_id = ?');
-  for (const id of messageIds) update.run(mask, userId, id);
+/** A row for a message the user has by a period, with the period's flags, unless it has one: returns whether a row exists now. */
+export function materializeUserMessage(s: Store, userId: number, messageId: number): boolean {
+  if (s.prepare('SELECT 1 FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) !== undefined) return true;
+  const flags = selectUserMessageFlags(s, userId, messageId);
+  if (flags === undefined) return false;
+  s.run('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)', userId, messageId, flags);
+  return true;
 }
 
-/** The user's unread messages in a channel (user_message_unread partial index). */
-export function selectUnreadMessageIdsInStream(s: Store, userId: number, streamId: number): number[] {
-  return s
-    .prepare(
-      `SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id
-       WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.stream_id = ? ORDER BY um.message_id`,
-    )
-    .pluck()
-    .all(userId, streamId) as number[];
-}
-
-/** The user's unread messages in a channel's topic (case-insensitive, as topics compare). */
-export function selectUnreadMessageIdsInTopic(s: Store, userId: number, streamId: number, topic: string): number[] {
-  return s
-    .prepare(
-      `SELECT um.message_id FROM user_message um JOIN message m ON m.id = um.message_id
-       WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.stream_id = ? AND m.topic = ? COLLATE NOCASE ORDER BY um.message_id`,
-    )
-    .pluck()
-    .all(userId, streamId, topic) as number[];
-}
-
-/** Whether the user has a row for any message of the topic (Zulip's user_message_exists_for_topic). */
+/** Whether the user has any message of the topic (Zulip's user_message_exists_for_topic): a row, or a period's. */
 export function selectHasMessageInTopic(s: Store, userId: number, streamId: number, topic: string): boolean {
   return (
     s
       .prepare(
-        `SELECT 1 FROM message m JOIN user_message um ON um.message_id = m.id AND um.user_id = ?
-         WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE LIMIT 1`,
+        `SELECT 1 FROM message m WHERE m.stream_id = ? AND m.topic = ? COLLATE NOCASE AND (
+           EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = ? AND um.message_id = m.id) OR ${periodFlagsSql('?')} IS NOT NULL) LIMIT 1`,
       )
       .pluck()
-      .get(userId, streamId, topic) !== undefined
+      .get(streamId, topic, userId, userId) !== undefined
   );
 }
 
-/** The newest message the user has a row for, or -1. */
+/** The newest message the user has, or -1. */
 export function selectUserMaxMessageId(s: Store, userId: number): number {
-  return (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;
+  let newest = (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;
+  for (const period of selectPeriodsOfUser(s, userId)) {
+    if (period.end - 1 <= newest) continue;
+    newest = Math.max(newest, selectNewestMessageOfPeriod(s, period) ?? -1);
+  }
+  return newest;
 }
 
-/** Active users of the given roles or better who have a row for the message (user_message_by_message index). */
+/** Active users of the given roles or better with a row for the message (user_message_by_message index). */
 export function selectActiveUserIdsWithRow(s: Store, messageId: number, maxRole: number): number[] {
   return s
     .prepare('SELECT um.user_id FROM user_message um JOIN user u ON u.id = um.user_id WHERE um.message_id = ? AND u.is_active = 1 AND u.role <= ?')

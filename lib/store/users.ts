@@ -1,5 +1,6 @@
 // SQL for the realm and user tables, and the row <-> object mappers.
 import type { Store } from './db.js';
+import { closePeriodsOfUser, openPeriodsOfUser } from './subscription_periods.js';
 
 export interface RealmRow {
   id: number;
@@ -121,10 +122,15 @@ export function updateUserRole(s: Store, id: number, role: number): void {
   s.run('UPDATE user SET role = ? WHERE id = ?', role, id);
 }
 
-/** Also the subscriber_count of the user's channels (schema.sql), when it changes. */
+/**
+ * Also, when it changes, the subscriber_count of the user's channels and their subscription
+ * periods (schema.sql): a deactivated user receives nothing until reactivated.
+ */
 export function updateUserActive(s: Store, id: number, active: boolean): void {
   if (s.run('UPDATE user SET is_active = ? WHERE id = ? AND is_active <> ?', active ? 1 : 0, id, active ? 1 : 0).changes === 0) return;
   s.run('UPDATE stream SET subscriber_count = subscriber_count + ? WHERE id IN (SELECT stream_id FROM subscription WHERE user_id = ?)', active ? 1 : -1, id);
+  if (active) openPeriodsOfUser(s, id);
+  else closePeriodsOfUser(s, id);
 }
 
 export function updateUserEmailAddressVisibility(s: Store, id: number, visibility: number): void {
