@@ -97,11 +97,13 @@ CREATE TABLE IF NOT EXISTS event (
   -- ids as text ',3,17,42,', matched with instr(). One row instead of one per user keeps a send
   -- to 1,000 subscribers from writing 1,000 rows. NULL otherwise.
   recipients TEXT,
-  -- An event for users named by a rule rather than listed (lib/events/audience.ts), as JSON:
-  -- {"maxRole": 400} active users up to a role, {"roleAbove": 200}, {"receiversOf": <message id>}
-  -- the users who received a channel message, with "except": [ids] left out. Decided for each
-  -- reader when the event is read, so an event for 100,000 users is one short row. Listed users
-  -- (recipients) get it too. NULL otherwise.
+  -- An event for users named by rules rather than listed (lib/events/audience.ts), as JSON: one
+  -- rule's conditions, or {"anyOf": [rules]}, with "except": [ids] left out. A rule holds for an
+  -- active user meeting all its conditions: "maxRole"/"roleAbove" (the user's role),
+  -- "subscribedTo" (a channel), "received" ({"stream", "messages"}: one of them had by a
+  -- subscription period), "unread" (such a message, read or not). Decided for each reader when the
+  -- event is read, so an event for 100,000 users is one short row. Listed users (recipients) get
+  -- it too. NULL otherwise.
   audience TEXT,
   type TEXT NOT NULL,
   -- The event as JSON, without its id (added on delivery).
@@ -261,6 +263,9 @@ CREATE INDEX IF NOT EXISTS message_by_stream_topic ON message (stream_id, topic 
 CREATE INDEX IF NOT EXISTS message_by_stream ON message (stream_id, id);
 -- Direct-message narrows.
 CREATE INDEX IF NOT EXISTS message_by_direct_group ON message (direct_group_id, id);
+-- The messages users have by their subscription periods (GET /messages, unread state): a
+-- period's range of its channel, without the messages sent with a row per recipient.
+CREATE INDEX IF NOT EXISTS message_by_period ON message (stream_id, id) WHERE by_period = 1;
 -- Sender narrows and topic participants.
 CREATE INDEX IF NOT EXISTS message_by_sender ON message (sender_id, id);
 

@@ -14,17 +14,20 @@ export type { FetchedRow, MessageQuery, NarrowCondition } from './narrow_sql.js'
 const UM_FLAGS = flagsSql('um');
 
 /**
- * The flags the user (me.uid) has on message m: its row's, else its period's, else NULL. For the
- * bases that read messages rather than the user's rows.
+ * The flags the user has on message m: its row's, else its period's (PERIOD_FLAGS_SQL, whose one
+ * parameter is the user's id), else NULL. For the bases that read messages rather than the
+ * user's rows.
  */
 const EFFECTIVE_FLAGS = `coalesce(${UM_FLAGS}, ${PERIOD_FLAGS_SQL})`;
-const EFFECTIVE: FlagsSource = { flags: `coalesce(um.flags, ${PERIOD_FLAGS_SQL})`, starred: starredSql('um') };
+const effective = (userId: number): FlagsSource => ({ flags: `coalesce(um.flags, ${PERIOD_FLAGS_SQL})`, flagsParams: [userId], starred: starredSql('um') });
 
 function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
   const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
   const starred = !search && !q.history && q.conditions.some(isStarredTerm);
-  const params: unknown[] = [q.userId];
-  const source = search || q.history ? EFFECTIVE : ROW_FLAGS;
+  // The parameters in the order of their placeholders: the select list's and the join's come first.
+  const reads = search || q.history;
+  const params: unknown[] = reads ? [q.userId, q.userId, ...(search && !q.history ? [q.userId] : [])] : [q.userId];
+  const source = reads ? effective(q.userId) : ROW_FLAGS;
   const where = q.conditions
     .filter((c) => !(starred && isStarredTerm(c)))
     .map((c) => fragment(c, params, source))
@@ -34,13 +37,12 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
     // CROSS JOIN keeps the index outermost: it yields matches in id order, so a page stops early.
     // Without history, only the user's messages: a row, or a period's.
     const mine = q.history ? '' : ` AND (um.user_id IS NOT NULL OR ${PERIOD_FLAGS_SQL} IS NOT NULL)`;
-    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM (SELECT ? AS uid) me CROSS JOIN message_fts f CROSS JOIN message m ON m.id = f.rowid
-                 LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = me.uid WHERE 1${mine}${conditions}`;
+    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM message_fts f CROSS JOIN message m ON m.id = f.rowid
+                 LEFT JOIN user_message um ON um.message_id = f.rowid AND um.user_id = ? WHERE 1${mine}${conditions}`;
     return { sql, params, idColumn: 'f.rowid' };
   }
   if (q.history) {
-    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM (SELECT ? AS uid) me CROSS JOIN message m
-                 LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = me.uid WHERE 1${conditions}`;
+    const sql = `SELECT m.*, ${EFFECTIVE_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`;
     return { sql, params, idColumn: 'm.id' };
   }
   // Ordering by s.message_id walks the user's starred_message rows, as few as the user starred.
@@ -52,9 +54,12 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
       idColumn: 's.message_id',
     };
   }
-  // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.
+  // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps. With
+  // is:unread, the user's unread rows only (the partial index; CROSS JOIN keeps it outermost).
+  const unread = q.conditions.some((c) => c.kind === 'flags' && c.mask === READ_BIT && !c.set && !c.negated);
+  const rows = unread ? 'user_message um INDEXED BY user_message_unread CROSS JOIN message m' : 'user_message um JOIN message m';
   return {
-    sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
+    sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM ${rows} ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
     params,
     idColumn: 'um.message_id',
   };
@@ -98,7 +103,7 @@ export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined
   const unread: NarrowCondition = { kind: 'flags', mask: READ_BIT, set: false, negated: false };
   if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
     const b = base(q);
-    return s.get<FetchedRow>(`${b.sql} AND (coalesce(${EFFECTIVE.flags}, 1) & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params)?.id;
+    return s.get<FetchedRow>(`${b.sql} AND (coalesce(um.flags, ${PERIOD_FLAGS_SQL}, 1) & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params, q.userId)?.id;
   }
   return selectMessagesAfter(s, { ...q, history: false, conditions: [...q.conditions, unread] }, 0, true, 1)[0]?.id;
 }

@@ -8,8 +8,8 @@ import { fragment, type FetchedRow, type FlagsSource, type MessageQuery, type Na
 import { periodFlagsSql, selectPeriodsOfUser, type Period } from './subscription_periods.js';
 import { READ_BIT, STARRED_BIT } from './user_message.js';
 
-/** SQL: the flags message m has by a period of the user me.uid, NULL without one. */
-export const PERIOD_FLAGS_SQL = periodFlagsSql('me.uid');
+/** SQL: the flags message m has by a period of the user (its one parameter), NULL without one. */
+export const PERIOD_FLAGS_SQL = periodFlagsSql('?');
 
 /** A period's messages have no row: their flags are um_flags, never starred. */
 const PERIOD: FlagsSource = { flags: 'm.um_flags', starred: '0' };

@@ -39,9 +39,10 @@ export function isStarredTerm(c: NarrowCondition): boolean {
   return c.kind === 'flags' && c.mask === STARRED_BIT && c.set && !c.negated;
 }
 
-/** How a query reads the user's flags: a SQL expression for the bits but starred, and one for starred. */
+/** How a query reads the user's flags: a SQL expression for the bits but starred (with its parameters), and one for starred. */
 export interface FlagsSource {
   flags: string;
+  flagsParams?: readonly unknown[];
   starred: string;
 }
 
@@ -78,8 +79,11 @@ export function fragment(c: NarrowCondition, params: unknown[], source: FlagsSou
       // A plain is:starred is the join of base(); negated, or within a search, each row is looked up.
       if (c.mask === STARRED_BIT) sql = c.set ? source.starred : `NOT ${source.starred}`;
       else {
-        params.push(c.mask);
-        sql = c.set ? `(${source.flags} & ?) <> 0` : `(${source.flags} & ?) = 0`;
+        // The mask as a literal (a flag constant, lib/domain/narrow.ts): `(um.flags & 1) = 0` lets
+        // SQLite walk the user_message_unread partial index, whose WHERE it must see written out.
+        const mask = Math.trunc(c.mask);
+        params.push(...(source.flagsParams ?? []));
+        sql = c.set ? `(${source.flags} & ${mask}) <> 0` : `(${source.flags} & ${mask}) = 0`;
       }
       break;
     case 'has_reaction':

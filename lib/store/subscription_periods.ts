@@ -122,31 +122,30 @@ export function selectNewestMessageOfPeriod(s: Store, period: Period): number | 
 /**
  * Moves the period's read_through over the messages after it that are read, in order, and drops
  * the rows of those whose flags are now the period's default (read, nothing else, not starred):
- * a user who reads in order keeps no row per message. Stops at the first unread one.
+ * a user who reads in order keeps no row per message. Stops at the first unread one. Only the
+ * messages had by period count (message_by_period): the others' rows say all there is.
  */
 export function advanceReadThrough(s: Store, userId: number, period: Period): void {
   const next = s
     .prepare(
-      `SELECT m.id, um.flags, EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = ? AND sm.message_id = m.id), m.by_period
+      `SELECT m.id, um.flags, EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = ? AND sm.message_id = m.id)
        FROM message m LEFT JOIN user_message um ON um.user_id = ? AND um.message_id = m.id
-       WHERE m.stream_id = ? AND m.id > ? AND m.id < ? ORDER BY m.id LIMIT 500`,
+       WHERE m.stream_id = ? AND m.id > ? AND m.id < ? AND m.by_period = 1 ORDER BY m.id LIMIT 500`,
     )
     .raw();
   const drop = s.prepare('DELETE FROM user_message WHERE user_id = ? AND message_id = ?');
   const end = Number.isFinite(period.end) ? period.end : Number.MAX_SAFE_INTEGER;
   let readThrough = period.readThrough;
   for (;;) {
-    const rows = next.all(userId, userId, period.streamId, readThrough, end) as [number, number | null, number, number][];
+    const rows = next.all(userId, userId, period.streamId, readThrough, end) as [number, number | null, number][];
     let stopped = false;
-    for (const [id, flags, starred, byPeriod] of rows) {
-      // A message sent with a row for every recipient and none for the user is not theirs.
-      if (flags === null && byPeriod === 0) continue;
+    for (const [id, flags, starred] of rows) {
       if (flags === null || (flags & READ) === 0) {
         stopped = true;
         break;
       }
       readThrough = id;
-      if (flags === READ && starred === 0 && byPeriod === 1) drop.run(userId, id);
+      if (flags === READ && starred === 0) drop.run(userId, id);
     }
     if (stopped || rows.length < 500) break;
   }
