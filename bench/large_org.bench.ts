@@ -64,10 +64,13 @@ async function inProcess(org: LargeOrg, rounds: number): Promise<void> {
     const send = sendFigures(chat, db, org, rounds);
     figure(size, 'send to everyone, no mention (in-process, WAL file)', send.ms, 'ms', '< 50 ms', { name: 'raw message row + one event row', value: send.floorMs });
     figure(size, 'WAL written by that send', send.wal / 1e6, 'MB', '< 2 MB');
+    const mention = () => chat.api.messages.send(org.ownerId, { type: 'stream', to: org.everyoneId, topic: 'bench', content: 'hello @**User 10**' });
+    figure(size, 'send to everyone, mentioning one user', await medianMs(mention, rounds), 'ms', 'O(1) + the mentioned');
 
     const partial = await registerFigures(chat, org.memberId, { clientCapabilities: { user_list_incomplete: true }, includeSubscribers: 'partial' }, rounds);
     figure(size, 'POST /register, user_list_incomplete + include_subscribers=partial', partial.ms, 'ms', '< 100 ms');
     figure(size, 'its answer', partial.bytes / 1e6, 'MB', '< 1 MB');
+    figure(size, 'of which the channel lists (streams, subscriptions; N/50 public channels)', partial.channelBytes / 1e6, 'MB');
     const full = await registerFigures(chat, org.memberId, { includeSubscribers: true }, rounds);
     figure(size, 'POST /register, full user list + include_subscribers=true', full.ms, 'ms', 'cached user list');
     figure(size, 'its answer (full)', full.bytes / 1e6, 'MB');

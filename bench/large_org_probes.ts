@@ -119,19 +119,21 @@ export async function concurrentReadDelay(org: LargeOrg, rounds: number): Promis
   }
 }
 
-/** POST /register (in-process, with the JSON the HTTP layer would write): ms and bytes. */
+/** POST /register (in-process, with the JSON the HTTP layer would write): ms, bytes, and the bytes of its channel lists. */
 export async function registerFigures(
   chat: ChatServer,
   userId: number,
   input: { clientCapabilities?: Record<string, unknown>; includeSubscribers?: boolean | 'partial' },
   rounds: number,
-): Promise<{ ms: number; bytes: number }> {
+): Promise<{ ms: number; bytes: number; channelBytes: number }> {
   let bytes = 0;
+  let channelBytes = 0;
   const ms = await medianMs(() => {
-    const answer = chat.api.events.register(userId, { eventTypes: null, ...input });
+    const answer = chat.api.events.register(userId, { eventTypes: null, ...input }) as Record<string, unknown>;
     bytes = Buffer.byteLength(JSON.stringify(answer));
+    channelBytes = Buffer.byteLength(JSON.stringify([answer.streams, answer.subscriptions, answer.unsubscribed, answer.never_subscribed]));
   }, rounds);
-  return { ms, bytes };
+  return { ms, bytes, channelBytes };
 }
 
 /** The WAL file's size now, in bytes (0 when there is none). */

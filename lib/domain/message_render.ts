@@ -35,20 +35,32 @@ export interface RenderedMessage {
   topicWildcard: boolean;
 }
 
-function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
-  const may = mayMention(content);
-  const byName = new Map<string, MentionedUser>();
-  const byId = new Map<number, MentionedUser>();
-  const users = new Map<number, MentionableUser>();
-  if (may.users) {
-    // Later ids win on duplicate names, as Zulip's name -> user dict does.
+/** Every user by lower-cased full name (later ids win on duplicate names, as Zulip's name -> user dict does) and by id. */
+interface MentionIndex {
+  byName: Map<string, MentionedUser>;
+  byId: Map<number, MentionedUser>;
+  users: Map<number, MentionableUser>;
+}
+
+/** The users mentions resolve to, kept until the user table changes: reading 100,000 users per mention would cost the send. */
+function mentionIndex(ctx: Ctx): MentionIndex {
+  return ctx.cached<MentionIndex>('user_mentions', () => {
+    const index: MentionIndex = { byName: new Map(), byId: new Map(), users: new Map() };
     for (const row of selectMentionableUsers(ctx.store)) {
       const user = { id: row.id, fullName: row.full_name };
-      byName.set(row.full_name.toLowerCase(), user);
-      byId.set(row.id, user);
-      users.set(row.id, row);
+      index.byName.set(row.full_name.toLowerCase(), user);
+      index.byId.set(row.id, user);
+      index.users.set(row.id, row);
     }
-  }
+    return index;
+  });
+}
+
+const NO_USERS: MentionIndex = { byName: new Map(), byId: new Map(), users: new Map() };
+
+function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
+  const may = mayMention(content);
+  const { byName, byId, users } = may.users ? mentionIndex(ctx) : NO_USERS;
   const groups = new Map<string, { id: number; name: string }>();
   if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
   return {

@@ -12,7 +12,7 @@ import {
   updateStreamPrivacy,
   type StreamRow,
 } from '../store/streams.js';
-import { streamViewerIds } from './stream_access.js';
+import { streamViewerIds, streamViewers } from './stream_access.js';
 import { canReadStream, renderStreamDescription } from './streams.js';
 import { streamDict, streamNameProblem } from './stream_dicts.js';
 import { emit } from './event_types.js';
@@ -52,7 +52,7 @@ export function updateStream(ctx: Ctx, actor: Actor, input: UpdateStreamInput): 
   return ctx.tx(() => {
     let stream = accessStreamForUpdate(ctx, actor, input.streamId);
     if (input.isWebPublic === true) throw badRequest('Web-public channels are not enabled.');
-    const viewers = () => streamViewerIds(ctx, stream);
+    const viewers = () => streamViewers(ctx, stream);
 
     if (input.description !== undefined) {
       // Zulip stores channel descriptions on one line.
@@ -127,7 +127,7 @@ export function deleteStream(ctx: Ctx, actor: Actor, input: { streamId: number }
     const existing = selectStreamById(ctx.store, input.streamId);
     if (existing?.is_archived === 1 && isAdmin(actor)) throw badRequest('Channel is already deactivated');
     const stream = accessStreamForUpdate(ctx, actor, input.streamId);
-    const viewers = streamViewerIds(ctx, stream);
+    const viewers = streamViewers(ctx, stream);
     removeDefaultStreamIfAny(ctx, stream.id);
     archiveStream(ctx.store, stream.id);
     emit(ctx, viewers, { type: 'stream', op: 'delete', streams: [{ stream_id: stream.id }], stream_ids: [stream.id] });

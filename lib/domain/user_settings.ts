@@ -8,8 +8,6 @@ import { badRequest } from '../errors.js';
 import { deleteDraftsOfUser } from '../store/drafts.js';
 import { deleteUserSetting, selectUserSettings, upsertUserSetting } from '../store/user_settings.js';
 import {
-  selectActiveUserIds,
-  selectActiveUserRoles,
   updateUserDraftsSynchronization,
   updateUserEmailAddressVisibility,
   updateUserPasswordHash,
@@ -19,7 +17,7 @@ import {
 import { hashPassword, verifyPassword } from './credentials.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';
-import { canAccessDeliveryEmail, type Actor } from './roles.js';
+import { ROLE, weakestRoleSeeing, type Actor } from './roles.js';
 import {
   EMOJISET_CHOICES,
   LANGUAGE_CODES,
@@ -167,7 +165,7 @@ function setColumnSettings(ctx: Ctx, actor: Actor, input: SettingsInput): void {
     updateUserTimezone(ctx.store, actor.id, input.timezone);
     settingChanged(ctx, actor.id, 'timezone', input.timezone);
     const person = { email: apiEmail(fakeEmailDomain(ctx), row), user_id: actor.id, timezone: input.timezone };
-    emit(ctx, selectActiveUserIds(ctx.store), { type: 'realm_user', op: 'update', person });
+    emit(ctx, { maxRole: ROLE.guest }, { type: 'realm_user', op: 'update', person });
   }
 }
 
@@ -184,19 +182,15 @@ function setEmailAddressVisibility(ctx: Ctx, actor: Actor, visibility: number): 
   const after = { ...before, email_address_visibility: visibility };
   emit(ctx, [actor.id], { type: 'user_settings', op: 'update', property: 'email_address_visibility', value: visibility });
 
-  const nowSeeing: number[] = [];
-  const noLongerSeeing: number[] = [];
-  for (const viewer of selectActiveUserRoles(ctx.store)) {
-    const saw = canAccessDeliveryEmail(viewer, before);
-    const sees = canAccessDeliveryEmail(viewer, after);
-    if (sees && !saw) nowSeeing.push(viewer.id);
-    if (saw && !sees) noLongerSeeing.push(viewer.id);
+  // Who sees the real email is the users up to a role (and the user, who always does): those
+  // between the two roles gain or lose it (rules: lib/events/audience.ts).
+  const saw = weakestRoleSeeing(before.email_address_visibility) ?? 0;
+  const sees = weakestRoleSeeing(visibility) ?? 0;
+  if (sees > saw) {
+    emit(ctx, { roleAbove: saw, maxRole: sees, except: [actor.id] }, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: before.email } });
   }
-  if (nowSeeing.length > 0) {
-    emit(ctx, nowSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: before.email } });
-  }
-  if (noLongerSeeing.length > 0) {
-    emit(ctx, noLongerSeeing, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: null } });
+  if (saw > sees) {
+    emit(ctx, { roleAbove: sees, maxRole: saw, except: [actor.id] }, { type: 'realm_user', op: 'update', person: { user_id: actor.id, delivery_email: null } });
   }
 
   const domain = fakeEmailDomain(ctx);

@@ -5,7 +5,7 @@
 // One prepared statement run in a loop inside the caller's transaction (measured faster than one
 // big json_each statement: bench/README.md).
 import type { Store } from './db.js';
-import { advanceReadThrough, periodFlagsSql, selectPeriodsInStream, selectPeriodsOfUser, selectPlainUnreadIds, type Period } from './subscription_periods.js';
+import { advanceReadThrough, periodFlagsSql, selectPeriodsInStream, selectPeriodsOfUser, selectPlainUnreadIds } from './subscription_periods.js';
 import { READ_BIT, STARRED_BIT, flagsSql, insertStarredRow, materializeUserMessage, selectStreamOfMessage } from './user_message.js';
 
 /** SQL: the flags a message m has by a period of user ?, NULL without one. */
@@ -125,15 +125,6 @@ export function insertHistoricalUserMessages(s: Store, userId: number, messageId
   }
 }
 
-/** An unread message of the user, with what unread_msgs groups it by. */
-export interface UnreadRow {
-  id: number;
-  flags: number;
-  streamId: number | null;
-  directGroupId: number | null;
-  topic: string;
-}
-
 /** Which unread messages: of a channel, of a channel's topic, from a sender. */
 export interface UnreadFilter {
   streamId?: number | undefined;
@@ -171,26 +162,11 @@ export function selectNewestUnreadMessageIds(s: Store, userId: number, limit: nu
     .pluck()
     .all(userId, ...params, limit) as number[];
   const periods = filter.streamId === undefined ? selectPeriodsOfUser(s, userId) : selectPeriodsInStream(s, userId, filter.streamId);
-  const lists = [rows, ...periods.filter((p) => p.readThrough + 1 < p.end).map((p) => plainUnread(s, userId, p, limit, filter))];
+  const lists = [rows, ...periods.filter((p) => p.readThrough + 1 < p.end).map((p) => selectPlainUnreadIds(s, userId, p, limit, filter))];
   return lists
     .flat()
     .sort((a, b) => b - a)
     .slice(0, limit);
-}
-
-function plainUnread(s: Store, userId: number, period: Period, limit: number, filter: UnreadFilter): number[] {
-  if (filter.topic === undefined && filter.senderId === undefined) return selectPlainUnreadIds(s, userId, period, Number.MAX_SAFE_INTEGER, limit);
-  const low = Math.max(period.readThrough, period.first - 1);
-  const high = Number.isFinite(period.end) ? period.end : Number.MAX_SAFE_INTEGER;
-  const topic = filter.topic === undefined ? '' : ' AND m.topic = ? COLLATE NOCASE';
-  const sender = filter.senderId === undefined ? '' : ' AND m.sender_id = ?';
-  return s
-    .prepare(
-      `SELECT m.id FROM message m WHERE m.stream_id = ? AND m.id > ? AND m.id < ? AND m.by_period = 1${topic}${sender}
-       AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = ? AND um.message_id = m.id) ORDER BY m.id DESC LIMIT ?`,
-    )
-    .pluck()
-    .all(period.streamId, low, high, ...[filter.topic, filter.senderId].filter((v) => v !== undefined), userId, limit) as number[];
 }
 
 /** An unread message of the user, with what unread_msgs groups it by. */

@@ -94,20 +94,22 @@ export function openPeriodsOfUser(s: Store, userId: number): void {
 }
 
 /**
- * The user's unread messages of the period that have no user_message row, newest first, below
- * `beforeId`, at most `limit` (message_by_stream from the newest down to read_through).
+ * The user's unread messages of the period that have no user_message row (of a topic, from a
+ * sender), newest first, at most `limit` (message_by_period from the newest down to read_through).
  */
-export function selectPlainUnreadIds(s: Store, userId: number, period: Period, beforeId: number, limit: number): number[] {
-  const high = Math.min(beforeId, Number.isFinite(period.end) ? period.end : Number.MAX_SAFE_INTEGER);
+export function selectPlainUnreadIds(s: Store, userId: number, period: Period, limit: number, only: { topic?: string | undefined; senderId?: number | undefined } = {}): number[] {
+  const high = Number.isFinite(period.end) ? period.end : Number.MAX_SAFE_INTEGER;
   const low = Math.max(period.readThrough, period.first - 1);
   if (high <= low + 1) return [];
+  const topic = only.topic === undefined ? '' : ' AND m.topic = ? COLLATE NOCASE';
+  const sender = only.senderId === undefined ? '' : ' AND m.sender_id = ?';
   return s
     .prepare(
-      `SELECT m.id FROM message m WHERE m.stream_id = ? AND m.id > ? AND m.id < ? AND m.by_period = 1
+      `SELECT m.id FROM message m WHERE m.stream_id = ? AND m.id > ? AND m.id < ? AND m.by_period = 1${topic}${sender}
        AND NOT EXISTS (SELECT 1 FROM user_message um WHERE um.user_id = ? AND um.message_id = m.id) ORDER BY m.id DESC LIMIT ?`,
     )
     .pluck()
-    .all(period.streamId, low, high, userId, limit) as number[];
+    .all(period.streamId, low, high, ...[only.topic, only.senderId].filter((v) => v !== undefined), userId, limit) as number[];
 }
 
 /** The newest message the period covers (sent while the channel was big), or undefined. */

@@ -87,10 +87,6 @@ export function selectActiveUserIds(s: Store): number[] {
   return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
 }
 
-export function selectActiveUserRoles(s: Store): { id: number; role: number }[] {
-  return s.all<{ id: number; role: number }>('SELECT id, role FROM user WHERE is_active = 1 ORDER BY id');
-}
-
 export function countActiveOwners(s: Store): number {
   return s.prepare('SELECT count(*) FROM user WHERE role = 100 AND is_active = 1 AND bot_type IS NULL').pluck().get() as number;
 }
