@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { inject } from 'light-my-request';
 import { createChatServer, type ChatOptions, type ChatServer, type Credentials } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
+import { TO_VERSION_17 } from './schema_17.js';
 import { hashPassword } from '../lib/domain/credentials.js';
 import { contextOf } from '../lib/context.js';
 import { checkStoredEvents } from './stored_events.js';
@@ -67,6 +68,15 @@ export function testDriver(): 'better-sqlite3' | 'libsql' {
  */
 export function testChannelOptions(): { largeChannelSubscribers?: number } {
   return process.env.PARLEY_TEST_ALL_BY_PERIOD === '1' ? { largeChannelSubscribers: 0 } : {};
+}
+
+/**
+ * With PARLEY_TEST_MIGRATED=1 a test server's database is made in schema 17's layout and migrated
+ * forward by createChatServer, as an existing installation's is (test/migrated/ re-runs suites so).
+ */
+async function migratedSchema(db: Database.Database): Promise<void> {
+  await createChatServer(db, { logger: silentLogger }).close();
+  db.exec(TO_VERSION_17);
 }
 
 /** A database of the test driver (a file path or ':memory:'). */
@@ -177,6 +187,7 @@ export async function startServer({
 }: ChatOptions & { file?: boolean; socket?: boolean; defaultChannels?: boolean } = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-test-'));
   const opened = openTestDatabase(options.file === false ? ':memory:' : join(dir, 'chat.db'));
+  if (process.env.PARLEY_TEST_MIGRATED === '1') await migratedSchema(opened);
   // Most suites address users by their real emails: their organizations show emails to everyone
   // unless a test says otherwise (test/email_visibility.test.ts covers parley's own default).
   const chat = createChatServer(opened, { logger: silentLogger, ...testChannelOptions(), ...options, realm: { emailAddressVisibility: 1, ...options.realm } });
