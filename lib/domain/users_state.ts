@@ -75,7 +75,7 @@ function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly UserRow[]; di
 function partialUserIds(ctx: Ctx, actor: Actor, rows: readonly UserRow[]): Set<number> {
   const ids = new Set([actor.id, ...botsAndRecentlyActive(ctx)]);
   const joinedSince = ctx.now() - RECENTLY_ACTIVE_DAYS * 86400;
-  for (const row of rows) if (row.date_joined >= joinedSince) ids.add(row.id);
+  for (let i = 0; i < rows.length; i++) if (rows[i]!.date_joined >= joinedSince) ids.add(rows[i]!.id);
   for (const { memberKey } of selectRecentDirectConversations(ctx.store, actor.id, RECENT_DIRECT_MESSAGES)) {
     for (const id of memberKey.split(',')) ids.add(Number(id));
   }
@@ -88,10 +88,9 @@ export function fetchRealmUserState(ctx: Ctx, actor: Actor, options: StateOption
   const keep = partial ? partialUserIds(ctx, actor, rows) : undefined;
   const active: UserDict[] = [];
   const inactive: UserDict[] = [];
-  rows.forEach((row, i) => {
-    if (keep !== undefined && !keep.has(row.id)) return;
-    (row.is_active === 1 ? active : inactive).push(dicts[i]!);
-  });
+  // A partial list takes its few users by id; the whole list every row.
+  const indexes = keep === undefined ? rows.keys() : [...keep].map((id) => indexOf(rows, id)).filter((i) => i !== -1).sort((a, b) => a - b);
+  for (const i of indexes) (rows[i]!.is_active === 1 ? active : inactive).push(dicts[i]!);
   const me = rows[own]!;
   return {
     realm_users: active,

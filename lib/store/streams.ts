@@ -156,7 +156,8 @@ export function selectIsSubscribed(s: Store, userId: number, streamId: number): 
 export function selectActiveSubscriberIdsOfStreams(s: Store, streamIds: readonly number[]): Map<number, number[]> {
   const inactive = new Set(selectInactiveUserIds(s));
   const select = s.prepare('SELECT user_id FROM subscription WHERE stream_id = ? ORDER BY user_id').pluck();
-  return new Map(streamIds.map((id) => [id, (select.all(id) as number[]).filter((userId) => !inactive.has(userId))]));
+  const active = (ids: number[]) => (inactive.size === 0 ? ids : ids.filter((userId) => !inactive.has(userId)));
+  return new Map(streamIds.map((id) => [id, active(select.all(id) as number[])]));
 }
 
 /** Deactivated users and bots (the partial index user_inactive: they are few). */
