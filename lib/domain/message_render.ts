@@ -9,19 +9,19 @@ import { currentLinkifiers } from '../render/linkifiers.js';
 import { topicLinks } from '../render/topic_links.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { markdownEmojiLookup } from './emoji.js';
-import { mayMention, type MentionLookup, type MentionedUser } from '../render/mentions.js';
+import { mayMention, type MentionLookup } from '../render/mentions.js';
 import {
   selectAlertWordPairs,
   selectGroupMemberIds,
   selectGroupNames,
-  selectMentionableUsers,
   selectTopicSenderIds,
-  type MentionableUser,
   type RenderedColumns,
 } from '../store/messages.js';
 import { imageProxySource } from './external_content.js';
 import { FLAG } from './flags.js';
 import type { Actor } from './roles.js';
+import type { ListedUserRow } from '../store/users.js';
+import { mentionIndex, type MentionIndex } from './user_list.js';
 
 export interface RenderedMessage {
   html: string;
@@ -35,32 +35,11 @@ export interface RenderedMessage {
   topicWildcard: boolean;
 }
 
-/** Every user by lower-cased full name (later ids win on duplicate names, as Zulip's name -> user dict does) and by id. */
-interface MentionIndex {
-  byName: Map<string, MentionedUser>;
-  byId: Map<number, MentionedUser>;
-  users: Map<number, MentionableUser>;
-}
+const NO_USERS: MentionIndex = { byName: new Map(), byId: new Map(), rows: new Map() };
 
-/** The users mentions resolve to, kept until the user table changes: reading 100,000 users per mention would cost the send. */
-function mentionIndex(ctx: Ctx): MentionIndex {
-  return ctx.cached<MentionIndex>('user_mentions', () => {
-    const index: MentionIndex = { byName: new Map(), byId: new Map(), users: new Map() };
-    for (const row of selectMentionableUsers(ctx.store)) {
-      const user = { id: row.id, fullName: row.full_name };
-      index.byName.set(row.full_name.toLowerCase(), user);
-      index.byId.set(row.id, user);
-      index.users.set(row.id, row);
-    }
-    return index;
-  });
-}
-
-const NO_USERS: MentionIndex = { byName: new Map(), byId: new Map(), users: new Map() };
-
-function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
+function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: ReadonlyMap<number, ListedUserRow> } {
   const may = mayMention(content);
-  const { byName, byId, users } = may.users ? mentionIndex(ctx) : NO_USERS;
+  const { byName, byId, rows: users } = may.users ? mentionIndex(ctx) : NO_USERS;
   const groups = new Map<string, { id: number; name: string }>();
   if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
   return {

@@ -8,6 +8,7 @@ import {
   selectUsers,
   updateUserFullName,
   updateUserRole,
+  type ListedUserRow,
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
@@ -31,7 +32,7 @@ function isoDate(seconds: number): string {
  * Zulip's user dictionary (GET /users, realm_user state and events): `email` is the API email
  * (lib/domain/email_visibility.ts), `delivery_email` the real one or null for who may not see it.
  */
-export function formatUser(row: UserRow, domain: string, showDeliveryEmail: boolean, avatar: string | null = null): UserDict {
+export function formatUser(row: ListedUserRow, domain: string, showDeliveryEmail: boolean, avatar: string | null = null): UserDict {
   const user: UserDict = {
     email: apiEmail(domain, row),
     user_id: row.id,
@@ -118,7 +119,7 @@ export function getOwnUser(ctx: Ctx, actor: Actor): OwnUserDict {
  * A formatter of user dictionaries as `viewer` sees them. With `clientGravatar` (GET /users), the
  * avatar_url of avatarUrl; without (the realm_user state and events), null for everyone.
  */
-export function userFormatterFor(ctx: Ctx, viewer: Actor, clientGravatar?: boolean): (row: UserRow) => UserDict {
+export function userFormatterFor(ctx: Ctx, viewer: Actor, clientGravatar?: boolean): (row: ListedUserRow) => UserDict {
   const domain = fakeEmailDomain(ctx);
   return (row) => formatUser(row, domain, canAccessDeliveryEmail(viewer, row), clientGravatar === undefined ? null : avatarUrl(row, clientGravatar));
 }

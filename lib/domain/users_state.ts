@@ -1,17 +1,17 @@
 // The realm_user part of POST /register: every active user and bot, and the deactivated ones, as
 // the caller sees them (real emails only where their owners' email_address_visibility allows),
-// from a list of user dictionaries kept per viewer role until the user table changes (Zulip's
-// cached get_realm_user_dicts). A client with the user_list_incomplete capability in a big
-// organization gets part of it (partialUserIds).
+// from the kept user list (lib/domain/user_list.ts), formatted once per viewer role. A client with
+// the user_list_incomplete capability in a big organization gets part of it (partialUserIds).
 import type { Ctx } from '../context.js';
 import type { StateOptions } from './state_options.js';
-import { selectUsers, type UserRow } from '../store/users.js';
+import type { ListedUserRow } from '../store/users.js';
 import { selectRecentDirectConversations } from '../store/user_message.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { ROLE, isAdmin, isGuest, isOwner, type Actor } from './roles.js';
 import { gravatarUrl } from './avatars.js';
 import { formatUser, userFormatterFor } from './users.js';
 import { botsAndRecentlyActive, RECENTLY_ACTIVE_DAYS } from './subscribers.js';
+import { indexOfUser, userList } from './user_list.js';
 import type { RealmUserState, UserDict } from './user_dicts.js';
 
 /**
@@ -24,34 +24,11 @@ export const MIN_PARTIAL_USER_LIST_SIZE = 1000;
 /** How many recent direct messages name the correspondents a partial list keeps. */
 const RECENT_DIRECT_MESSAGES = 1000;
 
-/** Every account formatted as each viewer role sees it (the viewer's own entry aside), in id order. */
-interface UserList {
-  rows: UserRow[];
-  byRole: Map<number, UserDict[]>;
-}
-
-function userList(ctx: Ctx): UserList {
-  return ctx.cached<UserList>('user_list', () => ({ rows: selectUsers(ctx.store), byRole: new Map() }));
-}
-
-/** The index of the row with this id in rows sorted by id, or -1. */
-function indexOf(rows: readonly UserRow[], id: number): number {
-  let [low, high] = [0, rows.length - 1];
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const at = rows[middle]!.id;
-    if (at === id) return middle;
-    if (at < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
-}
-
 /**
- * The organization's accounts as `viewer` sees them, in id order, and the viewer's index. The
+ * The organization's accounts as `viewer` sees them, in id order, and the viewer's index: the
  * dictionaries are shared by every answer until the user table changes, so they are frozen.
  */
-function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly UserRow[]; dicts: readonly UserDict[]; own: number } {
+function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly ListedUserRow[]; dicts: readonly UserDict[]; own: number } {
   const list = userList(ctx);
   let dicts = list.byRole.get(viewer.role);
   if (dicts === undefined) {
@@ -60,7 +37,7 @@ function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly UserRow[]; di
     dicts = list.rows.map((row) => Object.freeze(format(row)));
     list.byRole.set(viewer.role, dicts);
   }
-  const own = indexOf(list.rows, viewer.id);
+  const own = indexOfUser(list.rows, viewer.id);
   if (own === -1 || dicts[own]!.delivery_email !== null) return { rows: list.rows, dicts, own };
   const mine = dicts.slice();
   mine[own] = formatUser(list.rows[own]!, fakeEmailDomain(ctx), true);
@@ -72,7 +49,7 @@ function formattedUsers(ctx: Ctx, viewer: Actor): { rows: readonly UserRow[]; di
  * RECENTLY_ACTIVE_DAYS days, and the caller's recent direct-message correspondents. A client
  * fetches any other user it meets with GET /users/{user_id}.
  */
-function partialUserIds(ctx: Ctx, actor: Actor, rows: readonly UserRow[]): Set<number> {
+function partialUserIds(ctx: Ctx, actor: Actor, rows: readonly ListedUserRow[]): Set<number> {
   const ids = new Set([actor.id, ...botsAndRecentlyActive(ctx)]);
   const joinedSince = ctx.now() - RECENTLY_ACTIVE_DAYS * 86400;
   for (let i = 0; i < rows.length; i++) if (rows[i]!.date_joined >= joinedSince) ids.add(rows[i]!.id);
@@ -83,14 +60,23 @@ function partialUserIds(ctx: Ctx, actor: Actor, rows: readonly UserRow[]): Set<n
 }
 
 export function fetchRealmUserState(ctx: Ctx, actor: Actor, options: StateOptions): RealmUserState {
-  const { rows, dicts, own } = formattedUsers(ctx, actor);
-  const partial = options.clientCapabilities.user_list_incomplete === true && rows.length >= MIN_PARTIAL_USER_LIST_SIZE;
-  const keep = partial ? partialUserIds(ctx, actor, rows) : undefined;
+  const list = userList(ctx);
+  const partial = options.clientCapabilities.user_list_incomplete === true && list.rows.length >= MIN_PARTIAL_USER_LIST_SIZE;
   const active: UserDict[] = [];
   const inactive: UserDict[] = [];
-  // A partial list takes its few users by id; the whole list every row.
-  const indexes = keep === undefined ? rows.keys() : [...keep].map((id) => indexOf(rows, id)).filter((i) => i !== -1).sort((a, b) => a - b);
-  for (const i of indexes) (rows[i]!.is_active === 1 ? active : inactive).push(dicts[i]!);
+  let own: number;
+  if (partial) {
+    // A few users, formatted for this request: no list of every user for the viewer's role.
+    const format = userFormatterFor(ctx, actor);
+    const indexes = [...partialUserIds(ctx, actor, list.rows)].map((id) => indexOfUser(list.rows, id)).filter((i) => i !== -1);
+    for (const i of indexes.sort((a, b) => a - b)) (list.rows[i]!.is_active === 1 ? active : inactive).push(format(list.rows[i]!));
+    own = indexOfUser(list.rows, actor.id);
+  } else {
+    const formatted = formattedUsers(ctx, actor);
+    own = formatted.own;
+    formatted.rows.forEach((row, i) => (row.is_active === 1 ? active : inactive).push(formatted.dicts[i]!));
+  }
+  const rows = list.rows;
   const me = rows[own]!;
   return {
     realm_users: active,

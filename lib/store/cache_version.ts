@@ -3,13 +3,13 @@
 import type { Store } from './db.js';
 
 /**
- * What is kept: the callers' user rows, the organization's user list (POST /register), the users
- * mentions resolve to, the alert-word matcher, the compiled linkifiers.
+ * What is kept: the callers' user rows, the organization's user list (lib/domain/user_list.ts),
+ * the alert-word matcher, the compiled linkifiers.
  */
-export type CacheName = 'user' | 'user_list' | 'user_mentions' | 'alert_word' | 'linkifier';
+export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier';
 
-/** The cache_version row each name follows: what is kept of users changes with the user table. */
-const VERSION_ROW: Record<CacheName, string> = { user: 'user', user_list: 'user', user_mentions: 'user', alert_word: 'alert_word', linkifier: 'linkifier' };
+/** The cache_version row each name follows: both kinds of user rows change with the user table. */
+const VERSION_ROW: Record<CacheName, string> = { user: 'user', user_list: 'user', alert_word: 'alert_word', linkifier: 'linkifier' };
 
 /** 0 before the first write to the name's tables. */
 export function selectCacheVersion(s: Store, name: CacheName): number {

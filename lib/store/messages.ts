@@ -1,5 +1,5 @@
 // SQL for messages, direct-message conversations (direct_group) and what rendering reads:
-// users and groups for mentions, topic participants, alert words.
+// groups for mentions (users: lib/domain/user_list.ts), topic participants, alert words.
 import type { Store } from './db.js';
 import { NEXT_MESSAGE_ID_SQL, periodFlagsSql } from './subscription_periods.js';
 
@@ -155,17 +155,6 @@ export function selectDirectGroupMemberIds(s: Store, directGroupId: number): num
 }
 
 // --- what rendering reads ---------------------------------------------------------------------
-
-export interface MentionableUser {
-  id: number;
-  full_name: string;
-  is_active: number;
-  bot_type: number | null;
-}
-
-export function selectMentionableUsers(s: Store): MentionableUser[] {
-  return s.all<MentionableUser>('SELECT id, full_name, is_active, bot_type FROM user ORDER BY id');
-}
 
 export function selectGroupNames(s: Store): { id: number; name: string }[] {
   return s.all<{ id: number; name: string }>('SELECT id, name FROM user_group ORDER BY id');

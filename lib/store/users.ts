@@ -69,6 +69,19 @@ export function selectUserByEmail(s: Store, email: string): UserRow | undefined 
   return s.get<UserRow>('SELECT * FROM user WHERE email = ?', email);
 }
 
+/** What a user dictionary shows of a user (lib/domain/users.ts formatUser): no secrets. */
+export type ListedUserRow = Pick<
+  UserRow,
+  'id' | 'email' | 'full_name' | 'role' | 'is_active' | 'bot_type' | 'bot_owner_id' | 'date_joined' | 'timezone' | 'email_address_visibility'
+>;
+
+/** Every account as user dictionaries show it, in id order (the kept user list, lib/domain/user_list.ts). */
+export function selectListedUsers(s: Store): ListedUserRow[] {
+  return s.all<ListedUserRow>(
+    'SELECT id, email, full_name, role, is_active, bot_type, bot_owner_id, date_joined, timezone, email_address_visibility FROM user ORDER BY id',
+  );
+}
+
 export function selectUsers(s: Store): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user ORDER BY id');
 }
