@@ -354,18 +354,6 @@ CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message
 -- recent_private_conversations in /register: the user's newest direct messages (is_private).
 CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
 
--- Every (user, message) a user has and its full flags (starred as bit 1): the rows, and the
--- messages of each subscription period without a row, with the period's default. A definition of
--- what the two tables mean together, for tools and tests; parley's own queries read the tables.
-CREATE VIEW IF NOT EXISTS user_message_all (user_id, message_id, flags) AS
-  SELECT um.user_id, um.message_id, um.flags | (EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = um.user_id AND sm.message_id = um.message_id) << 1)
-  FROM user_message um
-  UNION ALL
-  SELECT p.user_id, m.id, CASE WHEN m.id <= p.read_through THEN 1 ELSE 0 END
-  FROM subscription_period p JOIN message m ON m.stream_id = p.stream_id AND m.by_period = 1 AND m.id >= p.first_message_id
-    AND (p.end_message_id IS NULL OR m.id < p.end_message_id)
-  WHERE NOT EXISTS (SELECT 1 FROM user_message x WHERE x.user_id = p.user_id AND x.message_id = m.id);
-
 -- The starred flag: one row per (user, message) the user starred, for is:starred narrows,
 -- starred_messages in /register and the flag in every read of user_message. A star or unstar is
 -- one INSERT or DELETE here: it writes this table's page and no page of user_message or of its

@@ -1,10 +1,11 @@
 // Shared by the message flag tests: the `update_message_flags` event and `unread_msgs` schemas, a
 // Zulip client's apply_event for unread_msgs (Zulip's raw_unread_msgs logic), and the unread
-// state recomputed straight from the tables (schema.sql's user_message_all: the user_message rows
-// and the subscription periods' messages).
+// state recomputed straight from the tables (test/schema_17.ts USER_MESSAGE_ALL: the user_message
+// rows and the subscription periods' messages).
 import { z } from 'zod';
 import type Database from 'better-sqlite3';
 import { messageDetailSchema } from '../lib/domain/message_event_dicts.js';
+import { USER_MESSAGE_ALL } from './schema_17.js';
 
 const id = z.int();
 
@@ -161,7 +162,7 @@ export function unreadFromRows(db: Database.Database, userId: number): UnreadMsg
     .prepare(
       `SELECT um.message_id AS id, um.flags, m.stream_id, m.topic,
               (SELECT group_concat(user_id) FROM (SELECT user_id FROM direct_group_member WHERE direct_group_id = m.direct_group_id ORDER BY user_id)) AS members
-       FROM user_message_all um JOIN message m ON m.id = um.message_id WHERE um.user_id = ? AND (um.flags & 1) = 0`,
+       FROM (${USER_MESSAGE_ALL}) um JOIN message m ON m.id = um.message_id WHERE um.user_id = ? AND (um.flags & 1) = 0`,
     )
     .all(userId) as { id: number; flags: number; stream_id: number | null; topic: string; members: string | null }[];
   const raw: RawUnread = { pm: new Map(), stream: new Map(), huddle: new Map(), unmuted: new Set(), mentions: new Set(), oldUnreadsMissing: false };
@@ -183,7 +184,7 @@ export function unreadFromRows(db: Database.Database, userId: number): UnreadMsg
 export function unreadOutsideSubscriptions(db: Database.Database, userId: number): number[] {
   return db
     .prepare(
-      `SELECT um.message_id FROM user_message_all um JOIN message m ON m.id = um.message_id
+      `SELECT um.message_id FROM (${USER_MESSAGE_ALL}) um JOIN message m ON m.id = um.message_id
        WHERE um.user_id = ? AND (um.flags & 1) = 0 AND m.stream_id IS NOT NULL
          AND NOT EXISTS (SELECT 1 FROM subscription s WHERE s.user_id = um.user_id AND s.stream_id = m.stream_id)`,
     )

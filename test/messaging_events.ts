@@ -7,6 +7,7 @@ import type { TestServer, TestUser } from './helpers.js';
 import { streamSchema as domainStreamSchema, subscriptionSchema as domainSubscriptionSchema } from '../lib/domain/stream_dicts.js';
 import { userGroupSchema } from '../lib/domain/user_group_dicts.js';
 import { poll, register } from './messaging_helpers.js';
+import { USER_MESSAGE_ALL } from './schema_17.js';
 import {
   deleteMessageEventSchemas,
   flagsAddEventSchema,
@@ -207,7 +208,7 @@ export function applyEvents(before: Record<string, any>, events: readonly Record
 
 /** The newest message the user has (Zulip's max_message_id: a row, or a subscription period's), -1 without any. */
 export function userMaxMessageId(s: TestServer, user: TestUser): number {
-  return s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message_all WHERE user_id = ?').pluck().get(user.user_id) as number;
+  return s.db.prepare(`SELECT coalesce(max(message_id), -1) FROM (${USER_MESSAGE_ALL}) WHERE user_id = ?`).pluck().get(user.user_id) as number;
 }
 
 /** Registers, runs the change, and checks every event's schema and that applying them equals a fresh register. */

@@ -3,6 +3,7 @@
 // apply-events check are in messaging_events.ts.
 import type { Test } from 'tap';
 import type { Reply, TestServer, TestUser } from './helpers.js';
+import { USER_MESSAGE_ALL } from './schema_17.js';
 
 export { bad, bothFail, isError, throwsApiError, type Expected } from './assertions.js';
 
@@ -29,14 +30,14 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
 }
 
 /**
- * The user's flag bits on a message, straight from the tables (schema.sql's user_message_all: a
+ * The user's flag bits on a message, straight from the tables (test/schema_17.ts USER_MESSAGE_ALL: a
  * row, or a subscription period's default), a starred_message row as bit 1 (undefined: the user
  * does not have it). Bit 1 of a stored `flags` must be 0: starred has its own table.
  */
 export function flagBits(s: TestServer, userId: number, messageId: number): number | undefined {
   const stored = s.db.prepare('SELECT flags FROM user_message WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
   if (stored !== undefined && stored & 2) throw new Error(`user_message.flags of user ${userId}, message ${messageId} has bit 1 (starred) set`);
-  return s.db.prepare('SELECT flags FROM user_message_all WHERE user_id = ? AND message_id = ?').pluck().get(userId, messageId) as number | undefined;
+  return s.db.prepare(`SELECT flags FROM (${USER_MESSAGE_ALL}) WHERE user_id = ? AND message_id = ?`).pluck().get(userId, messageId) as number | undefined;
 }
 
 /** Stars the user's row for a message behind the API's back (with its other flags set by hand). */

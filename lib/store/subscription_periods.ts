@@ -112,15 +112,6 @@ export function selectPlainUnreadIds(s: Store, userId: number, period: Period, l
     .all(period.streamId, low, high, ...[only.topic, only.senderId].filter((v) => v !== undefined), userId, limit) as number[];
 }
 
-/** The newest message the period covers (sent while the channel was big), or undefined. */
-export function selectNewestMessageOfPeriod(s: Store, period: Period): number | undefined {
-  return (s.prepare('SELECT max(id) FROM message WHERE stream_id = ? AND id >= ? AND id < ? AND by_period = 1').pluck().get(
-    period.streamId,
-    period.first,
-    Number.isFinite(period.end) ? period.end : Number.MAX_SAFE_INTEGER,
-  ) ?? undefined) as number | undefined;
-}
-
 /**
  * Moves the period's read_through over the messages after it that are read, in order, and drops
  * the rows of those whose flags are now the period's default (read, nothing else, not starred):

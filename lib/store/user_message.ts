@@ -6,7 +6,7 @@
 // user and a message are answered here, whichever way it is stored: selectUserMessageFlags,
 // selectHasReceived, selectIsUnread, selectReceiverIds, selectUserMaxMessageId.
 import type { Store } from './db.js';
-import { periodFlags, periodFlagsSql, selectCoveringPeriod, selectNewestMessageOfPeriod, selectPeriodsOfUser, selectUsersCovering } from './subscription_periods.js';
+import { periodFlags, periodFlagsSql, selectCoveringPeriod, selectUsersCovering } from './subscription_periods.js';
 
 export const READ_BIT = 1;
 /** Zulip's starred bit, stored as a starred_message row (bit 1 of user_message.flags is always 0). */
@@ -141,14 +141,20 @@ export function selectHasMessageInTopic(s: Store, userId: number, streamId: numb
   );
 }
 
-/** The newest message the user has, or -1. */
+/**
+ * The newest message the user has, or -1: their newest row, or the newest message of one of their
+ * periods (one statement: GET /users/me asks on every call; each period is one seek of message_by_period).
+ */
 export function selectUserMaxMessageId(s: Store, userId: number): number {
-  let newest = (s.prepare('SELECT max(message_id) FROM user_message WHERE user_id = ?').pluck().get(userId) as number | null) ?? -1;
-  for (const period of selectPeriodsOfUser(s, userId)) {
-    if (period.end - 1 <= newest) continue;
-    newest = Math.max(newest, selectNewestMessageOfPeriod(s, period) ?? -1);
-  }
-  return newest;
+  return s
+    .prepare(
+      `SELECT max(coalesce((SELECT max(message_id) FROM user_message WHERE user_id = ?), -1), coalesce((
+         SELECT max((SELECT max(m.id) FROM message m WHERE m.stream_id = p.stream_id AND m.by_period = 1
+                     AND m.id >= p.first_message_id AND m.id < coalesce(p.end_message_id, 9007199254740991)))
+         FROM subscription_period p WHERE p.user_id = ?), -1))`,
+    )
+    .pluck()
+    .get(userId, userId) as number;
 }
 
 /** Active users of the given roles or better with a row for the message (user_message_by_message index). */
