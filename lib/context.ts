@@ -34,8 +34,8 @@ export interface RateLimitOptions {
   loginFailuresPerAccount?: number;
 }
 
-/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
-export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+// The domain reads the upload limit's default from here: it does not import lib/http.
+export { DEFAULT_UPLOAD_BYTES } from './http/body.js';
 
 export interface LimitOptions {
   /** Largest accepted request body other than uploads, in bytes. */

@@ -87,6 +87,11 @@ export function forbidden(msg: string): ApiError {
   return new ApiError('BAD_REQUEST', msg, { status: FORBIDDEN.status });
 }
 
+/** Zulip's RequestVariableMissingError: a required parameter was not given. */
+export function missing(name: string): ApiError {
+  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { extra: { var_name: name } });
+}
+
 export function unauthorized(msg: string): ApiError {
   return new ApiError('UNAUTHORIZED', msg, { headers: { 'WWW-Authenticate': 'Basic realm="zulip"' } });
 }

@@ -3,7 +3,7 @@
 // (`Missing 'x' argument`, `x is not a list`, `drafts[0]["content"] cannot be blank`, ...).
 // The in-process API runs the same schemas on already-typed values.
 import { z } from 'zod';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, missing } from '../errors.js';
 import { stripWhiteSpace } from '../text.js';
 
 /** How a parameter's raw text becomes a value before its schema runs. */
@@ -241,10 +241,6 @@ function decodeWire(name: string, param: Param, raw: string): unknown {
     throw badRequest(`${name} is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
   }
   return value;
-}
-
-export function missing(name: string): ApiError {
-  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { extra: { var_name: name } });
 }
 
 export interface DecodedParams {
