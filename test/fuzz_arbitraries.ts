@@ -2,7 +2,7 @@
 // JSON garbage, huge and empty strings, odd Unicode, invalid UTF-8, huge and negative numbers,
 // deep JSON), path values, extra parameters and methods, built from a route's declaration.
 import fc from 'fast-check';
-import type { Param } from '../lib/http/params.js';
+import { wireName, type Param } from '../lib/http/params.js';
 import type { RouteDef } from '../lib/routes/route.js';
 import { percentEncode, type RawEncoding } from './raw_http.js';
 
@@ -152,7 +152,8 @@ export interface FuzzRequest {
 
 /** Requests for one route: its declared parameters each present or not, extra ones, other methods. */
 export function requestsFor(route: RouteDef, world: World): fc.Arbitrary<FuzzRequest> {
-  const entries = Object.entries(route.params);
+  // Declaration order (path segments fill the path in it), by wire name.
+  const entries = Object.entries(route.params).map(([name, param]) => [wireName(name), param] as const);
   const pathParams = entries.filter(([, p]) => p.in === 'path');
   const formParams = entries.filter(([, p]) => p.in === 'form');
   const star = route.path.includes('*');
