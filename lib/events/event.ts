@@ -1,4 +1,7 @@
-// What an event is, as the domain appends it and as a client receives it, and the options of the hub that delivers it.
+// What an event is, as the domain appends it and as a client receives it, the options of the hub
+// that delivers it, and what the hub uses of the context.
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/db.js';
 
 /** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
 export interface ChatEvent {
@@ -26,4 +29,14 @@ export interface EventOptions {
   crossProcessPollMs?: number;
   /** How often, in ms, expired queues are removed and acknowledged events pruned. */
   gcIntervalMs?: number;
+}
+
+/** What the hub uses of the context (lib/context.ts), which it is built from. */
+export interface HubContext {
+  readonly store: Store;
+  readonly clock: () => number;
+  readonly logger: Logger;
+  readonly options: { events?: EventOptions };
+  tx<T>(fn: () => T): T;
+  now(): number;
 }
