@@ -14,6 +14,16 @@ export interface DeliveredEvent extends ChatEvent {
   id: number;
 }
 
+/**
+ * The client_capabilities object of POST /register, kept with its queue: the flags that change the
+ * state and events a client gets; others are kept as sent.
+ */
+export interface ClientCapabilities {
+  readonly linkifier_url_template?: unknown;
+  readonly bulk_message_deletion?: unknown;
+  readonly [capability: string]: unknown;
+}
+
 /** How the event hub and the event queues behave (ChatOptions.events). */
 export interface EventOptions {
   /** Seconds a waiting GET /events holds before answering with a heartbeat (Zulip: 45 + 0..10). */
