@@ -130,7 +130,7 @@ export interface Ctx {
   tx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
-  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
   /**
    * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
