@@ -99,6 +99,26 @@ t.test('an unknown endpoint is a JSON 404 NOT_FOUND', async (t) => {
   }
 });
 
+t.test('every JSON answer carries X-Content-Type-Options: nosniff: successes, errors, 404s, 405s, 429s, 413s', async (t) => {
+  const s = await startServer({ socket: true, rateLimit: { requestsPerMinute: 2 } });
+  t.teardown(() => s.close());
+  const auth = { authorization: s.owner.auth };
+  const replies = {
+    success: await raw(s.url, 'GET', '/api/v1/users/me', { headers: auth }),
+    'rule error': await raw(s.url, 'GET', '/api/v1/users/999999', { headers: auth }),
+    'not found': await raw(s.url, 'GET', '/api/v1/no_such_endpoint'),
+    'no credentials': await raw(s.url, 'GET', '/api/v1/users/me'),
+    'method not allowed': await raw(s.url, 'PUT', '/api/v1/users/me', { headers: auth }),
+    'too large': await raw(s.url, 'POST', '/api/v1/messages', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x='.padEnd(2 * 1024 * 1024, 'x') }),
+    'rate limited': await raw(s.url, 'GET', '/api/v1/users/me', { headers: auth }),
+  };
+  t.equal(replies['rate limited'].status, 429, 'the third request of a budget of 2 is refused');
+  for (const [name, reply] of Object.entries(replies)) {
+    t.match(reply.headers['content-type'], /^application\/json/, `${name}: JSON`);
+    t.equal(reply.headers['x-content-type-options'], 'nosniff', `${name}: nosniff`);
+  }
+});
+
 t.test('a known path with another method is 405 with Allow', async (t) => {
   const s = await startServer({ socket: true });
   t.teardown(() => s.close());
