@@ -5,6 +5,7 @@ import t, { type Test } from 'tap';
 import type { Readable } from 'node:stream';
 import { RawResponse } from '../lib/http/respond.js';
 import { ApiError } from '../lib/errors.js';
+import { isPrivateAddress } from '../lib/proxy/addresses.js';
 import { jsonBody, startServer, type TestServer } from './helpers.js';
 import { TEST_MAX_BYTES, camoPath, startImageHost } from './image_host.js';
 import { IMAGES } from './user_status_helpers.js';
@@ -119,6 +120,25 @@ t.test('by default loopback and private addresses are refused, by address or by 
   const port = new URL(host.url).port;
   for (const url of [`${host.url}/cat.png`, `http://localhost:${port}/cat.png`, `http://[::1]:${port}/cat.png`, `http://[::ffff:127.0.0.1]:${port}/cat.png`, 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x.png', `http://2130706433:${port}/cat.png`]) {
     await refuses(t, strict, camoPath(KEY, url), 502, 'IMAGE_PROXY_FAILED', "The image's host is not allowed.");
+  }
+});
+
+t.test('IPv6 forms that embed a refused IPv4 address are refused too: NAT64 (64:ff9b::/96), 6to4 (2002::/16); site-local fec0::/10', async (t) => {
+  const strict = await startServer({ imageProxy: { key: KEY } });
+  t.teardown(() => strict.close());
+  const port = new URL(host.url).port;
+  const hosts = ['64:ff9b::7f00:1', '64:ff9b::10.1.2.3', '64:ff9b::a9fe:a9fe', '2002:7f00:1::1', '2002:a9fe:a9fe::', '2002:c0a8:101::5', 'fec0::1', 'feff::1'];
+  for (const address of hosts) {
+    await refuses(t, strict, camoPath(KEY, `http://[${address}]:${port}/cat.png`), 502, 'IMAGE_PROXY_FAILED', "The image's host is not allowed.");
+  }
+});
+
+t.test('public addresses pass the filter, in IPv4 and in every IPv6 form that embeds one', async (t) => {
+  for (const address of ['8.8.8.8', '93.184.216.34', '::ffff:8.8.8.8', '64:ff9b::808:808', '64:ff9b::93.184.216.34', '2002:808:808::1', '2606:4700:4700::1111']) {
+    t.equal(isPrivateAddress(address), false, address);
+  }
+  for (const address of ['127.0.0.1', '::ffff:10.0.0.1', '::ffff:7f00:1', '64:ff9b::c0a8:1', '2002:ac10:1::', 'fec0:1::2', 'fe80::1', '::1']) {
+    t.equal(isPrivateAddress(address), true, address);
   }
 });
 
