@@ -63,6 +63,10 @@ export interface ImageProxyOptions {
   maxBytes?: number;
   /** Lets the proxy reach loopback, private and link-local addresses (tests, intranets). Off by default. */
   allowPrivateAddresses?: boolean;
+  /** Images fetched at once, overall (default 32); one more is answered 503 IMAGE_PROXY_BUSY. */
+  maxConcurrentFetches?: number;
+  /** Images fetched at once for one client address (default 8); one more is answered 429. */
+  maxConcurrentFetchesPerAddress?: number;
 }
 
 export interface ChatOptions {
