@@ -35,6 +35,11 @@ export async function startImageHost(): Promise<ImageHost> {
       waiting.push(resolve);
       peak = Math.max(peak, waiting.length);
     });
+  const release = (): void => {
+    const now = waiting;
+    waiting = [];
+    for (const resolve of now) resolve();
+  };
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
     // /held/stream.png: a large chunked PNG that sends its first bytes, then waits for release().
@@ -68,13 +73,9 @@ export async function startImageHost(): Promise<ImageHost> {
   return {
     url: `http://127.0.0.1:${port}`,
     held: () => ({ now: waiting.length, peak }),
-    release() {
-      const now = waiting;
-      waiting = [];
-      for (const resolve of now) resolve();
-    },
+    release,
     async close() {
-      this.release();
+      release();
       for (const res of stalled) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -252,7 +252,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
         if (limiter && !route.outsideApi) extraHeaders = limiter.address(ip);
       } else {
         identify(transaction !== undefined);
-        if (limiter) extraHeaders = limiter.user(actor.id);
+        if (limiter) extraHeaders = route.longPoll ? limiter.longPoll(actor.id) : limiter.user(actor.id);
       }
       try {
         admit(transaction === undefined);

@@ -47,6 +47,11 @@ interface RouteBase<P extends ParamShape, R> {
   passwordLogin?: { accountParam: string };
   /** The path is absolute, not under /api/v1 (e.g. custom emoji images at their source_url). */
   outsideApi?: boolean;
+  /**
+   * A long-poll (GET /events): rate limited in a per-user budget of its own (RateLimiter.longPoll),
+   * since what ends a poll is mostly other people's events; the user's other requests keep theirs.
+   */
+  longPoll?: boolean;
   access: Access;
   summary: string;
   params: P;
