@@ -44,7 +44,7 @@ export interface LimitOptions {
   uploadBytes?: number;
   /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
   bodyTimeoutMs?: number;
-  /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
+  /** Largest accepted custom emoji upload, in bytes (default 1 MiB; Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
   /** Active bots a user who is not an administrator may own (default 10; Zulip has no such limit). */
   botsPerUser?: number;
