@@ -17,7 +17,7 @@ export class ApiFailure extends Error {
   }
 }
 
-type Params = Record<string, unknown>;
+export type Params = Record<string, unknown>;
 
 /** Zulip's form encoding: strings as they are, everything else as JSON. */
 function form(params: Params): URLSearchParams {
@@ -31,15 +31,20 @@ function form(params: Params): URLSearchParams {
 /** The API's root, relative to the page: the client works when mounted under any path. */
 export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 
-export class Api {
-  constructor(readonly credentials: Credentials | null) {}
+/** An error answer's fields, or a success answer's `result`. */
+interface Envelope { result?: string; code?: string; msg?: string }
 
-  async call<T = any>(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+export class Api {
+  constructor(public credentials: Credentials | null) {}
+
+  /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
+  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
     const headers: Record<string, string> = {};
     if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
     let url = API_ROOT + path.replace(/^\//, '');
-    let body: URLSearchParams | null = null;
-    if (method === 'GET') {
+    let body: URLSearchParams | FormData | null = null;
+    if (params instanceof FormData) body = params;
+    else if (method === 'GET') {
       const query = form(params).toString();
       if (query !== '') url += '?' + query;
     } else body = form(params);
@@ -50,9 +55,9 @@ export class Api {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
     }
-    let data: any;
+    let data: Envelope;
     try {
-      data = await response.json();
+      data = (await response.json()) as Envelope;
     } catch {
       throw new ApiFailure(response.status, 'BAD_RESPONSE', `The server answered ${response.status}.`);
     }
@@ -62,8 +67,8 @@ export class Api {
     return data as T;
   }
 
-  get = <T = any>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
-  post = <T = any>(path: string, params?: Params) => this.call<T>('POST', path, params);
-  patch = <T = any>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
-  delete = <T = any>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+  get = <T>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
+  post = <T = unknown>(path: string, params?: Params | FormData) => this.call<T>('POST', path, params);
+  patch = <T = unknown>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
+  delete = <T = unknown>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
 }
