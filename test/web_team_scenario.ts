@@ -78,6 +78,9 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
     await recordNotifications(samPage, url);
     await signIn(samPage, url, sam.email, 'sam-password');
     await signIn(miaPage, url, mia.email, 'mia-password');
+    // Sam looks at another tab: parley's is open but hidden.
+    const samElsewhere = await samPage.browserContext().newPage();
+    await samElsewhere.bringToFront();
     await miaPage.bringToFront();
     await miaPage.waitForSelector(`.people-list [data-user-id="${sam.user_id}"][data-presence="active"]`);
     t.pass("Sam shows as active in Mia's list");
@@ -98,6 +101,7 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
     await samPage.waitForFunction(() => window.parleyNotifications?.length > 0);
     t.same(await samPage.evaluate(() => window.parleyNotifications), [{ title: 'Mia Member (to you)', body: 'Hello Sam, welcome!' }], 'with a desktop notification');
     t.match(await samPage.title(), /^\(\d+\) /, 'and the unread count in the tab title');
+    await samElsewhere.close();
   });
 
   await t.test('x starts a group direct message with several people', async (t) => {
@@ -140,7 +144,8 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
     t.notMatch(await samPage.$eval('.channel-cards', (el) => el.textContent), /harbour/, 'a non-member does not see the private channel');
     t.match(await samPage.$eval('.channel-cards', (el) => el.textContent), /Anything else/, 'channels show their descriptions');
     await audit(samPage, 'channel browser');
-    await samPage.click('.channel-card .subscribe');
+    const random = (await server.request('GET', '/get_stream_id', { as: server.owner, params: { stream: 'random' } })).body.stream_id as number;
+    await samPage.click(`.channel-card[data-stream-id="${random}"] .subscribe`);
     await waitForText(samPage, '.channels', '#random');
     t.pass('subscribing from the browser adds it to the channel list');
     const harbour = (await server.request('GET', '/get_stream_id', { as: server.owner, params: { stream: 'harbour' } })).body.stream_id as number;

@@ -35,6 +35,9 @@ export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 interface Envelope { result?: string; code?: string; msg?: string }
 
 export class Api {
+  /** Called when the credentials stop working (the key was regenerated or the user deactivated). */
+  onUnauthorized?: () => void;
+
   constructor(public credentials: Credentials | null) {}
 
   /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
@@ -50,7 +53,9 @@ export class Api {
     } else body = form(params);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store' });
+      // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
+      // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
+      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit' });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
@@ -61,6 +66,7 @@ export class Api {
     } catch {
       throw new ApiFailure(response.status, 'BAD_RESPONSE', `The server answered ${response.status}.`);
     }
+    if (response.status === 401 && this.credentials) this.onUnauthorized?.();
     if (!response.ok || data.result !== 'success') {
       throw new ApiFailure(response.status, String(data.code ?? 'BAD_REQUEST'), String(data.msg ?? 'Error'));
     }

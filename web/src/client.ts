@@ -32,9 +32,15 @@ export class Client {
   #recentLoaded = false;
   #presenceTimer: number | undefined;
   #lastInput = Date.now();
+  #stopped = false;
 
   constructor(credentials: Credentials, private readonly handlers: { unauthorized: () => void; credentials: (c: Credentials) => void }) {
     this.#api = new Api(credentials);
+    this.#api.onUnauthorized = () => {
+      if (this.#stopped) return;
+      this.#stopped = true;
+      handlers.unauthorized();
+    };
     this.messages = new MessageRequests(this.#api);
     this.channels = new ChannelRequests(this.#api);
     this.people = new PeopleRequests(this.#api);
@@ -56,7 +62,7 @@ export class Client {
           this.state.connection = status;
           this.state.changed();
         },
-        unauthorized: handlers.unauthorized,
+        unauthorized: () => this.#api.onUnauthorized?.(),
       },
     );
   }
@@ -87,6 +93,9 @@ export class Client {
   #apply(events: ServerEvent[]): void {
     for (const e of events) {
       applyEvent(this.state, e, (m) => inView(this.view, m, this.state.me.user_id));
+      if (e.type === 'realm_user' && e.op === 'update' && e.person.user_id === this.state.me.user_id && 'is_active' in e.person && !e.person.is_active) {
+        return this.#api.onUnauthorized?.();
+      }
       if (e.type === 'message') notifyOfMessage(this.state, { ...e.message, flags: e.flags }, (m) => this.hashOf(m));
     }
     this.state.changed();

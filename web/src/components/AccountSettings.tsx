@@ -27,7 +27,7 @@ export function ProfileSettings({ client }: { client: Client }) {
       <section>
         <h2>Profile</h2>
         <form class="settings-form" onSubmit={saveName} key={state.me.full_name}>
-          <label>Name <input name="full_name" value={state.me.full_name} required maxLength={60} /></label>
+          <label>Name <input name="full_name" defaultValue={state.me.full_name} required maxLength={60} /></label>
           <button type="submit">Save name</button>
         </form>
         <p role="status">{nameOutcome}</p>

@@ -72,12 +72,12 @@ export function ChannelSettings({ client, streamId }: { client: Client; streamId
         <section>
           <h3>Channel settings</h3>
           <form class="stacked-form" onSubmit={save} key={`${stream.name}/${stream.description}/${stream.invite_only}`}>
-            <label>Name <input name="name" value={stream.name} maxLength={state.realm.maxStreamName} required /></label>
-            <label>Description <textarea name="description" rows={2} value={stream.description} /></label>
+            <label>Name <input name="name" defaultValue={stream.name} maxLength={state.realm.maxStreamName} required /></label>
+            <label>Description <textarea name="description" rows={2} defaultValue={stream.description} /></label>
             <fieldset>
               <legend>Privacy</legend>
-              <label class="inline"><input type="radio" name="privacy" value="public" checked={!stream.invite_only} /> Public</label>
-              <label class="inline"><input type="radio" name="privacy" value="private" checked={stream.invite_only} /> Private</label>
+              <label class="inline"><input type="radio" name="privacy" value="public" defaultChecked={!stream.invite_only} /> Public</label>
+              <label class="inline"><input type="radio" name="privacy" value="private" defaultChecked={stream.invite_only} /> Private</label>
             </fieldset>
             <div class="form-actions">
               <button type="submit" class="send">Save changes</button>

@@ -21,8 +21,7 @@ export function NewChannel({ client }: { client: Client }) {
         inviteOnly: data.get('privacy') === 'private',
         principals: [state.me.user_id, ...members],
       });
-      const created = [...client.state.subs.values()].find((s) => s.name.toLowerCase() === name.toLowerCase());
-      location.hash = created ? `#channel/${created.stream_id}` : '#channels/all';
+      location.hash = `#channel/${await client.channels.idOf(name)}`;
     } catch (err) {
       setError(err instanceof ApiFailure ? err.message : 'Not created.');
     }
@@ -35,7 +34,7 @@ export function NewChannel({ client }: { client: Client }) {
         <label>Description <textarea name="description" rows={2} /></label>
         <fieldset>
           <legend>Who can join</legend>
-          <label class="inline"><input type="radio" name="privacy" value="public" checked /> Public: anyone in the organization can join</label>
+          <label class="inline"><input type="radio" name="privacy" value="public" defaultChecked /> Public: anyone in the organization can join</label>
           <label class="inline"><input type="radio" name="privacy" value="private" /> Private: only people who are added</label>
         </fieldset>
         <div class="field">

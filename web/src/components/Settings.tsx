@@ -30,9 +30,9 @@ function StatusSettings({ client }: { client: Client }) {
   return (
     <section>
       <h2>Your status</h2>
-      <form class="settings-form" onSubmit={submit}>
-        <label>Status text <input name="text" maxLength={60} value={mine.status_text ?? ''} /></label>
-        <label>Emoji name <input name="emoji" placeholder="e.g. palm_tree" value={mine.emoji_name ?? ''} /></label>
+      <form class="settings-form" onSubmit={submit} key={`${mine.status_text}/${mine.emoji_name}`}>
+        <label>Status text <input name="text" maxLength={60} defaultValue={mine.status_text ?? ''} /></label>
+        <label>Emoji name <input name="emoji" placeholder="e.g. palm_tree" defaultValue={mine.emoji_name ?? ''} /></label>
         <button type="submit">Save status</button>
         <button type="button" onClick={() => run(client.people.setStatus('me', { status_text: '', emoji_name: '' }), 'Cleared.')}>Clear</button>
       </form>

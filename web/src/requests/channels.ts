@@ -2,7 +2,7 @@
 // own settings for a channel and its topics, default channels; components reach them as
 // `client.channels`.
 import type { Api } from '../api.js';
-import type { SubscribeAnswer, Topics } from '../types.js';
+import type { StreamId, SubscribeAnswer, Topics } from '../types.js';
 
 export interface NewChannel {
   name: string;
@@ -20,6 +20,10 @@ export class ChannelRequests {
 
   async topics(streamId: number): Promise<Topics['topics']> {
     return (await this.api.get<Topics>(`users/me/${streamId}/topics`)).topics;
+  }
+
+  async idOf(name: string): Promise<number> {
+    return (await this.api.get<StreamId>('get_stream_id', { stream: name })).stream_id;
   }
 
   subscribe(names: string[]): Promise<SubscribeAnswer> {
