@@ -56,6 +56,7 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
   const samPage = await browser.page();
 
   await t.test("a new organization's first page says what to do, and composing works from the Unread view", async (t) => {
+    await owner.bringToFront();
     await signIn(owner, url, server.owner.email, 'owner-password');
     await waitForText(owner, '.onboarding', 'Create a channel');
     await owner.waitForSelector('.onboarding a[href="#organization/invitations"]');

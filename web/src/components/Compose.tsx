@@ -73,10 +73,11 @@ export function Compose({ client, view }: { client: Client; view: View }) {
         const streamId = view.kind === 'channel' ? view.streamId : [...client.state.subs.keys()][0] ?? 0;
         setTarget({ type: 'stream', streamId, topic: view.kind === 'channel' ? view.topic ?? '' : '' });
       } else if (kind === 'private') setTarget({ type: 'private', userIds });
-      requestAnimationFrame(() => {
+      // After the box renders (a timer: animation frames wait while the window is in the background).
+      setTimeout(() => {
         const first = kind === 'focus' ? box.current : form.current?.querySelector<HTMLElement>('select, input, textarea');
         first?.focus();
-      });
+      }, 0);
     };
     addEventListener('parley:compose', open);
     return () => removeEventListener('parley:compose', open);

@@ -27,7 +27,7 @@ export function ProfileCard({ client, userId, onClose }: { client: Client; userI
   const message = () => {
     location.hash = viewHash({ kind: 'dm', userIds: [...new Set([userId, state.me.user_id])].sort((a, b) => a - b) });
     onClose();
-    requestAnimationFrame(() => openCompose('focus'));
+    setTimeout(() => openCompose('focus'), 0);
   };
   return (
     <div class="modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()}>
