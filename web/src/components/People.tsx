@@ -4,13 +4,8 @@ import { useState } from 'preact/hooks';
 import type { Client } from '../client.js';
 import { peopleList, presenceStatus } from '../people.js';
 import { useStore } from '../store.js';
+import { PresenceDot } from './PresenceDot.js';
 import { ProfileCard } from './ProfileCard.js';
-
-const PRESENCE_LABEL = { active: 'Active', idle: 'Idle', offline: 'Offline' } as const;
-
-export function PresenceDot({ status }: { status: keyof typeof PRESENCE_LABEL }) {
-  return <span class={`presence ${status}`} role="img" aria-label={PRESENCE_LABEL[status]} title={PRESENCE_LABEL[status]} />;
-}
 
 export function People({ client }: { client: Client }) {
   const state = useStore(client.state);

@@ -6,8 +6,9 @@ import { viewHash } from '../narrow.js';
 import { initials, localTime, presenceStatus, roleName } from '../people.js';
 import { useStore } from '../store.js';
 import { openCompose } from './Compose.js';
+import { emojiGlyph } from './EmojiPicker.js';
 import { useOutcome } from './outcome.js';
-import { PresenceDot } from './People.js';
+import { PresenceDot } from './PresenceDot.js';
 
 export function ProfileCard({ client, userId, onClose }: { client: Client; userId: number; onClose: () => void }) {
   const state = useStore(client.state);
@@ -42,7 +43,7 @@ export function ProfileCard({ client, userId, onClose }: { client: Client; userI
         </div>
         <dl class="profile-facts">
           {user.delivery_email || user.email ? <><dt>Email</dt><dd>{user.delivery_email ?? user.email}</dd></> : null}
-          {status?.status_text && <><dt>Status</dt><dd class="profile-status">{status.emoji_name ? `:${status.emoji_name}: ` : ''}{status.status_text}</dd></>}
+          {status?.status_text && <><dt>Status</dt><dd class="profile-status">{status.emoji_name && status.emoji_code && status.reaction_type ? <>{emojiGlyph(client, { emoji_name: status.emoji_name, emoji_code: status.emoji_code, reaction_type: status.reaction_type })} </> : null}{status.status_text}</dd></>}
           {time && <><dt>Local time</dt><dd class="profile-time">{time}</dd></>}
           <dt>Joined</dt><dd>{new Date(user.date_joined).toLocaleDateString()}</dd>
         </dl>
