@@ -14,6 +14,9 @@ import { State } from './store.js';
 import type { Message, ServerEvent } from './types.js';
 
 const PAGE = 50;
+
+/** Views whose request needs the registered state (the user's id, channel names, all messages). */
+const needsState = (view: View): boolean => view.kind === 'dm' || view.kind === 'search' || view.kind === 'recent';
 /** Messages the Recent view reads to find the conversations (Zulip's web app starts with a few hundred). */
 const RECENT_MESSAGES = 400;
 /** Input within this long counts as active for presence (Zulip's web app: 5 minutes idle). */
@@ -32,6 +35,8 @@ export class Client {
   #recentLoaded = false;
   #presenceTimer: number | undefined;
   #lastInput = Date.now();
+  #registered = false;
+  #viewFetch: Promise<void> = Promise.resolve();
   #stopped = false;
 
   constructor(credentials: Credentials, private readonly handlers: { unauthorized: () => void; credentials: (c: Credentials) => void }) {
@@ -50,12 +55,21 @@ export class Client {
       { apply_markdown: true, client_gravatar: true, slim_presence: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },
       {
         registered: (s) => {
+          const first = !this.#registered;
+          this.#registered = true;
           applyInitialState(this.state, s);
           this.#recentLoaded = false;
-          void this.#loadEmojiNames(s.server_emoji_data_url);
           this.state.changed();
-          void this.open(this.view, true);
-          this.#startPresence();
+          // The first view's messages may already be on their way (open() fetches views that need
+          // no state in parallel with registering); a new queue after a lost one reloads the view.
+          const v = this.state.view;
+          const fetched = first && v.key === viewHash(this.view) && isMessageView(this.view) && !needsState(this.view);
+          const shown = fetched ? this.#viewFetch.then(() => this.#catchUp(s.max_message_id ?? -1)) : this.open(this.view, true);
+          // What the first paint does not need waits for it.
+          void shown.finally(() => {
+            void this.#loadEmojiNames(s.server_emoji_data_url);
+            this.#startPresence();
+          });
         },
         events: (events) => this.#apply(events),
         connection: (status) => {
@@ -138,12 +152,25 @@ export class Client {
     this.view = view;
     this.state.view = { key, ids: [], foundOldest: false, foundNewest: false, loading: isMessageView(view) };
     this.state.changed();
-    if (view.kind === 'channel') void this.loadTopics(view.streamId);
-    if (this.state.me.user_id === 0) return;
+    if (view.kind === 'channel' && this.#registered) void this.loadTopics(view.streamId);
+    if (!this.#registered && needsState(view)) return;
     if (view.kind === 'recent') return this.#loadRecent();
     if (!isMessageView(view)) return;
     const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-    await this.#fetch(key, { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE });
+    this.#viewFetch = this.#fetch(key, { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE });
+    await this.#viewFetch;
+  }
+
+  /** Messages sent between a fetch made before registering and the queue's creation: fetched once more. */
+  async #catchUp(maxMessageId: number): Promise<void> {
+    const v = this.state.view;
+    const last = v.ids[v.ids.length - 1] ?? -1;
+    if (this.view.kind === 'channel') void this.loadTopics(this.view.streamId);
+    if (v.error !== undefined) return this.open(this.view, true);
+    if (!v.foundNewest || maxMessageId <= last) return;
+    v.foundNewest = false;
+    if (v.ids.length === 0) return this.open(this.view, true);
+    await this.loadNewer();
   }
 
   /** More history above the oldest message shown. */
