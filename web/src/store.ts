@@ -149,6 +149,11 @@ export class State {
     return message.type === 'stream' ? { streamId: message.stream_id ?? 0, topic: message.subject } : { dm: dmUserIds(message).join(',') };
   }
 
+  /** Every channel one may see, with one's subscription settings for those one is subscribed to. */
+  allStreams(): (Stream | Sub)[] {
+    return [...new Map<number, Stream | Sub>([...this.streams.values(), ...this.subs.values()].map((s) => [s.stream_id, s])).values()];
+  }
+
   /** A channel's name, from the subscriptions or the channels one may see. */
   streamName(id: number): string {
     return this.subs.get(id)?.name ?? this.streams.get(id)?.name ?? String(id);

@@ -4,17 +4,12 @@
 import type { Client } from '../client.js';
 import { useStore } from '../store.js';
 import { emojiGlyph } from './EmojiPicker.js';
-import { useOutcome } from './outcome.js';
+import { submitting, useOutcome } from './outcome.js';
 
 export function LinkifierSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [outcome, run] = useOutcome();
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    const data = new FormData(form);
-    run(client.org.addLinkifier(String(data.get('pattern')), String(data.get('template'))).then(() => form.reset()), 'Added.');
-  };
+  const add = submitting(run, (data) => client.org.addLinkifier(String(data.get('pattern')), String(data.get('template'))));
   return (
     <section>
       <h2>Linkifiers</h2>
@@ -43,13 +38,10 @@ export function LinkifierSettings({ client }: { client: Client }) {
 export function EmojiSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [outcome, run] = useOutcome();
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    const data = new FormData(form);
+  const add = submitting(run, (data) => {
     const file = data.get('file');
-    if (file instanceof File) run(client.org.addEmoji(String(data.get('name') ?? '').trim(), file).then(() => form.reset()), 'Added.');
-  };
+    return file instanceof File ? client.org.addEmoji(String(data.get('name') ?? '').trim(), file) : null;
+  });
   const emoji = [...state.realmEmoji.values()].filter((e) => !e.deactivated).sort((a, b) => a.name.localeCompare(b.name));
   return (
     <section>
@@ -76,8 +68,7 @@ export function EmojiSettings({ client }: { client: Client }) {
 export function DefaultChannelSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [outcome, run] = useOutcome();
-  const all = new Map([...state.streams.values(), ...state.subs.values()].map((s) => [s.stream_id, s]));
-  const others = [...all.values()].filter((s) => !state.defaultStreams.includes(s.stream_id) && !s.is_archived).sort((a, b) => a.name.localeCompare(b.name));
+  const others = state.allStreams().filter((s) => !state.defaultStreams.includes(s.stream_id) && !s.is_archived).sort((a, b) => a.name.localeCompare(b.name));
   const add = (e: Event) => {
     e.preventDefault();
     run(client.channels.addDefault(Number(new FormData(e.target as HTMLFormElement).get('stream'))), 'Added.');

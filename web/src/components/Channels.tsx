@@ -21,8 +21,7 @@ function ChannelBrowser({ client }: { client: Client }) {
   const [which, setWhich] = useState<'all' | 'subscribed' | 'other'>('all');
   const [outcome, run] = useOutcome();
   const q = filter.trim().toLowerCase();
-  const all = new Map([...state.streams.values(), ...state.subs.values()].map((s) => [s.stream_id, s]));
-  const shown = [...all.values()]
+  const shown = state.allStreams()
     .filter((s) => !s.is_archived && (q === '' || s.name.toLowerCase().includes(q) || s.description.toLowerCase().includes(q)))
     .filter((s) => which === 'all' || (which === 'subscribed') === state.subs.has(s.stream_id))
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -4,7 +4,7 @@ import type { Client } from '../client.js';
 import { useStore } from '../store.js';
 import { AccountSettings, ProfileSettings } from './AccountSettings.js';
 import { MutedSettings } from './MutedSettings.js';
-import { useOutcome } from './outcome.js';
+import { submitting, useOutcome } from './outcome.js';
 import { DisplaySettings, NotificationSettings } from './PreferenceSettings.js';
 import { SectionNav } from './SectionNav.js';
 
@@ -44,12 +44,10 @@ function StatusSettings({ client }: { client: Client }) {
 function AlertWordSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [outcome, run] = useOutcome();
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    const word = String(new FormData(form).get('word') ?? '').trim();
-    if (word) run(client.people.addAlertWord(word).then(() => form.reset()), 'Added.');
-  };
+  const add = submitting(run, (data) => {
+    const word = String(data.get('word') ?? '').trim();
+    return word ? client.people.addAlertWord(word) : null;
+  });
   return (
     <section>
       <h2>Alert words</h2>
