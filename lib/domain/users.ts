@@ -162,6 +162,8 @@ export interface NewUser {
   initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -201,8 +203,12 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     // Another process may have created the organization since the caller looked.
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     checkEmailFree(ctx, email);
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
+      id: input.id ?? null,
       email,
       full_name: fullName,
       role: input.role ?? ROLE.member,
