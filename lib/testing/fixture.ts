@@ -70,6 +70,8 @@ export interface ChatFixture {
 export interface FixtureAccount {
   readonly key: string;
   readonly user_id: number;
+  /** user_id again: an account is an actor of chat.api (`chat.api.users.me(chat.users.iago)`). */
+  readonly id: number;
   readonly email: string;
   readonly api_key: string;
   readonly full_name: string;
@@ -115,7 +117,7 @@ export async function buildFixture(ctx: Ctx, chat: ChatServer, fixture: ChatFixt
       first,
       initialChannels: first && fixture.channels === undefined,
     });
-    users[key] = { key, user_id: credentials.user_id, email: credentials.email, api_key: credentials.api_key, full_name: fullName };
+    users[key] = { key, user_id: credentials.user_id, id: credentials.user_id, email: credentials.email, api_key: credentials.api_key, full_name: fullName };
     if (user.timezone !== undefined) chat.api.userSettings.update(credentials.user_id, { timezone: user.timezone });
   }
   const owner = idOf(ownerEntry[0]);
