@@ -42,12 +42,15 @@ const CROSS_PROCESS_POLL_MS = 3_600_000;
 type UserKeys<F> = F extends { users: infer U } ? Extract<keyof U, string> : never;
 type ChannelKeys<F> = F extends { channels: infer C } ? Extract<keyof C, string> : 'general' | 'sandbox';
 
+/** The chat createTestChat(fixture) gives: `let chat: TestChatOf<typeof zulipDev>`. */
+export type TestChatOf<F extends ChatFixture> = TestChat<UserKeys<F>, ChannelKeys<F>>;
+
 /**
  * A parley server on a database in memory holding `fixture` (default: an owner and parley's
  * initial channels), on a test clock. Its users, with their API keys, are `chat.users`.
  */
 export function createTestChat(fixture?: undefined, options?: TestChatOptions): Promise<TestChat<'owner', 'general' | 'sandbox'>>;
-export function createTestChat<const F extends ChatFixture>(fixture: F, options?: TestChatOptions): Promise<TestChat<UserKeys<F>, ChannelKeys<F>>>;
+export function createTestChat<const F extends ChatFixture>(fixture: F, options?: TestChatOptions): Promise<TestChatOf<F>>;
 export async function createTestChat(fixture?: ChatFixture, options: TestChatOptions = {}): Promise<TestChat> {
   const chosen: ChatFixture = fixture ?? DEFAULT_FIXTURE;
   const clock = createTestClock(options.start);
