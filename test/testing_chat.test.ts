@@ -115,6 +115,10 @@ t.test('listen() serves the chat at one address across restores; zuliprc() write
   const chat = await createTestChat(fixture);
   const { hamlet } = chat.users;
   t.throws(() => chat.zuliprc(hamlet), new Error('zuliprc() needs the address of listen()'));
+  const other = await createTestChat(fixture);
+  const taken = (await other.listen()).port;
+  await t.rejects(chat.listen(taken), { code: 'EADDRINUSE' }, 'a taken port is refused');
+  await other.close();
   const address = await chat.listen();
   t.match(address, { address: '127.0.0.1', family: 'IPv4', port: Number, url: `http://127.0.0.1:${address.port}` });
   t.equal(chat.url, address.url);
@@ -127,6 +131,8 @@ t.test('listen() serves the chat at one address across restores; zuliprc() write
   await chat.close();
   await t.rejects(fetch(`${address.url}/api/v1/users/me`), 'closed with the chat');
   t.throws(() => chat.snapshot(), new Error('This chat is closed'));
+  t.throws(() => chat.events.subscribe(hamlet.user_id, () => {}), new Error('This chat is closed'));
+  t.throws(() => chat.recorder(hamlet), new Error('This chat is closed'));
   await chat.close();
 });
 

@@ -68,8 +68,10 @@ export class TestChat<U extends string = string, C extends string = string> impl
     this.api = forwardGroups(this.#server.api, () => this.#server.api);
     this.admin = forwardFunctions(this.#server.admin, () => this.#server.admin);
     this.events = {
-      subscribe: (userId: number, listener: (event: DeliveredEvent) => void, options?: SubscribeOptions) =>
-        this.#attachments.subscribe(userId, listener, options),
+      subscribe: (userId: number, listener: (event: DeliveredEvent) => void, options?: SubscribeOptions) => {
+        this.#open();
+        return this.#attachments.subscribe(userId, listener, options);
+      },
     };
   }
 
@@ -124,7 +126,10 @@ export class TestChat<U extends string = string, C extends string = string> impl
     this.#server = createChatServer(db, this.options);
     this.#attachments.restore(state.attachments);
     // After the polls its waiters recorded on closing are written (a setImmediate, lib/events/hub.ts).
-    void closed.then(() => setImmediate(() => oldDb.close()));
+    closed.then(
+      () => setImmediate(() => oldDb.close()),
+      (error: unknown) => contextOf(oldServer).logger.warn('closing the server a restore replaced failed', { error: String(error) }),
+    );
   }
 
   /**
@@ -137,10 +142,15 @@ export class TestChat<U extends string = string, C extends string = string> impl
     const server = http.createServer((req, res) => this.handler(req, res));
     server.on('clientError', answerClientError);
     this.#listening = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve());
+      });
+    } catch (error) {
+      this.#listening = undefined;
+      throw error;
+    }
     const address = server.address() as AddressInfo;
     const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
     this.#url = `http://${shown}:${address.port}`;
