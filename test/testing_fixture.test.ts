@@ -110,6 +110,22 @@ t.test('setup() runs after the rest, with the users and channels', async (t) => 
   t.teardown(() => chat.close());
   t.same(seen, ['owner', 'lobby']);
   t.same(chat.api.alertWords.list(chat.users.owner.user_id).alert_words, ['dagger']);
+  t.equal(chat.db.prepare('SELECT count(*) FROM event').pluck().get(), 1, "setup()'s events are dropped too");
+});
+
+t.test('when setup() subscribes, the events stay, and the subscriber receives those after its start', async (t) => {
+  const received: string[] = [];
+  const chat = await createTestChat({
+    users: { owner: { role: 'owner' } },
+    setup(chat, { users }) {
+      chat.events.subscribe(users.owner!.user_id, (event) => received.push(event.type));
+      chat.api.alertWords.add(users.owner!.user_id, { alertWords: ['dagger'] });
+    },
+  });
+  t.teardown(() => chat.close());
+  await new Promise((resolve) => setImmediate(resolve));
+  t.same(received, ['alert_words']);
+  t.ok((chat.db.prepare('SELECT count(*) FROM event').pluck().get() as number) > 1, 'nothing dropped');
 });
 
 t.test('fixture mistakes are named, and leave nothing open', async (t) => {

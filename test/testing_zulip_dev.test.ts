@@ -39,6 +39,7 @@ t.test("the users: Zulip's ids, emails, full names, roles, time zones and bots",
     [17, 'webhook-bot@zulip.com', 'Zulip Webhook Bot', 400, '', 2, 7],
   ]);
   t.same(Object.values(chat.users).map((u) => u.user_id).sort((a, b) => a - b), [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
+  t.equal(chat.db.prepare('SELECT count(*) FROM event').pluck().get(), 1, 'the events of building it were dropped');
   t.match((await call('GET', '/server_settings')).body, { realm_name: 'Zulip Dev', realm_url: 'http://zulip.testserver' });
 });
 

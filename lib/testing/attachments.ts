@@ -65,6 +65,10 @@ export class Attachments {
     return recorder;
   }
 
+  get size(): number {
+    return this.#live.size;
+  }
+
   mark(): Map<Attachment, unknown> {
     return new Map([...this.#live].map((attachment) => [attachment, attachment.mark()]));
   }

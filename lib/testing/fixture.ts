@@ -151,9 +151,10 @@ export async function buildFixture(ctx: Ctx, chat: ChatServer, fixture: ChatFixt
 }
 
 /**
- * Drops the events of building the fixture: no queue or subscriber existed to receive them, so
- * nothing can ever read them, and a smaller database makes snapshots cheaper. Then VACUUM gives
- * the freed pages back.
+ * Drops the events of building the fixture, unless a queue exists (the caller checks that no
+ * in-process subscriber does): nothing can ever read them, and a smaller database makes snapshots
+ * cheaper. Then VACUUM gives the freed pages back (event_queue, the one table whose rows it could
+ * renumber, is empty).
  */
 export function dropSetUpEvents(ctx: Ctx): void {
   if (selectAllQueues(ctx.store).length > 0) return;

@@ -1,10 +1,9 @@
 // parley/testing: the test kit for bots and integrations (docs/testing.md). createTestChat builds
 // a server in memory from a fixture, on a clock the test moves, with snapshots, event recorders
 // and a real address for clients in other processes.
-import Database from 'better-sqlite3';
-import { contextOf, type ChatOptions } from '../context.js';
+import type { ChatOptions } from '../context.js';
 import { createTestClock } from './clock.js';
-import { buildFixture, DEFAULT_FIXTURE, dropSetUpEvents, type ChatFixture, type FixtureAccount, type FixtureChannelInfo } from './fixture.js';
+import { DEFAULT_FIXTURE, type ChatFixture } from './fixture.js';
 import { TestChat, type ServerOptions } from './test_chat.js';
 
 export { createTestClock, DEFAULT_START_MS, type TestClock } from './clock.js';
@@ -62,18 +61,5 @@ export async function createTestChat(fixture?: ChatFixture, options: TestChatOpt
     clock: clock.now,
     timers: clock.timers,
   };
-  const users: Record<string, FixtureAccount> = {};
-  const channels: Record<string, FixtureChannelInfo> = {};
-  const chat = new TestChat(new Database(':memory:'), clock, serverOptions, users, channels);
-  try {
-    const built = await buildFixture(contextOf(chat), chat, chosen);
-    Object.assign(users, built.users);
-    Object.assign(channels, built.channels);
-    dropSetUpEvents(contextOf(chat));
-    await chosen.setup?.(chat, built);
-  } catch (error) {
-    await chat.close();
-    throw error;
-  }
-  return chat;
+  return TestChat.build(chosen, clock, serverOptions);
 }

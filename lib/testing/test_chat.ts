@@ -14,7 +14,7 @@ import { answerClientError } from '../http/client_error.js';
 import { createChatServer, type ChatOptions, type ChatServer } from '../index.js';
 import { Attachments, type Attachment, type SubscribeOptions } from './attachments.js';
 import { markClock, rewindClock, type ClockMark, type TestClock } from './clock.js';
-import type { FixtureAccount, FixtureChannelInfo } from './fixture.js';
+import { buildFixture, dropSetUpEvents, type ChatFixture, type FixtureAccount, type FixtureChannelInfo } from './fixture.js';
 import type { EventRecorder } from './recorder.js';
 
 /** The whole state of a TestChat at one moment, for restore(). */
@@ -73,6 +73,23 @@ export class TestChat<U extends string = string, C extends string = string> impl
         return this.#attachments.subscribe(userId, listener, options);
       },
     };
+  }
+
+  /** A chat on a new database in memory holding `fixture` (createTestChat). */
+  static async build(fixture: ChatFixture, clock: TestClock, options: ServerOptions): Promise<TestChat> {
+    const chat = new TestChat(new Database(':memory:'), clock, options, {}, {});
+    try {
+      const built = await buildFixture(contextOf(chat), chat, fixture);
+      Object.assign(chat.users, built.users);
+      Object.assign(chat.channels, built.channels);
+      await fixture.setup?.(chat, built);
+      // Unless setup() attached a subscriber, nobody received the set-up's events or ever will.
+      if (chat.#attachments.size === 0) dropSetUpEvents(contextOf(chat));
+    } catch (error) {
+      await chat.close();
+      throw error;
+    }
+    return chat;
   }
 
   /** The server's context, for parley's own tests (contextOf). */
