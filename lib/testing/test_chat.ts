@@ -55,7 +55,7 @@ export class TestChat<U extends string = string, C extends string = string> impl
   #url: string | undefined;
   #closed = false;
 
-  constructor(db: Database.Database, clock: TestClock, options: ServerOptions, users: Record<U, FixtureAccount>, channels: Record<C, FixtureChannelInfo>) {
+  private constructor(db: Database.Database, clock: TestClock, options: ServerOptions, users: Record<U, FixtureAccount>, channels: Record<C, FixtureChannelInfo>) {
     this.#db = db;
     this.clock = clock;
     this.options = options;
