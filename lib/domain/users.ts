@@ -165,6 +165,8 @@ export interface NewUser {
   emailAddressVisibility?: number | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -205,8 +207,12 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     checkEmailFree(ctx, email);
     input.checkInTransaction?.();
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
+      id: input.id ?? null,
       email,
       full_name: fullName,
       role: input.role ?? ROLE.member,
