@@ -2,6 +2,7 @@
 // the API's errors, and forwarding device registrations to the bouncer after they commit, with
 // retries and backoff; the outcome is kept on the device row and announced by a `device` event.
 import type { Ctx } from '../context.js';
+import type { TimerHandle } from '../timers.js';
 import { ApiError, badRequest } from '../errors.js';
 import { BouncerFailure, registerWithBouncer, type BouncerConfig } from '../push/bouncer.js';
 import {
@@ -60,7 +61,7 @@ export function appendDeviceUpdate(ctx: Ctx, device: Pick<DeviceRow, 'id' | 'use
 interface Forwarding {
   stopped: boolean;
   readonly abort: AbortController;
-  readonly timers: Set<NodeJS.Timeout>;
+  readonly timers: Set<TimerHandle>;
   /** Devices with a forwarding loop in this process. */
   readonly devices: Set<number>;
 }
@@ -81,7 +82,7 @@ export function stopPushForwarding(ctx: Ctx): void {
   const state = forwardingOf(ctx);
   state.stopped = true;
   state.abort.abort();
-  for (const timer of state.timers) clearTimeout(timer);
+  for (const timer of state.timers) timer.cancel();
   state.timers.clear();
 }
 
@@ -101,14 +102,13 @@ export function startForwarding(ctx: Ctx, deviceId: number): void {
     .finally(() => state.devices.delete(deviceId));
 }
 
-/** Resolves after `ms`, or never when the server stops first. */
-function sleep(state: Forwarding, ms: number): Promise<void> {
+/** Resolves after `ms` of ctx.timers, or never when the server stops first. */
+function sleep(ctx: Ctx, state: Forwarding, ms: number): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
+    const timer = ctx.timers.after(ms, () => {
       state.timers.delete(timer);
       resolve();
-    }, ms);
-    timer.unref();
+    });
     state.timers.add(timer);
   });
 }
@@ -145,7 +145,7 @@ async function forward(ctx: Ctx, state: Forwarding, deviceId: number): Promise<v
       // Zulip also retries the failures an administrator must fix: they may be fixed meanwhile.
       if (error.kind !== 'client' && attempt < delays.length) {
         ctx.logger[error.transient ? 'warn' : 'error']('push device registration failed; will retry', fields);
-        await sleep(state, delays[attempt]!);
+        await sleep(ctx, state, delays[attempt]!);
         continue;
       }
       ctx.logger.error('push device registration failed', fields);

@@ -95,7 +95,7 @@ class Exchange<R extends HttpRoute, C> {
       this.authenticationFailed();
       throw error;
     }
-    if (limiter) this.headers = limiter.user(deps.callerId(caller));
+    if (limiter) this.headers = route.longPoll ? limiter.longPoll(deps.callerId(caller)) : limiter.user(deps.callerId(caller));
     return this.bodyUnread ? this.confirming(() => deps.precheck(route, caller)) : caller;
   }
 
