@@ -35,22 +35,46 @@ export function searchOperand(operand: unknown): string {
   return operand;
 }
 
-/** Zulip's split of an operand: "quoted phrases" and whitespace-separated words. */
+/**
+ * Words of a search, all its `search` terms together (a word is a run of letters and digits, as
+ * the index splits text: `foo-bar` is two). FTS5's cost grows with each word (a prefix word reads
+ * the postings of every indexed word it starts; quadratically in a long AND), and a page's
+ * highlighting compares each word of the page with each: 100 terms of 500 one-letter words took
+ * 4-8 s on a five-message database. The worst search of 30 words (each a one-letter prefix of a
+ * different word, or the commonest word repeated in a quoted phrase) takes about 110-150 ms over
+ * 100,000 messages where a one-letter search takes 10 ms, and under 1 ms on a handful of messages.
+ */
+export const MAX_SEARCH_WORDS = 20;
+/** "Quoted phrases" of a search: each is also a substring test of every message the index finds. */
+export const MAX_SEARCH_PHRASES = 5;
+
+/**
+ * Zulip's split of an operand: "quoted phrases" and whitespace-separated words. A word or a phrase
+ * given twice is one condition.
+ */
 export function parseSearch(operand: string): SearchQuery {
-  const parts: string[] = [];
-  const phrases: string[] = [];
-  const terms: SearchQuery['terms'] = [];
+  const parts = new Set<string>();
+  const phrases = new Set<string>();
+  const terms = new Map<string, SearchQuery['terms'][number]>();
+  let words = 0;
+  let quoted = 0;
   for (const [part] of operand.matchAll(/"[^"]+"|\S+/g)) {
     const phrase = part.length > 2 && part.startsWith('"') && part.endsWith('"');
-    if (phrase) phrases.push(part.slice(1, -1));
+    if (phrase && ++quoted > MAX_SEARCH_PHRASES) throw badRequest(`Too many quoted phrases in the search (limit: ${MAX_SEARCH_PHRASES})`);
+    if (phrase) phrases.add(part.slice(1, -1));
     const tokens = tokensOf(phrase ? part.slice(1, -1) : part);
+    words += tokens.length;
+    if (words > MAX_SEARCH_WORDS) throw badRequest(`Too many words in the search (limit: ${MAX_SEARCH_WORDS})`);
     if (tokens.length === 0) continue;
     // Tokens hold only letters and numbers: quoting them is all the escaping FTS5 needs.
-    parts.push(`"${tokens.join(' ')}"${phrase ? '' : '*'}`);
-    tokens.forEach((token, i) => terms.push({ token, prefix: !phrase && i === tokens.length - 1 }));
+    parts.add(`"${tokens.join(' ')}"${phrase ? '' : '*'}`);
+    tokens.forEach((token, i) => {
+      const prefix = !phrase && i === tokens.length - 1;
+      terms.set(`${prefix ? '*' : ''}${token}`, { token, prefix });
+    });
   }
   // Like Zulip's tsquery of an operand without a word, a search without one matches nothing.
-  return { match: parts.length > 0 ? parts.join(' ') : null, phrases, terms };
+  return { match: parts.size > 0 ? [...parts].join(' ') : null, phrases: [...phrases], terms: [...terms.values()] };
 }
 
 const HIGHLIGHT_START = '<span class="highlight">';
@@ -63,24 +87,31 @@ function matches(token: string, terms: SearchQuery['terms']): boolean {
 
 const isAsciiWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 
-/** [start, end) of each matching word of ASCII HTML, found with indexOf: the common case, fast. */
+/**
+ * [start, end) of each matching word of ASCII HTML: the common case, in one pass (finding each
+ * term's matches and looking back for a tag's `<` was quadratic in a long message of short words).
+ */
 function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']): [number, number][] {
   const found: [number, number][] = [];
-  for (const term of terms) {
-    for (let at = lower.indexOf(term.token); at !== -1; at = lower.indexOf(term.token, at + 1)) {
-      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
-      let end = at + term.token.length;
-      if (term.prefix) while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
-      else if (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) continue;
-      const inTag = html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
-      const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
-      if (!inTag && !inReference) found.push([at, end]);
+  let inTag = false;
+  for (let at = 0; at < lower.length; ) {
+    const code = lower.charCodeAt(at);
+    if (!isAsciiWordChar(code)) {
+      if (code === 60) inTag = true;
+      else if (code === 62) inTag = false;
+      at += 1;
+      continue;
     }
+    let end = at + 1;
+    while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+    const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
+    if (!inTag && !inReference) {
+      const word = lower.slice(at, end);
+      if (terms.some((term) => (term.prefix ? word.startsWith(term.token) : word === term.token))) found.push([at, end]);
+    }
+    at = end;
   }
-  if (terms.length === 1) return found;
-  // Several terms may match the same word: keep each word once, in order.
-  found.sort((a, b) => a[0] - b[0]);
-  return found.filter((match, i) => i === 0 || match[0] >= found[i - 1]![1]);
+  return found;
 }
 
 /** HTML with each matching word of its text (not of its tags or character references) highlighted. */
