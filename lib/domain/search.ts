@@ -37,12 +37,11 @@ export function searchOperand(operand: unknown): string {
 
 /**
  * Words of a search, all its `search` terms together (a word is a run of letters and digits, as
- * the index splits text: `foo-bar` is two). FTS5's cost grows with each word (a prefix word reads
- * the postings of every indexed word it starts; quadratically in a long AND), and a page's
- * highlighting compares each word of the page with each: 100 terms of 500 one-letter words took
- * 4-8 s on a five-message database. The worst search of 30 words (each a one-letter prefix of a
- * different word, or the commonest word repeated in a quoted phrase) takes about 110-150 ms over
- * 100,000 messages where a one-letter search takes 10 ms, and under 1 ms on a handful of messages.
+ * the index splits text: `foo-bar` is two). FTS5's work grows with each word (a prefix word reads
+ * the postings of every indexed word it starts; a long AND grows faster than linearly): 100 terms
+ * of 500 one-letter words took 4-8 s on five messages. The worst searches of 20 words (one-letter
+ * prefixes of different words; the commonest word 20 times in a quoted phrase) took 60-180 ms over
+ * 100,000 messages where a one-letter search took 11-18 ms, and under 1 ms over five.
  */
 export const MAX_SEARCH_WORDS = 20;
 /** "Quoted phrases" of a search: each is also a substring test of every message the index finds. */
@@ -87,31 +86,38 @@ function matches(token: string, terms: SearchQuery['terms']): boolean {
 
 const isAsciiWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
 
-/**
- * [start, end) of each matching word of ASCII HTML: the common case, in one pass (finding each
- * term's matches and looking back for a tag's `<` was quadratic in a long message of short words).
- */
+/** Whether each position, asked in increasing order, is inside a tag: the last `<` or `>` before it is a `<`. */
+function tagTracker(html: string): (at: number) => boolean {
+  // Walking forward to the next bracket keeps a page's pass linear (looking back from each match was quadratic).
+  let lastOpen = -1;
+  let lastClose = -1;
+  let nextOpen = html.indexOf('<');
+  let nextClose = html.indexOf('>');
+  return (at) => {
+    for (; nextOpen !== -1 && nextOpen < at; nextOpen = html.indexOf('<', nextOpen + 1)) lastOpen = nextOpen;
+    for (; nextClose !== -1 && nextClose < at; nextClose = html.indexOf('>', nextClose + 1)) lastClose = nextClose;
+    return lastOpen > lastClose;
+  };
+}
+
+/** [start, end) of each matching word of ASCII HTML, found with indexOf: the common case, fast. */
 function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']): [number, number][] {
   const found: [number, number][] = [];
-  let inTag = false;
-  for (let at = 0; at < lower.length; ) {
-    const code = lower.charCodeAt(at);
-    if (!isAsciiWordChar(code)) {
-      if (code === 60) inTag = true;
-      else if (code === 62) inTag = false;
-      at += 1;
-      continue;
+  for (const term of terms) {
+    const inTag = tagTracker(html);
+    for (let at = lower.indexOf(term.token); at !== -1; at = lower.indexOf(term.token, at + 1)) {
+      if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
+      let end = at + term.token.length;
+      if (term.prefix) while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
+      else if (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) continue;
+      const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
+      if (!inTag(at) && !inReference) found.push([at, end]);
     }
-    let end = at + 1;
-    while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
-    const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
-    if (!inTag && !inReference) {
-      const word = lower.slice(at, end);
-      if (terms.some((term) => (term.prefix ? word.startsWith(term.token) : word === term.token))) found.push([at, end]);
-    }
-    at = end;
   }
-  return found;
+  if (terms.length === 1) return found;
+  // Several terms may match the same word: keep each word once, in order.
+  found.sort((a, b) => a[0] - b[0]);
+  return found.filter((match, i) => i === 0 || match[0] >= found[i - 1]![1]);
 }
 
 /** HTML with each matching word of its text (not of its tags or character references) highlighted. */
