@@ -114,9 +114,10 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
 /** The message objects of a page; a search's also carry match_content and match_subject. */
 function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): PageMessage[] {
   const cache = dictCacheFor(ctx, rows.map((row) => row.id));
+  const fields = search && searchFields(search);
   return rows.map((row) => {
     const dict: PageMessage = Object.assign(messageDict(ctx, cache, row, applyMarkdown), { flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) });
-    return search ? Object.assign(dict, searchFields(row, search)) : dict;
+    return fields ? Object.assign(dict, fields(row)) : dict;
   });
 }
 

@@ -116,8 +116,8 @@ function topicPolicyIs(policies: string): string {
 
 /**
  * Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'`, folding ASCII case only as SQLite's
- * LIKE does. instr() compares with memcmp: LIKE's character-by-character matching cost up to
- * 7.5 ms per message for a 1,000-character phrase against a crafted 10,000-character message, 0.2 ms.
+ * LIKE does. instr() compares with memcmp: for a 1,000-character phrase against a crafted
+ * 10,000-character message, LIKE's character-by-character matching took 7.5 ms, instr() 0.2 ms.
  */
 function containsBoth(phrase: string, params: unknown[]): string {
   const folded = phrase.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
@@ -126,22 +126,22 @@ function containsBoth(phrase: string, params: unknown[]): string {
 }
 
 /** Cheap column tests first, subqueries and the search last: SQLite tests the rest of a WHERE in its order. */
-const CONDITION_ORDER: readonly NarrowCondition['kind'][] = [
-  'id',
-  'stream',
-  'topic',
-  'sender',
-  'direct_group',
-  'is_direct',
-  'has',
-  'public_streams',
-  'flags',
-  'has_reaction',
-  'followed',
-  'muted',
-  'search',
-  'none',
-];
+const CONDITION_RANK: Readonly<Record<NarrowCondition['kind'], number>> = {
+  id: 0,
+  stream: 1,
+  topic: 2,
+  sender: 3,
+  direct_group: 4,
+  is_direct: 5,
+  has: 6,
+  public_streams: 7,
+  flags: 8,
+  has_reaction: 9,
+  followed: 10,
+  muted: 11,
+  search: 12,
+  none: 13,
+};
 
 /**
  * The conditions in one order, each once, without the ones that add nothing: a narrow's terms
@@ -150,8 +150,7 @@ const CONDITION_ORDER: readonly NarrowCondition['kind'][] = [
 function canonical(conditions: readonly NarrowCondition[]): NarrowCondition[] {
   const keyed = new Map<string, NarrowCondition>();
   for (const c of conditions) if (c.kind !== 'none') keyed.set(JSON.stringify(c), c);
-  const rank = (c: NarrowCondition) => CONDITION_ORDER.indexOf(c.kind);
-  return [...keyed].sort(([a, x], [b, y]) => rank(x) - rank(y) || (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
+  return [...keyed].sort(([a, x], [b, y]) => CONDITION_RANK[x.kind] - CONDITION_RANK[y.kind] || (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 
 const UM_FLAGS = flagsSql('um');
