@@ -17,7 +17,7 @@ import { silentLogger } from '../lib/logger.js';
 import { MAX_BUILT_STATEMENTS } from '../lib/store/db.js';
 import { injectRequest, startServer, withAuth, type TestServer } from './helpers.js';
 import { bad, bothFail, camelize, memberPair, ok, sendToStream } from './messaging_helpers.js';
-import { narrowFails, narrowedIds, search } from './narrow_helpers.js';
+import { narrowFails, narrowed, narrowedIds, search } from './narrow_helpers.js';
 
 const s: TestServer = await startServer();
 t.teardown(() => s.close());
@@ -71,6 +71,18 @@ t.test('POST /messages/flags/narrow refuses the same searches and changes nothin
     );
   }
   t.equal(flagged(), 0, 'no message was starred');
+});
+
+t.test('a long message of one-letter words is highlighted word by word, ASCII or not, never inside a tag', async (t) => {
+  const { alice, channel } = await memberPair(t, s, 'long');
+  const inChannel = { operator: 'channel', operand: channel };
+  for (const [letter, operand] of [['a', 'A'], ['é', 'e']] as const) {
+    await sendToStream(s, alice, channel, letter, `${`${letter} `.repeat(4000)}[${letter}](https://example.com/${operand.toLowerCase()})`);
+    const [message] = await narrowed(t, s, alice, [inChannel, { operator: 'topic', operand: letter }, search(operand)]);
+    const marked = `<span class="highlight">${letter}</span>`;
+    t.equal(message!.match_content.split(marked).length - 1, 4001, `${letter}: every word, the link's text too`);
+    t.match(message!.match_content, `<a href="https://example.com/${operand.toLowerCase()}">${marked}</a>`, `${letter}: not the link's address`);
+  }
 });
 
 t.test('the worst searches allowed are bounded work: at most 4 full-text statements, each of at most the word and phrase limits', async (t) => {
