@@ -1,8 +1,9 @@
 // The bounds of a search and of the statements narrows prepare: at most MAX_SEARCH_WORDS words and
 // MAX_SEARCH_PHRASES quoted phrases in a search (all its terms together), a 400 past them, in
 // GET /messages and POST /messages/flags/narrow; the worst search allowed is bounded work (counted
-// in the full-text statements SQLite runs); equivalent narrows share one SQL text; thousands of
-// narrow shapes keep few statements prepared and little memory.
+// in the full-text statements SQLite runs, one for any number of message_ids); long messages
+// highlighted word by word; equivalent narrows share one SQL text; thousands of narrow shapes keep
+// few statements prepared and little memory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -132,10 +133,30 @@ t.test('the worst searches allowed are bounded work: at most 4 full-text stateme
       t.ok(counted.every((c) => c.words <= MAX_SEARCH_WORDS && c.phrases <= 2 * MAX_SEARCH_PHRASES), `${name}: words and phrase tests within the limits`);
     }
   }
+  const messageIds = Array.from({ length: 500 }, (_, i) => i + 1);
+  for (const [name, narrow] of Object.entries(worst)) {
+    statements.length = 0;
+    ok(t, await injectRequest(chat.handler, 'GET', '/messages', { as: owner, params: { message_ids: messageIds, narrow } }), `${name}, 500 message_ids`);
+    t.equal(fullText().length, 1, `${name}, 500 message_ids: one full-text statement for them all`);
+  }
   statements.length = 0;
   const refused = await injectRequest(chat.handler, 'GET', '/messages', { as: owner, params: { anchor: 'newest', num_before: 50, num_after: 0, narrow: freezing } });
   t.equal(refused.status, 400, 'the freezing search is refused');
   t.same(fullText(), [], 'before any full-text statement runs');
+});
+
+t.test('with message_ids or a numeric anchor, a search keeps only the messages it matches', async (t) => {
+  const { alice, channel } = await memberPair(t, s, 'among');
+  const ids = [];
+  for (let i = 0; i < 6; i++) ids.push(await sendToStream(s, alice, channel, 't', i % 3 === 0 ? `needle ${i}` : `hay ${i}`));
+  const byIds = ok(t, await s.request('GET', '/messages', { as: alice, params: { message_ids: [...ids].reverse(), narrow: [search('needle')] } }));
+  t.same(byIds.messages.map((m: { id: number }) => m.id), [ids[0], ids[3]], 'message_ids: the matching ones, oldest first');
+  const inProcess = s.chat.api.messages.list(alice.user_id, { messageIds: ids, narrow: [{ operator: 'search', operand: 'needle' }] });
+  t.same(inProcess.messages.map((m) => (m as { id: number }).id), [ids[0], ids[3]], 'in-process too');
+  const around = ok(t, await s.request('GET', '/messages', { as: alice, params: { anchor: ids[4], num_before: 1, num_after: 1, narrow: [search('needle')] } }));
+  t.same([around.messages.map((m: { id: number }) => m.id), around.found_anchor], [[ids[3]], false], 'an anchor that does not match is not found');
+  const at = ok(t, await s.request('GET', '/messages', { as: alice, params: { anchor: ids[3], num_before: 0, num_after: 0, narrow: [search('needle')] } }));
+  t.same([at.messages.map((m: { id: number }) => m.id), at.found_anchor], [[ids[3]], true], 'one that matches is');
 });
 
 t.test('equivalent narrows share one statement: terms in any order, repeated, or adding nothing', async (t) => {

@@ -211,7 +211,25 @@ export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inc
 /** The matching message with this id, if any. */
 export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedRow | undefined {
   const b = base(q);
-  return s.prepareBuilt(`${b.sql} AND ${b.idColumn} = ?`).get(...b.params, id) as FetchedRow | undefined;
+  // better-sqlite3 binds a number as a REAL, and FTS5 ignores a `rowid =` constraint whose value is
+  // not an INTEGER (every match came back, the first taken for this id's).
+  const at = b.idColumn === 'f.rowid' ? 'CAST(? AS INTEGER)' : '?';
+  return s.prepareBuilt(`${b.sql} AND ${b.idColumn} = ${at}`).get(...b.params, id) as FetchedRow | undefined;
+}
+
+/**
+ * The matching messages among these ids (sorted, distinct), oldest first, in one statement: a
+ * search walks its index once within their range, where a statement per id would run the whole
+ * search again for each (a one-letter search over 1,000 ids of 100,000 messages took 22 s).
+ */
+export function selectMessagesAmong(s: Store, q: MessageQuery, ids: readonly number[]): FetchedRow[] {
+  if (ids.length === 0) return [];
+  const b = base(q);
+  const list = JSON.stringify(ids);
+  if (b.idColumn !== 'f.rowid') return s.prepareBuilt(`${b.sql} AND ${b.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${b.idColumn}`).all(...b.params, list) as FetchedRow[];
+  // `+ 0`: a filter on the walk; as a constraint on the index's rowid, SQLite would search once per id.
+  const sql = `${b.sql} AND f.rowid BETWEEN ? AND ? AND f.rowid + 0 IN (SELECT value FROM json_each(?)) ORDER BY f.rowid`;
+  return s.prepareBuilt(sql).all(...b.params, ids[0], ids.at(-1), list) as FetchedRow[];
 }
 
 /** The oldest matching message the user has not read (anchor=first_unread). */
