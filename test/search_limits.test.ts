@@ -86,7 +86,7 @@ t.test('a long message of one-letter words is highlighted word by word, ASCII or
   }
 });
 
-t.test('the worst searches allowed are bounded work: at most 4 full-text statements, each of at most the word and phrase limits', async (t) => {
+t.test('the worst searches and narrows allowed are bounded work: at most 4 full-text statements, each of at most the word and phrase limits; each user looked up once', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'parley-search-'));
   const statements: string[] = [];
   const db = new Database(join(dir, 'chat.db'), { verbose: (sql) => statements.push(String(sql)) });
@@ -139,6 +139,13 @@ t.test('the worst searches allowed are bounded work: at most 4 full-text stateme
     ok(t, await injectRequest(chat.handler, 'GET', '/messages', { as: owner, params: { message_ids: messageIds, narrow } }), `${name}, 500 message_ids`);
     t.equal(fullText().length, 1, `${name}, 500 message_ids: one full-text statement for them all`);
   }
+  const members: number[] = [];
+  for (let i = 0; i < 3; i++) members.push((await chat.admin.addUser({ email: `m${i}@example.com`, fullName: `M ${i}` })).user_id);
+  const dms = Array.from({ length: 100 }, () => ({ operator: 'dm', operand: Array.from({ length: 1000 }, (_, i) => members[i % 3]!) }));
+  statements.length = 0;
+  ok(t, await injectRequest(chat.handler, 'GET', '/messages', { as: owner, params: { anchor: 'newest', num_before: 1, num_after: 0, narrow: dms } }), '100 dm terms of 1,000 users');
+  const lookups = statements.filter((sql) => sql.startsWith('SELECT * FROM user WHERE id = ')).length;
+  t.ok(lookups <= 10, `each user looked up once (${lookups} lookups)`);
   statements.length = 0;
   const refused = await injectRequest(chat.handler, 'GET', '/messages', { as: owner, params: { anchor: 'newest', num_before: 50, num_after: 0, narrow: freezing } });
   t.equal(refused.status, 400, 'the freezing search is refused');
