@@ -145,6 +145,24 @@ function searchNarrow(world: World): fc.Arbitrary<Buffer> {
   return terms.map((narrow) => Buffer.from(JSON.stringify(narrow), 'utf8'));
 }
 
+/** Well-formed GET /messages and POST /messages/flags/narrow requests whose narrows pile up search words and phrases. */
+export function searchRequests(world: World): fc.Arbitrary<FuzzRequest> {
+  const text = (name: string, value: unknown): [string, Buffer] => [name, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8')];
+  const range = fc
+    .tuple(fc.constantFrom('newest', 'oldest', 'first_unread', ...world.ids.map(String)), fc.nat(100), fc.nat(100))
+    .map(([anchor, before, after]) => [text('anchor', anchor), text('num_before', before), text('num_after', after)]);
+  const byIds = fc.subarray(world.ids, { minLength: 1 }).map((ids) => [text('message_ids', ids)]);
+  const get = fc.tuple(searchNarrow(world), fc.oneof(range, byIds)).map(([narrow, rest]) => ({ method: 'GET', path: '/api/v1/messages', params: [['narrow', narrow] as [string, Buffer], ...rest] }));
+  const flags = fc.tuple(searchNarrow(world), range).map(([narrow, rest]) => ({
+    method: 'POST',
+    path: '/api/v1/messages/flags/narrow',
+    params: [['narrow', narrow] as [string, Buffer], ...rest, text('op', 'add'), text('flag', 'starred')],
+  }));
+  return fc
+    .record({ caller: fc.constantFrom('owner' as const, 'member' as const), encoding: fc.constantFrom<RawEncoding>('urlencoded', 'multipart'), request: fc.oneof(get, flags) })
+    .map(({ caller, encoding, request }) => ({ caller, encoding, ...request }));
+}
+
 const EXTRA_NAMES = ['client', 'foo', '__proto__', 'constructor', 'hasOwnProperty', 'toString', '', 'a b', 'é', 'api_key', 'queue_id', 'x[]'];
 
 function pathValue(param: Param, world: World, star: boolean): fc.Arbitrary<string> {
