@@ -188,8 +188,12 @@ export function createContext(
     },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
-      if (!fixed.has(key)) fixed.set(key, compute());
-      return fixed.get(key) as T;
+      // Every request asks for the user rows' holder: one lookup when the value is there.
+      const held = fixed.get(key);
+      if (held !== undefined || fixed.has(key)) return held as T;
+      const value = compute();
+      fixed.set(key, value);
+      return value;
     },
     cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T {
       const version = selectCacheVersion(store, name);
