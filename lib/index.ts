@@ -6,7 +6,8 @@ import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
-import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
+import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
+import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
@@ -122,7 +123,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   ensureRealm(ctx);
   ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
-  resumePushForwarding(ctx);
+  startDeliveries(ctx, DELIVERY_KINDS);
 
   const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
     route.handler(ctx, actor, input as never, request);
@@ -213,7 +214,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
     async close() {
       ctx.events.close();
-      stopPushForwarding(ctx);
+      await stopDeliveries(ctx);
       await ctx.checkpoints.close();
       const open = server;
       if (open) {
