@@ -7,6 +7,7 @@ import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js
 import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
+import { mailerOf } from './domain/email.js';
 import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
@@ -32,6 +33,7 @@ import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
@@ -215,6 +217,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     async close() {
       ctx.events.close();
       await stopDeliveries(ctx);
+      mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
       if (open) {
