@@ -182,7 +182,7 @@ export class DeliveryRunner {
           rescheduleClaimedDelivery(ctx.store, row.id, claim, { dueAt, payload: next === undefined ? null : JSON.stringify(next), lastError, attempts });
         switch (outcome.status) {
           case 'sent':
-            deleteClaimedDelivery(ctx.store, row.id, claim);
+            if (deleteClaimedDelivery(ctx.store, row.id, claim)) kind.succeeded?.(ctx, payload);
             return;
           case 'cancelled':
             // The server stopped: the next one starts this attempt over, uncounted.
