@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS user (
 -- random, not counted up, so a version written by a transaction that rolled back is never
 -- reached again by one that commits. Names: 'user' (the callers of lib/domain/auth.ts, and the
 -- organization URL their API emails take their domain from), 'alert_word', 'linkifier',
--- 'user_setting' (the notification settings of lib/notifications/settings.ts).
+-- 'user_setting' (the notification settings of lib/notifications/settings.ts), 'device' (who has
+-- a phone to push to).
 CREATE TABLE IF NOT EXISTS cache_version (
   name TEXT PRIMARY KEY,
   version INTEGER NOT NULL
@@ -501,6 +502,17 @@ CREATE TABLE IF NOT EXISTS device (
 ) STRICT;
 -- The devices state of POST /register and the test notification's "devices with a token".
 CREATE INDEX IF NOT EXISTS device_by_user ON device (user_id, id);
+-- Who has a phone to push to is kept in memory (lib/notifications/decide.ts) while cache_version
+-- 'device' stays where it is.
+CREATE TRIGGER IF NOT EXISTS device_inserted AFTER INSERT ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS device_updated AFTER UPDATE OF push_token_id ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS device_deleted AFTER DELETE ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
 
 ------------------------------------------------------------------------------------------------
 -- Deliveries (lib/deliveries/): what leaves the process after a commit

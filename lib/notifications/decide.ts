@@ -11,7 +11,6 @@ import { emailEnabled } from '../domain/email.js';
 import type { StreamRow } from '../store/streams.js';
 import {
   selectHasMessageQueue,
-  selectHasPushDevice,
   selectLastActiveTime,
   selectSubscriptionNotificationRows,
   selectTopicPolicies,
@@ -127,12 +126,9 @@ function idleUsers(ctx: Ctx, userIds: readonly number[]): Set<number> {
   return new Set(userIds.filter((id) => !selectHasMessageQueue(ctx.store, id) || (selectLastActiveTime(ctx.store, id) ?? -Infinity) < since));
 }
 
-function withPushDevices(ctx: Ctx, userIds: readonly number[]): number[] {
-  if (userIds.length > SCAN_THRESHOLD) {
-    const devices = selectUsersWithPushDevices(ctx.store);
-    return userIds.filter((id) => devices.has(id));
-  }
-  return userIds.filter((id) => selectHasPushDevice(ctx.store, id));
+/** Who has a phone to push to, kept until any process changes a device's token. */
+function usersWithPushDevices(ctx: Ctx): ReadonlySet<number> {
+  return ctx.cached('device', () => selectUsersWithPushDevices(ctx.store));
 }
 
 /**
@@ -147,9 +143,8 @@ export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void
   const decisions = decide(ctx, message, { email: email || hook });
   if (decisions.length === 0) return;
   if (push) {
-    const pushed = decisions.filter((d) => d.push !== null);
-    const withDevices = new Set(withPushDevices(ctx, pushed.map((d) => d.userId)));
-    queuePushNotifications(ctx, message.id, pushed.filter((d) => withDevices.has(d.userId)));
+    const phones = usersWithPushDevices(ctx);
+    queuePushNotifications(ctx, message.id, decisions.filter((d) => d.push !== null && phones.has(d.userId)));
   }
   if (email) queueMissedMessageEmails(ctx, message.id, decisions.filter((d) => d.email !== null));
   if (hook) queueHookNotifications(ctx, message.id, decisions);

@@ -15,10 +15,17 @@ import type { Decision, NotificationTrigger } from './triggers.js';
 
 export type NotificationListener = (notification: ChatNotification) => void;
 
+/** The recipients who share a decision. */
+interface HookGroup {
+  push: NotificationTrigger | null;
+  email: NotificationTrigger | null;
+  group: number | null;
+  user_ids: number[];
+}
+
 interface HookPayload {
   message_id: number;
-  /** [user id, push trigger, email trigger, mentioned group id] */
-  recipients: [number, NotificationTrigger | null, NotificationTrigger | null, number | null][];
+  recipients: HookGroup[];
 }
 
 const LISTENERS = Symbol('parley.notificationListeners');
@@ -38,19 +45,39 @@ export function subscribeToNotifications(ctx: Ctx, listener: NotificationListene
 /** Writes the hook delivery of a message's decisions (call in the send transaction). */
 export function queueHookNotifications(ctx: Ctx, messageId: number, decisions: readonly Decision[]): void {
   if (decisions.length === 0) return;
-  enqueueDelivery(ctx, notificationHookDelivery, {
-    message_id: messageId,
-    recipients: decisions.map((d) => [d.userId, d.push, d.email, d.mentionedGroupId]),
-  });
+  const groups = new Map<string, HookGroup>();
+  for (const d of decisions) {
+    const key = `${d.push}|${d.email}|${d.mentionedGroupId}`;
+    const group = groups.get(key);
+    if (group) group.user_ids.push(d.userId);
+    else groups.set(key, { push: d.push, email: d.email, group: d.mentionedGroupId, user_ids: [d.userId] });
+  }
+  enqueueDelivery(ctx, notificationHookDelivery, { message_id: messageId, recipients: [...groups.values()] });
 }
 
-/** The notifications of a payload whose recipients can still see the message. */
+/** What is left of a payload once the first `done` recipients were handed over. */
+function remaining(payload: HookPayload, done: number): HookPayload {
+  const recipients: HookGroup[] = [];
+  let skip = done;
+  for (const group of payload.recipients) {
+    if (skip >= group.user_ids.length) {
+      skip -= group.user_ids.length;
+      continue;
+    }
+    recipients.push({ ...group, user_ids: group.user_ids.slice(skip) });
+    skip = 0;
+  }
+  return { ...payload, recipients };
+}
+
+/** The notifications of a payload whose recipients can still see the message, each with its position in the payload. */
 function notificationsOf(ctx: Ctx, payload: HookPayload): { index: number; notification: ChatNotification }[] {
   const realm = getRealm(ctx);
   const message = notifiedMessage(ctx, payload.message_id, realm.url);
   if (!message) return [];
   const out: { index: number; notification: ChatNotification }[] = [];
-  payload.recipients.forEach(([userId, push, email, groupId], index) => {
+  const flat = payload.recipients.flatMap(({ push, email, group, user_ids }) => user_ids.map((userId) => [userId, push, email, group] as const));
+  flat.forEach(([userId, push, email, groupId], index) => {
     const user = selectUserById(ctx.store, userId);
     if (user?.is_active !== 1 || selectUserMessageFlags(ctx.store, userId, message.row.id) === undefined) return;
     const group = groupId === null ? undefined : groupName(ctx, groupId);
@@ -95,7 +122,7 @@ export const notificationHookDelivery: DeliveryKind<HookPayload> = {
           await notify(notification);
         } catch (error) {
           ctx.logger.warn('notification hook failed', { message_id: payload.message_id, user_id: notification.recipient.user_id, error: String(error) });
-          return { status: 'retry', reason: 'the notify hook threw', payload: { ...payload, recipients: payload.recipients.slice(index) } };
+          return { status: 'retry', reason: 'the notify hook threw', payload: remaining(payload, index) };
         }
       }
       for (const listener of listeners(ctx)) {

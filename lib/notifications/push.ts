@@ -28,8 +28,10 @@ const MAX_REMOVED_IDS = 200;
 
 interface PushMessagePayload {
   message_id: number;
-  /** [user id, the mentioned group to name (or null)], in the order they are sent. */
-  users: [number, number | null][];
+  /** The users to notify, in the order they are sent. */
+  users: number[];
+  /** The mentioned group to name, by user (those mentioned through a group only). */
+  groups?: Record<string, number>;
 }
 
 interface PushRemovePayload {
@@ -84,7 +86,11 @@ function failureOutcome<P>(ctx: Ctx, error: unknown, rest: P): DeliveryOutcome<P
 /** Writes the push delivery of a message's notified users (call in the send transaction). */
 export function queuePushNotifications(ctx: Ctx, messageId: number, decisions: readonly Decision[]): void {
   if (decisions.length === 0) return;
-  enqueueDelivery(ctx, pushMessageDelivery, { message_id: messageId, users: decisions.map((d) => [d.userId, d.mentionedGroupId]) });
+  const groups: Record<string, number> = {};
+  for (const d of decisions) if (d.mentionedGroupId !== null) groups[d.userId] = d.mentionedGroupId;
+  const payload: PushMessagePayload = { message_id: messageId, users: decisions.map((d) => d.userId) };
+  if (Object.keys(groups).length > 0) payload.groups = groups;
+  enqueueDelivery(ctx, pushMessageDelivery, payload);
 }
 
 export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
@@ -103,7 +109,8 @@ export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
       const users: number[] = [];
       let next = 0;
       for (; next < payload.users.length && requests.length < MAX_PUSH_REQUESTS; next++) {
-        const [userId, groupId] = payload.users[next]!;
+        const userId = payload.users[next]!;
+        const groupId = payload.groups?.[userId] ?? null;
         if (!message) break;
         const flags = selectUserMessageFlags(ctx.store, userId, message.row.id);
         // Zulip: not for a message read meanwhile, nor one already pushed, nor to a deactivated user.
@@ -119,7 +126,7 @@ export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
         }
         users.push(userId);
       }
-      return { message, requests, sent, users, rest: { message_id: payload.message_id, users: payload.users.slice(next) } };
+      return { message, requests, sent, users, rest: { ...payload, users: payload.users.slice(next) } };
     });
     if (!batch.message) return { status: 'sent' };
     if (batch.requests.length > 0) {

@@ -54,12 +54,8 @@ export function selectUsersActiveSince(s: Store, since: number): Set<number> {
   return new Set(s.prepare('SELECT user_id FROM presence WHERE last_active_time >= ?').pluck().all(since) as number[]);
 }
 
-export function selectHasPushDevice(s: Store, userId: number): boolean {
-  return s.prepare('SELECT 1 FROM device WHERE user_id = ? AND push_token_id IS NOT NULL LIMIT 1').pluck().get(userId) !== undefined;
-}
-
 export function selectUsersWithPushDevices(s: Store): Set<number> {
-  return new Set(s.prepare('SELECT DISTINCT user_id FROM device WHERE push_token_id IS NOT NULL').pluck().all() as number[]);
+  return new Set(s.prepare('SELECT user_id FROM device WHERE push_token_id IS NOT NULL').pluck().all() as number[]);
 }
 
 /** A push notification went out: marks the message as shown on the user's phones, unless it was read meanwhile. */
