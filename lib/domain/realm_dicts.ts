@@ -112,5 +112,11 @@ export type LinkifierState = z.infer<typeof linkifierStateSchema>;
 
 export const realmEventSchemas = [
   realmEmojiStateSchema.extend({ type: z.literal('realm_emoji'), op: z.literal('update') }),
+  z.object({
+    type: z.literal('realm'),
+    op: z.literal('update_dict'),
+    property: z.literal('default'),
+    data: z.object({ can_delete_any_message_group: groupSettingValueSchema, can_delete_own_message_group: groupSettingValueSchema }),
+  }),
   z.object({ type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }),
 ] as const;
