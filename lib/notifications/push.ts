@@ -39,9 +39,20 @@ interface PushRemovePayload {
   message_ids: number[];
 }
 
-const timeoutMs = (ctx: Ctx) => ctx.options.push?.timeoutMs ?? DEFAULT_BOUNCER_TIMEOUT_MS;
-const retryDelaysMs = (ctx: Ctx) => ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 const enabled = (ctx: Ctx) => bouncerConfig(ctx) !== undefined;
+
+/** What every push delivery shares: sent while a bouncer is configured, with its timeout and retries. */
+const bouncerDelivery = {
+  enabled,
+  timeoutMs: (ctx: Ctx) => ctx.options.push?.timeoutMs ?? DEFAULT_BOUNCER_TIMEOUT_MS,
+  retryDelaysMs: (ctx: Ctx) => ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+};
+
+/** The organization, once libsodium is ready to encrypt for it. */
+async function encryptingFor(ctx: Ctx): Promise<Realm> {
+  await sodiumReady();
+  return getRealm(ctx);
+}
 
 /** JSON with its keys sorted, as Zulip's payloads are. */
 function sortedJson(value: Record<string, unknown>): string {
@@ -95,12 +106,9 @@ export function queuePushNotifications(ctx: Ctx, messageId: number, decisions: r
 
 export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
   name: 'push_message',
-  enabled,
-  timeoutMs,
-  retryDelaysMs,
+  ...bouncerDelivery,
   async send(ctx, { payload, signal }) {
-    await sodiumReady();
-    const realm = getRealm(ctx);
+    const realm = await encryptingFor(ctx);
     // One read transaction: the message and each user's state as of one moment.
     const batch = ctx.tx(() => {
       const message = notifiedMessage(ctx, payload.message_id, realm.url);
@@ -170,12 +178,9 @@ export function withdrawDeletedPushNotifications(ctx: Ctx, messageId: number): v
 
 export const pushRemoveDelivery: DeliveryKind<PushRemovePayload> = {
   name: 'push_remove',
-  enabled,
-  timeoutMs,
-  retryDelaysMs,
+  ...bouncerDelivery,
   async send(ctx, { payload, signal }) {
-    await sodiumReady();
-    const realm = getRealm(ctx);
+    const realm = await encryptingFor(ctx);
     const devices = pushableDevices(ctx, payload.user_id);
     if (devices.length === 0) return { status: 'sent' };
     const messageIds = [...payload.message_ids].sort((a, b) => a - b).slice(-MAX_REMOVED_IDS);
