@@ -18,6 +18,7 @@ import {
   selectUsersWithMessageQueues,
   selectUsersWithPushDevices,
 } from '../store/notifications.js';
+import { selectBotIds } from '../store/users.js';
 import { queueMissedMessageEmails } from './email.js';
 import { hookEnabled, queueHookNotifications } from './hook.js';
 import { queuePushNotifications } from './push.js';
@@ -35,8 +36,6 @@ export interface SentMessage {
   recipients: readonly number[];
   /** Each recipient's flag bits, as written. */
   flags: readonly number[];
-  /** Recipients that are bots: never notified. */
-  bots: ReadonlySet<number>;
   /** Recipients who muted the sender. */
   mutingSender: ReadonlySet<number>;
   /** Users mentioned by name, and the groups mentioned with their members. */
@@ -120,6 +119,11 @@ function idleUsers(ctx: Ctx, userIds: readonly number[]): Set<number> {
   return new Set(userIds.filter((id) => !selectHasMessageQueue(ctx.store, id) || (selectLastActiveTime(ctx.store, id) ?? -Infinity) < since));
 }
 
+/** The bots, never notified: kept until any process adds one. */
+function botIds(ctx: Ctx): ReadonlySet<number> {
+  return ctx.cached('bot', () => selectBotIds(ctx.store));
+}
+
 /** Who has a phone to push to, kept until any process changes a device's token. */
 function usersWithPushDevices(ctx: Ctx): ReadonlySet<number> {
   return ctx.cached('device', () => selectUsersWithPushDevices(ctx.store));
@@ -159,6 +163,7 @@ function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean }): Dec
   const subRows = stream ? selectSubscriptionNotificationRows(ctx.store, stream.id) : new Map<number, SubscriptionSettings>();
   const extra = stream ? settingCandidates(settings, policies, subRows) : undefined;
   const groups = message.mentionedGroups.length > 0 ? mentionedGroupOf(message) : new Map<number, { id: number }>();
+  const bots = botIds(ctx);
 
   // Recipients with Zulip's defaults everywhere are decided by their flags alone (the @all case).
   const byFlags = new Map<number, Assessed>();
@@ -173,7 +178,7 @@ function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean }): Dec
     // A direct message may notify anyone; a channel message who its flags or settings name.
     if (stream && (bits & (FLAG.mentioned | WILDCARD)) === 0 && !extra!.has(userId)) return;
     // Zulip's trivially_should_not_notify: the sender, who muted the sender; and bots are never notified.
-    if (userId === message.senderId || message.bots.has(userId) || message.mutingSender.has(userId)) return;
+    if (userId === message.senderId || bots.has(userId) || message.mutingSender.has(userId)) return;
     const plain = !settings.changedBy(userId) && !subRows.has(userId) && !policies.has(userId);
     let assessed = plain ? byFlags.get(bits) : undefined;
     if (!assessed) {
