@@ -23,8 +23,10 @@ export interface PushOptions {
   fetch?: typeof import('node-fetch').default;
   /** Per-request timeout in ms (Zulip: 15 s). */
   timeoutMs?: number;
-  /** Delays in ms between retries of a device registration (network errors and 5xx). */
+  /** Delays in ms between attempts at a bouncer request (a device registration, a notification). */
   retryDelaysMs?: number[];
+  /** Zulip's PUSH_NOTIFICATION_REDACT_CONTENT: notifications say "New message" instead of the content. */
+  redactContent?: boolean;
 }
 
 export interface RateLimitOptions {

@@ -93,7 +93,8 @@ function renderOrderedList(ol: Element): string {
   let depth = 0;
   for (let up = ol.parent; up; up = up.parent) if (up.tag === 'ol') depth += 1;
   const indent = depth > 0 ? '\n' + '  '.repeat(depth) : '';
-  return ol.children.map((li) => `${indent}${counter++}. ${process(li).trim()}`).join('\n');
+  // markdown-it breaks the line before a nested list where Zulip's renderer does not: no blank line.
+  return ol.children.map((li) => `${indent}${counter++}. ${process(li).trim().replace(/\n\s*\n/g, '\n')}`).join('\n');
 }
 
 function renderSpoiler(block: Element): string {

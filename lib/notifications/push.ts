@@ -60,7 +60,7 @@ function sortedJson(value: Record<string, unknown>): string {
 }
 
 /** Zulip's get_message_payload for E2EE (NotifPayloadNewMessage in the app). */
-function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group: { id: number; name: string } | undefined): string {
+function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group: { id: number; name: string } | undefined, redact: boolean): string {
   const conversation = m.stream
     ? { recipient_type: 'channel', channel_id: m.stream.id, channel_name: m.stream.name, topic: topicDisplayName(m.row.topic) }
     : { recipient_type: 'direct', recipient_user_ids: m.directUserIds };
@@ -74,7 +74,7 @@ function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group:
     sender_full_name: m.sender.full_name,
     message_id: m.row.id,
     time: m.row.date_sent,
-    content: truncateContent(m.text),
+    content: redact ? 'New message' : truncateContent(m.text),
     ...conversation,
     ...(group ? { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name } : {}),
   });
@@ -127,7 +127,7 @@ export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
         const devices = pushableDevices(ctx, userId);
         if (devices.length === 0) continue;
         const name = groupId === null ? undefined : groupName(ctx, groupId);
-        const plaintext = messagePayload(realm, userId, message, name === undefined ? undefined : { id: groupId!, name });
+        const plaintext = messagePayload(realm, userId, message, name === undefined ? undefined : { id: groupId!, name }, ctx.options.push?.redactContent === true);
         for (const request of encryptedRequests(ctx, devices, plaintext)) {
           requests.push(request);
           sent.push({ userId, tokenId: request.token_id });
