@@ -1,9 +1,5 @@
-// Who may delete messages, as POST /register's realm settings tell clients (Zulip's
-// realm_can_delete_any_message_group: administrators; realm_can_delete_own_message_group:
-// everyone, within realm_message_content_delete_limit_seconds), so that the mobile app offers
-// "Delete message" where parley allows it (lib/domain/message_delete.ts). parley has no system
-// groups: each setting lists its members, and a `realm` update_dict event follows every change
-// of them (an account added, deactivated, reactivated, or its role changed).
+// Who may delete messages, as /register's realm settings tell clients (administrators any; everyone
+// their own within the limit), kept current by `realm` update_dict events.
 import type { Ctx } from '../context.js';
 import { selectActiveUserRoles } from '../store/users.js';
 import { emit } from './event_types.js';
@@ -18,6 +14,11 @@ export interface MessageDeleteGroups {
   can_delete_own_message_group: GroupSettingValue;
 }
 
+/**
+ * Zulip's realm_can_delete_any_message_group and realm_can_delete_own_message_group, as parley's
+ * rules (lib/domain/message_delete.ts) are, so that the mobile app offers "Delete message" where
+ * parley allows it. parley has no system groups: each setting lists its members.
+ */
 export function messageDeleteGroups(ctx: Ctx): MessageDeleteGroups {
   const active = selectActiveUserRoles(ctx.store);
   const members = (ids: number[]): GroupSettingValue => ({ direct_members: ids, direct_subgroups: [] });
@@ -27,7 +28,7 @@ export function messageDeleteGroups(ctx: Ctx): MessageDeleteGroups {
   };
 }
 
-/** Tells every client the settings' new members (call in the transaction that changed an account). */
+/** Tells every client the settings' new members (call in the transaction that added, deactivated, reactivated an account or changed its role). */
 export function announceMessageDeleteGroups(ctx: Ctx): void {
   emit(ctx, null, { type: 'realm', op: 'update_dict', property: 'default', data: messageDeleteGroups(ctx) });
 }

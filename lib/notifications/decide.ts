@@ -1,8 +1,5 @@
-// Who a new message notifies, decided in its send transaction as Zulip's get_recipient_info and
-// process_message_event do (zerver/actions/message_send.py, zerver/tornado/event_queue.py), and
-// written as deliveries: one push delivery and one hook delivery per message, a missed-message
-// email entry per emailed user. Set-based: a few indexed reads per send whatever the channel's
-// size, nothing at all when no channel (push, email, the application's hook) is on.
+// Who a new message notifies, decided in its send transaction as Zulip does (get_recipient_info,
+// process_message_event), and written as deliveries: a few indexed reads per send.
 import type { Ctx } from '../context.js';
 import { FLAG } from '../domain/flags.js';
 import { OFFLINE_THRESHOLD_SECONDS } from '../domain/presence_dicts.js';
@@ -130,8 +127,10 @@ function usersWithPushDevices(ctx: Ctx): ReadonlySet<number> {
 }
 
 /**
- * Decides a new message's notifications and writes their deliveries. Call in the send
- * transaction, after the message's user_message rows.
+ * Decides a new message's notifications and writes their deliveries (one push delivery and one
+ * hook delivery per message, a missed-message email entry per emailed user). Call in the send
+ * transaction, after the message's user_message rows. Nothing happens when no channel (push,
+ * email, the application's hook) is on.
  */
 export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void {
   const pushable = pushConfigured(ctx);

@@ -1,8 +1,5 @@
-// Missed-message emails, batched as Zulip's MissedMessageWorker and handle_missedmessage_emails
-// do: the messages that would email a user wait (missed_message_email rows) until the user's
-// email_notifications_batching_period_seconds after the first of them has passed; then those still
-// unread become one email per conversation (a direct message's sender, a channel's topic), sent
-// through the mailer (lib/domain/email.ts). https://zulip.com/help/email-notifications
+// Missed-message emails, batched as Zulip's MissedMessageWorker does: per user, until their
+// batching period has passed; then one email per conversation (https://zulip.com/help/email-notifications).
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind } from '../deliveries/outbox.js';
 import { sendEmail } from '../domain/email.js';

@@ -1,7 +1,5 @@
-// Mobile push notifications of messages, end to end encrypted through the push bouncer (Zulip's
-// handle_push_notification and handle_remove_push_notification, with the E2EE payloads of
-// https://zulip.com/api/mobile-notifications): push_message deliveries (one per message, its
-// recipients listed) and push_remove deliveries (a user's read or deleted messages, withdrawn).
+// Mobile push notifications of messages through the push bouncer (Zulip's handle_push_notification,
+// handle_remove_push_notification; https://zulip.com/api/mobile-notifications): the deliveries.
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind, type DeliveryOutcome } from '../deliveries/outbox.js';
 import { FLAG } from '../domain/flags.js';

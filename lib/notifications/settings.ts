@@ -1,6 +1,5 @@
-// The personal settings that decide notifications, for every user at once: the values that
-// differ from the server's defaults, kept in memory until any process writes user_setting
-// (ctx.cached 'user_setting'), so that a send reads them without a query per recipient.
+// The personal settings that decide notifications, for every user at once, kept in memory until
+// any process writes user_setting (ctx.cached 'user_setting'): no query per recipient.
 import type { Ctx } from '../context.js';
 import { settingDefault, type SettingValue } from '../domain/user_setting_types.js';
 import type { Store } from '../store/db.js';
