@@ -9,7 +9,7 @@ import type { GroupSettingValue } from './user_group_dicts.js';
 /** Zulip's default message_content_delete_limit_seconds (no grace period, unlike editing). */
 export const DELETE_LIMIT_SECONDS = 600;
 
-export interface MessageDeleteGroups {
+interface MessageDeleteGroups {
   can_delete_any_message_group: GroupSettingValue;
   can_delete_own_message_group: GroupSettingValue;
 }

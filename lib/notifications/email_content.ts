@@ -16,7 +16,7 @@ export interface EmailedMessage {
   group: string | null;
 }
 
-export interface EmailContent {
+interface EmailContent {
   subject: string;
   text: string;
   html: string;

@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { settingDefault, type SettingValue } from '../domain/user_setting_types.js';
 import type { Store } from '../store/db.js';
 
-export const NOTIFICATION_SETTINGS = [
+const NOTIFICATION_SETTINGS = [
   'enable_stream_push_notifications',
   'enable_stream_email_notifications',
   'enable_followed_topic_push_notifications',
@@ -18,7 +18,7 @@ export const NOTIFICATION_SETTINGS = [
   'message_content_in_email_notifications',
   'realm_name_in_email_notifications_policy',
 ] as const;
-export type NotificationSetting = (typeof NOTIFICATION_SETTINGS)[number];
+type NotificationSetting = (typeof NOTIFICATION_SETTINGS)[number];
 
 /** One user's notification settings, by name. */
 export type UserNotificationSettings = Readonly<Record<NotificationSetting, SettingValue>>;

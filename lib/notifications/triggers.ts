@@ -29,7 +29,7 @@ export interface Decision {
 }
 
 /** Which of Zulip's reasons hold for one recipient, through one channel, each with its settings. */
-export interface ChannelReasons {
+interface ChannelReasons {
   dm: boolean;
   mention: boolean;
   topicWildcardInFollowed: boolean;

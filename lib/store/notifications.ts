@@ -12,7 +12,7 @@ export function selectTopicPolicies(s: Store, streamId: number, topic: string): 
   return new Map(rows);
 }
 
-export interface SubscriptionNotificationRow {
+interface SubscriptionNotificationRow {
   user_id: number;
   is_muted: number;
   push_notifications: number | null;
@@ -79,7 +79,7 @@ export function clearPushed(s: Store, userId: number, messageIds: readonly numbe
   for (const id of messageIds) statement.run(userId, id);
 }
 
-export interface MissedMessageEmailRow {
+interface MissedMessageEmailRow {
   message_id: number;
   trigger: string;
   mentioned_group_id: number | null;
