@@ -24,6 +24,7 @@ import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -245,6 +246,7 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
     const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
     if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
   }
+  announceMessageDeleteGroups(ctx);
 }
 
 /** POST /users: administrators create users. */
@@ -279,6 +281,7 @@ export function updateUser(
       updateUserRole(ctx.store, target.id, input.role);
       emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
       notifyBotCreationChange(ctx, toActor(target), input.role as Role);
+      announceMessageDeleteGroups(ctx);
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};

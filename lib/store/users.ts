@@ -76,6 +76,11 @@ export function selectActiveUserIds(s: Store): number[] {
   return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
 }
 
+/** Every bot's id, active or not. */
+export function selectBotIds(s: Store): Set<number> {
+  return new Set(s.prepare('SELECT id FROM user WHERE bot_type IS NOT NULL').pluck().all() as number[]);
+}
+
 export function selectActiveUserRoles(s: Store): { id: number; role: number }[] {
   return s.all<{ id: number; role: number }>('SELECT id, role FROM user WHERE is_active = 1 ORDER BY id');
 }

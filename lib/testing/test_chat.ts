@@ -48,6 +48,8 @@ export class TestChat<U extends string = string, C extends string = string> impl
   readonly api: ChatServer['api'];
   readonly admin: ChatServer['admin'];
   readonly events: ChatServer['events'];
+  /** The current server's notification subscription (a subscription lasts until the next restore()). */
+  readonly notifications: ChatServer['notifications'];
   #server: ChatServer;
   #db: Database.Database;
   readonly #attachments: Attachments;
@@ -67,6 +69,7 @@ export class TestChat<U extends string = string, C extends string = string> impl
     this.handler = (req, res, next) => this.#server.handler(req, res, next);
     this.api = forwardGroups(this.#server.api, () => this.#server.api);
     this.admin = forwardFunctions(this.#server.admin, () => this.#server.admin);
+    this.notifications = { subscribe: (listener) => this.#server.notifications.subscribe(listener) };
     this.events = {
       subscribe: (userId: number, listener: (event: DeliveredEvent) => void, options?: SubscribeOptions) => {
         this.#open();
