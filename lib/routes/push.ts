@@ -25,10 +25,10 @@ export const pushRoutes = {
     transactional: true,
     access: 'user',
     summary: 'Remove one of the caller\'s devices, with its push key and token (the mobile app calls it when logging out)',
-    params: { device_id: int().describe('From POST /register_client_device') },
+    params: { deviceId: int().describe('From POST /register_client_device') },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeClientDevice(ctx, actor, { deviceId: p.device_id }),
+    handler: (ctx, { actor }, p) => removeClientDevice(ctx, actor, p),
   }),
   register: route({
     method: 'POST',
