@@ -1,6 +1,6 @@
 // Schema 23's data migration (lib/store/migrate_periods.ts), tested against the layout it replaces:
 // an organization written with a row per recipient (today's layout: every channel small), taken
-// back to schema 17, then opened by this parley, which gives its big channel's subscribers
+// back to schema 19, then opened by this parley, which gives its big channel's subscribers
 // subscription periods and drops the rows that said only what a period says. Every user's
 // messages, flags, unread state and narrows are the same after as before, and stay the same as
 // those of a copy left in the old layout when both go on receiving, reading and starring.
@@ -11,11 +11,11 @@ import { createChatServer, type ChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
 import { open, pragma, tempFile } from './store_helpers.js';
-import { TO_VERSION_17 } from './schema_17.js';
+import { TO_VERSION_19 } from './schema_19.js';
 
 t.setTimeout(600_000);
 
-/** Every channel small: a row per recipient, as schema 17 stored every message. */
+/** Every channel small: a row per recipient, as schema 19 stored every message. */
 const ROWS_ONLY = { logger: silentLogger, largeChannelSubscribers: 1_000_000 };
 const CROWD = 300;
 
@@ -104,7 +104,7 @@ t.test('schema 23: a big channel gets subscription periods and loses its default
   db.close();
   copyFileSync(file, reference);
   db = open(t, file);
-  db.exec(TO_VERSION_17);
+  db.exec(TO_VERSION_19);
   const rowsBefore = db.prepare('SELECT count(*) FROM user_message').pluck().get() as number;
   db.close();
 

@@ -28,6 +28,10 @@ export interface NewUser {
   initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
+  /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
+  checkInTransaction?: (() => void) | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -68,6 +72,7 @@ function insertAccount(ctx: Ctx, input: NewUser & { email: string; fullName: str
   checkEmailFree(ctx, input.email);
   const apiKey = generateApiKey(ctx.random);
   const id = insertUser(ctx.store, {
+    id: input.id ?? null,
     email: input.email,
     full_name: input.fullName,
     role: input.role ?? ROLE.member,
@@ -95,6 +100,10 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
   return ctx.tx(() => {
     // Another process may have created the organization since the caller looked.
     if (input.first && selectHasUsers(ctx.store)) throw new Error(ORGANIZATION_EXISTS);
+    input.checkInTransaction?.();
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const { row, apiKey } = insertAccount(ctx, { ...input, email, fullName }, passwordHash);
     if (input.first && input.initialChannels) createInitialChannels(ctx);
     if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });

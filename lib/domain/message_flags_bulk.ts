@@ -13,6 +13,7 @@ import { changeMessageFlag, checkFlagChange, ignoredChannelsField, ignoredChanne
 import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
 import type { NarrowTerm } from './narrow.js';
 import type { Actor } from './roles.js';
+import { withdrawReadPushNotifications } from '../notifications/push.js';
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: num_before + num_after are clamped to this. */
 export const MAX_MESSAGES_PER_UPDATE = 5000;
@@ -89,6 +90,7 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typ
     const done = ctx.tx(() => {
       const ids = selectNewestUnreadMessageIds(ctx.store, actor.id, MARK_ALL_BATCH_SIZE);
       updateUserMessageFlagsWhereDifferent(ctx.store, actor.id, ids, READ_BIT, READ_BIT);
+      if (ids.length > 0) withdrawReadPushNotifications(ctx, actor.id);
       const last = ids.length < MARK_ALL_BATCH_SIZE;
       const messages = last ? [] : ids.sort((a, b) => a - b);
       emit(ctx, [actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
@@ -107,6 +109,7 @@ export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: numbe
   const unread = selectNewestUnreadMessageIds(ctx.store, userId, Number.MAX_SAFE_INTEGER, { streamId, topic }).reverse();
   if (unread.length === 0) return;
   updateUserMessageFlagsWhereDifferent(ctx.store, userId, unread, READ_BIT, READ_BIT);
+  withdrawReadPushNotifications(ctx, userId);
   emit(ctx, [userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
 }
 

@@ -3,8 +3,9 @@
 // only for the recipients whose flags are not the default (mentioned, the sender's own, alert
 // words, muted senders), the others having it by their subscription periods
 // (lib/store/subscription_periods.ts); `message` events by flags, the default ones to "the
-// channel's receivers" (lib/events/audience.ts). The content is rendered once. A message to a
-// channel of 100,000 costs what it says, not what the channel weighs.
+// channel's receivers" (lib/events/audience.ts); the notifications it decides
+// (lib/notifications/decide.ts). The content is rendered once. A message to a channel of 100,000
+// costs what it says, not what the channel weighs.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
@@ -25,6 +26,7 @@ import { alertWordMatcher, renderMessage, renderedFlags, topicLinksJson } from '
 import { updateClaims } from './attachments.js';
 import { streamViewers } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
+import { decideMessageNotifications } from '../notifications/decide.js';
 
 export interface SendInput {
   type: 'stream' | 'channel' | 'direct' | 'private';
@@ -100,16 +102,16 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     // big channel's recipients (its subscribers, by their open periods), those whose flags may
     // differ from the default.
     const byPeriod = stream !== undefined && stream.subscriber_count >= (ctx.options.largeChannelSubscribers ?? DEFAULT_LARGE_CHANNEL_SUBSCRIBERS);
+    const channel = stream;
+    const receives = channel !== undefined && byPeriod ? (userId: number) => selectReceivesNow(ctx.store, userId, channel.id) : undefined;
     let rowUsers = directRecipients;
     if (stream && !byPeriod) {
       rowUsers = selectActiveSubscriberIds(ctx.store, stream.id);
       for (const id of rendered.mentionedBotIds) if (!rowUsers.includes(id)) unsubscribedBots.add(id);
       if (unsubscribedBots.size > 0) rowUsers = [...rowUsers, ...unsubscribedBots].sort((a, b) => a - b);
-    } else if (stream) {
-      const channel = stream;
-      const receives = (userId: number) => selectReceivesNow(ctx.store, userId, channel.id);
+    } else if (stream && receives) {
       const candidates = rendered.streamWildcard
-        ? selectActiveSubscriberIds(ctx.store, channel.id)
+        ? selectActiveSubscriberIds(ctx.store, stream.id)
         : [...new Set([...rendered.mentionedUserIds, ...alertWordUsers(ctx, content), ...topicParticipants(ctx, rendered, topicTarget), ...muting, actor.id])].filter(receives);
       for (const id of rendered.mentionedBotIds) if (!receives(id)) unsubscribedBots.add(id);
       rowUsers = [...new Set([...candidates, ...unsubscribedBots])].sort((a, b) => a - b);
@@ -144,6 +146,18 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       rows.map(([, value]) => value),
     );
     updateClaims(ctx, actor, id, rendered.html);
+    decideMessageNotifications(ctx, {
+      id,
+      senderId: actor.id,
+      stream,
+      topic,
+      recipients: rowUsers,
+      flags: bits,
+      receivesByPeriod: receives,
+      mutingSender: muting,
+      directMentions: rendered.directMentionIds,
+      mentionedGroups: rendered.mentionedGroups,
+    });
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);

@@ -4,12 +4,21 @@ import type { Store } from './db.js';
 
 /**
  * What is kept: the callers' user rows, the organization's user list (lib/domain/user_list.ts),
- * the alert-word matcher, the compiled linkifiers.
+ * the alert-word matcher, the compiled linkifiers, users' notification settings, who has a push
+ * device, which users are bots.
  */
-export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier';
+export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier' | 'user_setting' | 'device' | 'bot';
 
 /** The cache_version row each name follows: both kinds of user rows change with the user table. */
-const VERSION_ROW: Record<CacheName, string> = { user: 'user', user_list: 'user', alert_word: 'alert_word', linkifier: 'linkifier' };
+const VERSION_ROW: Record<CacheName, string> = {
+  user: 'user',
+  user_list: 'user',
+  alert_word: 'alert_word',
+  linkifier: 'linkifier',
+  user_setting: 'user_setting',
+  device: 'device',
+  bot: 'bot',
+};
 
 /** 0 before the first write to the name's tables. */
 export function selectCacheVersion(s: Store, name: CacheName): number {

@@ -2,12 +2,13 @@
 // rows joined to message, in the user's primary-key order, merged with the messages they have by
 // a subscription period: lib/store/message_query_periods.ts) or over a channel's whole history
 // (message with the user's flags, if any, left-joined). A search walks the full-text index in id
-// order instead, and reads the user's flags and the message of each match. Statements are
-// memoized by their text, one per narrow shape.
+// order instead, and reads the user's flags and the message of each match. Equivalent narrows
+// share one SQL text (their conditions sorted and deduplicated), of which the store keeps the most
+// recently used prepared.
 import type { Store } from './db.js';
 import { READ_BIT, STARRED_BIT, flagsSql, starredSql } from './user_message.js';
 import { PERIOD_FLAGS_SQL, selectPeriodMessages } from './message_query_periods.js';
-import { ROW_FLAGS, fragment, isStarredTerm, type FetchedRow, type FlagsSource, type MessageQuery, type NarrowCondition } from './narrow_sql.js';
+import { ROW_FLAGS, canonical, fragment, isStarredTerm, type FetchedRow, type FlagsSource, type MessageQuery, type NarrowCondition } from './narrow_sql.js';
 
 export type { FetchedRow, MessageQuery, NarrowCondition } from './narrow_sql.js';
 
@@ -28,7 +29,7 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
   const reads = search || q.history;
   const params: unknown[] = reads ? [q.userId, q.userId, ...(search && !q.history ? [q.userId] : [])] : [q.userId];
   const source = reads ? effective(q.userId) : ROW_FLAGS;
-  const where = q.conditions
+  const where = canonical(q.conditions)
     .filter((c) => !(starred && isStarredTerm(c)))
     .map((c) => fragment(c, params, source))
     .filter((f): f is string => f !== undefined);
@@ -71,7 +72,7 @@ const withPeriods = (q: MessageQuery): boolean => !q.history && !q.conditions.so
 /** Matching messages with an id below `below`, newest first, at most `limit`. */
 export function selectMessagesBefore(s: Store, q: MessageQuery, below: number, limit: number): FetchedRow[] {
   const b = base(q);
-  const rows = s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`, ...b.params, below, limit);
+  const rows = s.prepareBuilt(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`).all(...b.params, below, limit) as FetchedRow[];
   if (!withPeriods(q)) return rows;
   return [...rows, ...selectPeriodMessages(s, q, { below, limit, descending: true })].sort((x, y) => y.id - x.id).slice(0, limit);
 }
@@ -80,7 +81,7 @@ export function selectMessagesBefore(s: Store, q: MessageQuery, below: number, l
 export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inclusive: boolean, limit: number): FetchedRow[] {
   const b = base(q);
   const op = inclusive ? '>=' : '>';
-  const rows = s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`, ...b.params, from, limit);
+  const rows = s.prepareBuilt(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`).all(...b.params, from, limit) as FetchedRow[];
   if (!withPeriods(q)) return rows;
   return [...rows, ...selectPeriodMessages(s, q, { from: inclusive ? from : from + 1, limit, descending: false })].sort((x, y) => x.id - y.id).slice(0, limit);
 }
@@ -88,9 +89,35 @@ export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inc
 /** The matching message with this id, if any. */
 export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedRow | undefined {
   const b = base(q);
-  const row = s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
+  // better-sqlite3 binds a number as a REAL, and FTS5 ignores a `rowid =` constraint whose value is
+  // not an INTEGER (every match came back, the first taken for this id's).
+  const at = b.idColumn === 'f.rowid' ? 'CAST(? AS INTEGER)' : '?';
+  const row = s.prepareBuilt(`${b.sql} AND ${b.idColumn} = ${at}`).get(...b.params, id) as FetchedRow | undefined;
   if (row !== undefined || !withPeriods(q)) return row;
   return selectPeriodMessages(s, q, { from: id, below: id + 1, limit: 1, descending: false })[0];
+}
+
+/**
+ * The matching messages among these ids (sorted, distinct), oldest first, in one statement (and
+ * one per subscription period for those the user has by a period): a search walks its index once
+ * within their range, where a statement per id would run the whole search again for each (a
+ * one-letter search over 1,000 ids of 100,000 messages took 22 s).
+ */
+export function selectMessagesAmong(s: Store, q: MessageQuery, ids: readonly number[]): FetchedRow[] {
+  if (ids.length === 0) return [];
+  const b = base(q);
+  const list = JSON.stringify(ids);
+  if (b.idColumn !== 'f.rowid') {
+    const rows = s.prepareBuilt(`${b.sql} AND ${b.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${b.idColumn}`).all(...b.params, list) as FetchedRow[];
+    if (!withPeriods(q) || rows.length === ids.length) return rows;
+    const found = new Set(rows.map((row) => row.id));
+    const among = ids.filter((id) => !found.has(id));
+    const byPeriod = selectPeriodMessages(s, q, { from: among[0]!, below: among.at(-1)! + 1, among, limit: among.length, descending: false });
+    return [...rows, ...byPeriod].sort((x, y) => x.id - y.id);
+  }
+  // `+ 0`: a filter on the walk; as a constraint on the index's rowid, SQLite would search once per id.
+  const sql = `${b.sql} AND f.rowid BETWEEN ? AND ? AND f.rowid + 0 IN (SELECT value FROM json_each(?)) ORDER BY f.rowid`;
+  return s.prepareBuilt(sql).all(...b.params, ids[0], ids.at(-1), list) as FetchedRow[];
 }
 
 /**
@@ -103,7 +130,8 @@ export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined
   const unread: NarrowCondition = { kind: 'flags', mask: READ_BIT, set: false, negated: false };
   if (q.conditions.some((c) => c.kind === 'search' && c.match !== null)) {
     const b = base(q);
-    return s.get<FetchedRow>(`${b.sql} AND (coalesce(um.flags, ${PERIOD_FLAGS_SQL}, 1) & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`, ...b.params, q.userId)?.id;
+    const sql = `${b.sql} AND (coalesce(um.flags, ${PERIOD_FLAGS_SQL}, 1) & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`;
+    return (s.prepareBuilt(sql).get(...b.params, q.userId) as FetchedRow | undefined)?.id;
   }
   return selectMessagesAfter(s, { ...q, history: false, conditions: [...q.conditions, unread] }, 0, true, 1)[0]?.id;
 }
