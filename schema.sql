@@ -223,6 +223,19 @@ CREATE TABLE IF NOT EXISTS user_group (
   creator_id INTEGER REFERENCES user(id)
 ) STRICT;
 
+-- Zulip's role-based system groups (https://zulip.com/api/group-setting-values#system-groups), made
+-- once per database in Zulip's order; their members are the active accounts of each role, read
+-- from user (lib/domain/system_groups.ts), never user_group_member rows.
+INSERT OR IGNORE INTO user_group (name, description, date_created, creator_id) VALUES
+  ('role:owners', 'Owners of this organization', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:administrators', 'Administrators of this organization, including owners', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:moderators', 'Moderators of this organization, including administrators', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:fullmembers', 'Members of this organization, not including new accounts and guests', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:members', 'Everyone except guests', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:everyone', 'Everyone including guests', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:internet', 'Everyone on the internet', CAST(strftime('%s', 'now') AS INTEGER), NULL),
+  ('role:nobody', 'Nobody', CAST(strftime('%s', 'now') AS INTEGER), NULL);
+
 -- A group's direct members (@*group* mentions, GET /user_groups, POST /user_groups/{id}/members).
 CREATE TABLE IF NOT EXISTS user_group_member (
   group_id INTEGER NOT NULL REFERENCES user_group(id),

@@ -191,29 +191,39 @@ t.test('unread_msgs and max_message_id after a deletion equal a fresh register',
   t.equal(final.unread_msgs.count, 0);
 });
 
-t.test("/register says who may delete (administrators anything; everyone their own for 600 s), and realm events keep it current", async (t) => {
+t.test("/register says who may delete (administrators anything; everyone their own for 600 s) by system groups, whose user_group events keep it current", async (t) => {
   const member = await s.user('member');
-  const registered = ok(t, await s.request('POST', '/register', { as: member, params: { event_types: ['realm'], fetch_event_types: ['realm'] } }));
-  const groups = () => ({ any: registered.realm_can_delete_any_message_group, own: registered.realm_can_delete_own_message_group });
+  const types = ['realm', 'user_group'];
+  const registered = ok(t, await s.request('POST', '/register', { as: member, params: { event_types: types, fetch_event_types: types } }));
+  const named = (state: any, id: number) => state.realm_user_groups.find((g: any) => g.id === id);
   t.equal(registered.realm_message_content_delete_limit_seconds, DELETE_LIMIT_SECONDS);
-  t.ok(groups().own.direct_members.includes(member.user_id), 'a member deletes their own messages');
-  t.notOk(groups().any.direct_members.includes(member.user_id), 'not others\'');
-  t.ok(groups().any.direct_members.includes(s.owner.user_id), 'the owner deletes any');
+  t.match(named(registered, registered.realm_can_delete_any_message_group), { name: 'role:administrators', is_system_group: true });
+  t.match(named(registered, registered.realm_can_delete_own_message_group), { name: 'role:everyone', is_system_group: true });
+  // Who is in a group: its direct members and, recursively, its subgroups' (Zulip's group-setting values).
+  const isIn = (state: any, groupId: number, userId: number): boolean => {
+    const group = named(state, groupId);
+    return group.members.includes(userId) || group.direct_subgroup_ids.some((sub: number) => isIn(state, sub, userId));
+  };
+  t.ok(isIn(registered, registered.realm_can_delete_own_message_group, member.user_id), 'a member deletes their own messages');
+  t.notOk(isIn(registered, registered.realm_can_delete_any_message_group, member.user_id), "not others'");
+  t.ok(isIn(registered, registered.realm_can_delete_any_message_group, s.owner.user_id), 'the owner deletes any');
   const newcomer = await s.user('member');
   api.users.update(s.owner.user_id, { userId: member.user_id, role: 200 });
   s.chat.admin.deactivateUser(newcomer.user_id);
   const events = await poll(s, member, registered);
-  const state = { ...registered };
+  t.notOk(events.some((e) => e.type === 'realm'), 'the settings themselves never change');
+  const state = structuredClone(registered);
   for (const event of events) {
-    if (event.type !== 'realm' || event.op !== 'update_dict') continue;
-    for (const [name, value] of Object.entries(event.data as Record<string, unknown>)) state[`realm_${name}`] = value;
+    if (event.type !== 'user_group') continue;
+    const group = named(state, event.group_id);
+    const members = new Set<number>(group.members);
+    for (const id of event.user_ids) (event.op === 'add_members' ? members.add(id) : members.delete(id));
+    group.members = [...members].sort((a, b) => a - b);
   }
-  const fresh = ok(t, await s.request('POST', '/register', { as: member, params: { fetch_event_types: ['realm'] } }));
-  t.same(
-    [state.realm_can_delete_any_message_group, state.realm_can_delete_own_message_group],
-    [fresh.realm_can_delete_any_message_group, fresh.realm_can_delete_own_message_group],
-    'events applied to the state before equal a fresh register',
-  );
-  t.ok(fresh.realm_can_delete_any_message_group.direct_members.includes(member.user_id), 'promoted to administrator');
-  t.notOk(fresh.realm_can_delete_own_message_group.direct_members.includes(newcomer.user_id), 'deactivated');
+  const fresh = ok(t, await s.request('POST', '/register', { as: member, params: { fetch_event_types: types } }));
+  t.same(state.realm_user_groups, fresh.realm_user_groups, 'events applied to the state before equal a fresh register');
+  t.same([fresh.realm_can_delete_any_message_group, fresh.realm_can_delete_own_message_group], [registered.realm_can_delete_any_message_group, registered.realm_can_delete_own_message_group]);
+  t.ok(isIn(fresh, fresh.realm_can_delete_any_message_group, member.user_id), 'promoted to administrator');
+  t.notOk(isIn(fresh, fresh.realm_can_delete_own_message_group, newcomer.user_id), 'deactivated');
+  t.ok(events.every((e) => e.type !== 'user_group' || e.user_ids.length === 1), 'each change names the one account, not the organization');
 });

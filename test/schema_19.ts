@@ -3,7 +3,7 @@
 // and every suite run on a migrated database: PARLEY_TEST_MIGRATED, test/migrated/); and what the
 // user_message rows and the subscription periods say together (USER_MESSAGE_ALL).
 
-// Back from 23 to 19: no subscription periods, message ids as SQLite hands them out, no
+// Back from 23 to 19: no subscription periods or system groups, message ids as SQLite hands them out, no
 // subscriber counts, rules or by_period, and the full-text index without stream_id.
 export const TO_VERSION_19 = `DROP TRIGGER subscription_period_opened; DROP TRIGGER subscription_period_closed; DROP TRIGGER message_sequence_kept;
   DROP TRIGGER subscription_counted; DROP TRIGGER subscription_uncounted;
@@ -22,7 +22,7 @@ export const TO_VERSION_19 = `DROP TRIGGER subscription_period_opened; DROP TRIG
     INSERT INTO message_fts (rowid, topic, content) VALUES (new.id, new.topic, new.content);
   END;
   INSERT INTO message_fts (message_fts) VALUES ('rebuild');
-  DELETE FROM event;
+  DELETE FROM event; DELETE FROM user_group WHERE name LIKE 'role:%';
   ALTER TABLE message DROP COLUMN by_period; ALTER TABLE stream DROP COLUMN subscriber_count; ALTER TABLE event DROP COLUMN audience;
   PRAGMA user_version = 19;`;
 

@@ -96,7 +96,7 @@ t.test('addUsers: more users than one batch, each batch with one peer_add and on
   t.equal(eventRows(s, 'realm_user') - userAdds, n, 'per user: one realm_user add (real emails are shown to everyone here)');
 });
 
-t.test("a new user's realm_user add: two short rows, the real email to those its visibility allows, and the user", async (t) => {
+t.test("a new user's realm_user add: two short rows, the real email to those its visibility allows, and the user; its system group's add_members: one short row", async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
   const viewers = { owner: s.owner, admin: await s.user('admin'), moderator: await s.user('moderator'), member: await s.user('member'), guest: await s.user('guest') };
@@ -105,12 +105,20 @@ t.test("a new user's realm_user add: two short rows, the real email to those its
   const rows = s.db.prepare('SELECT max(id) FROM event').pluck().get() as number;
   const moderatorsOnly = await s.user('member', { emailAddressVisibility: 5 });
   t.same(
-    s.db.prepare('SELECT user_id, recipients, audience FROM event WHERE id > ? ORDER BY id').raw().all(rows),
+    s.db.prepare('SELECT user_id, recipients, audience, type FROM event WHERE id > ? ORDER BY id').raw().all(rows),
     [
-      [null, `,${moderatorsOnly.user_id},`, '{"maxRole":300}'],
-      [null, null, `{"roleAbove":300,"except":[${moderatorsOnly.user_id}]}`],
+      [null, `,${moderatorsOnly.user_id},`, '{"maxRole":300}', 'realm_user'],
+      [null, null, `{"roleAbove":300,"except":[${moderatorsOnly.user_id}]}`, 'realm_user'],
+      [null, null, null, 'user_group'],
     ],
   );
+  const members = s.db.prepare("SELECT id FROM user_group WHERE name = 'role:members'").pluck().get();
+  t.same(JSON.parse(s.db.prepare('SELECT payload FROM event WHERE id > ? AND type = ?').pluck().get(rows, 'user_group') as string), {
+    type: 'user_group',
+    op: 'add_members',
+    group_id: members,
+    user_ids: [moderatorsOnly.user_id],
+  });
   for (const [role, viewer] of Object.entries(viewers)) {
     const events = await poll(s, viewer, queues.get(viewer)!);
     const seen = ['owner', 'admin', 'moderator'].includes(role) ? moderatorsOnly.email : null;

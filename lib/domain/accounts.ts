@@ -1,7 +1,8 @@
 // Creating accounts without a permission check: one user or bot (chat.admin.addUser, POST /users
 // and POST /bots after their checks, `parley user add`) and many users at once
 // (chat.admin.addUsers, `parley user import`). Each costs what it writes, however big the
-// organization: its realm_user add events name their readers by role (lib/events/audience.ts).
+// organization: its realm_user add events name their readers by role (lib/events/audience.ts),
+// and it joins its role's system group by one short user_group event.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { insertUser, selectFirstHumanOwnerId, selectHasUsers, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
@@ -12,6 +13,7 @@ import { EMAIL_VISIBILITY, ROLE, requireAdmin, weakestRoleSeeing, type Actor, ty
 import { fakeEmailDomain } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { emit } from './event_types.js';
+import { announceSystemGroupChange } from './system_groups.js';
 import { checkFullName, formatUser, isStrongPassword } from './users.js';
 
 export interface NewUser {
@@ -105,6 +107,7 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
       throw new Error(`User id ${input.id} is not a free positive integer`);
     }
     const { row, apiKey } = insertAccount(ctx, { ...input, email, fullName }, passwordHash);
+    announceSystemGroupChange(ctx, [row.id], { to: row.role });
     if (input.first && input.initialChannels) createInitialChannels(ctx);
     if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
     else subscribeToDefaultStreams(ctx, [row]);
@@ -154,6 +157,13 @@ export async function addUsers(ctx: Ctx, users: readonly ImportedUser[]): Promis
         credentials.push({ email: row.email, api_key: apiKey, user_id: row.id });
         return row;
       });
+      for (const role of new Set(rows.map((row) => row.role))) {
+        announceSystemGroupChange(
+          ctx,
+          rows.filter((row) => row.role === role).map((row) => row.id),
+          { to: role },
+        );
+      }
       subscribeToDefaultStreams(ctx, rows);
     });
   }

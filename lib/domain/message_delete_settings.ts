@@ -1,34 +1,25 @@
 // Who may delete messages, as /register's realm settings tell clients (administrators any; everyone
-// their own within the limit), kept current by `realm` update_dict events.
+// their own within the limit): Zulip's group-setting values naming system groups by id.
 import type { Ctx } from '../context.js';
-import { selectActiveUserRoles } from '../store/users.js';
-import { emit } from './event_types.js';
-import { ROLE } from './roles.js';
-import type { GroupSettingValue } from './user_group_dicts.js';
+import { systemGroupId } from './system_groups.js';
 
 /** Zulip's default message_content_delete_limit_seconds (no grace period, unlike editing). */
 export const DELETE_LIMIT_SECONDS = 600;
 
 interface MessageDeleteGroups {
-  can_delete_any_message_group: GroupSettingValue;
-  can_delete_own_message_group: GroupSettingValue;
+  can_delete_any_message_group: number;
+  can_delete_own_message_group: number;
 }
 
 /**
  * Zulip's realm_can_delete_any_message_group and realm_can_delete_own_message_group, as parley's
  * rules (lib/domain/message_delete.ts) are, so that the mobile app offers "Delete message" where
- * parley allows it. parley has no system groups: each setting lists its members.
+ * parley allows it: Zulip's defaults, role:administrators and role:everyone. The groups' members
+ * change with roles (user_group events), the settings never: no event lists every user.
  */
 export function messageDeleteGroups(ctx: Ctx): MessageDeleteGroups {
-  const active = selectActiveUserRoles(ctx.store);
-  const members = (ids: number[]): GroupSettingValue => ({ direct_members: ids, direct_subgroups: [] });
   return {
-    can_delete_any_message_group: members(active.filter((u) => u.role <= ROLE.admin).map((u) => u.id)),
-    can_delete_own_message_group: members(active.map((u) => u.id)),
+    can_delete_any_message_group: systemGroupId(ctx, 'role:administrators'),
+    can_delete_own_message_group: systemGroupId(ctx, 'role:everyone'),
   };
-}
-
-/** Tells every client the settings' new members (call in the transaction that added, deactivated, reactivated an account or changed its role). */
-export function announceMessageDeleteGroups(ctx: Ctx): void {
-  emit(ctx, null, { type: 'realm', op: 'update_dict', property: 'default', data: messageDeleteGroups(ctx) });
 }

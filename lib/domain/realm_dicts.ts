@@ -54,8 +54,8 @@ export const realmStateSchema = z.object({
   realm_wildcard_mention_policy: z.int(),
   realm_waiting_period_threshold: z.int(),
   realm_enable_read_receipts: z.boolean(),
-  realm_can_delete_any_message_group: groupSettingValueSchema,
-  realm_can_delete_own_message_group: groupSettingValueSchema,
+  realm_can_delete_any_message_group: z.int().describe('The id of the system group role:administrators (a group-setting value)'),
+  realm_can_delete_own_message_group: z.int().describe('The id of the system group role:everyone (a group-setting value)'),
   realm_can_create_bots_group: groupSettingValueSchema.describe('Whether the caller may create bots of every type: the caller alone, or no one'),
   realm_can_create_write_only_bots_group: groupSettingValueSchema.describe('Whether the caller may create incoming webhook bots: the caller alone, or no one'),
   realm_message_content_delete_limit_seconds: z.int().nullable(),
@@ -120,14 +120,12 @@ export const botCreationGroupsSchema = z.object({
 export type BotCreationGroups = z.infer<typeof botCreationGroupsSchema>;
 
 /** The realm's group settings an update_dict event may carry (those that changed). */
-const realmGroupSettingsSchema = botCreationGroupsSchema
-  .extend({ can_delete_any_message_group: groupSettingValueSchema, can_delete_own_message_group: groupSettingValueSchema })
-  .partial();
+const realmGroupSettingsSchema = botCreationGroupsSchema.partial();
 
 export const realmEventSchemas = [
   realmEmojiStateSchema.extend({ type: z.literal('realm_emoji'), op: z.literal('update') }),
   // Zulip's realm update_dict event with the group settings that changed: who may create bots (to a
-  // user whose role changed it) and who may delete messages (to everyone).
+  // user whose role changed it).
   z.object({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.literal('default'), data: realmGroupSettingsSchema }),
   z.object({ type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }),
 ] as const;

@@ -5,7 +5,7 @@ import type { UserGroupRow } from '../store/user_groups.js';
 
 const id = z.int();
 
-/** Zulip's UserGroup (https://zulip.com/api/get-user-groups#response); parley has no subgroups nor system groups. */
+/** Zulip's UserGroup (https://zulip.com/api/get-user-groups#response); only system groups have subgroups. */
 /** Zulip's group-setting value as an object: https://zulip.com/api/group-setting-values */
 export const groupSettingValueSchema = z.object({ direct_members: z.array(z.int()), direct_subgroups: z.array(z.int()) });
 export type GroupSettingValue = z.infer<typeof groupSettingValueSchema>;
@@ -23,14 +23,15 @@ export const userGroupSchema = z.object({
 });
 export type UserGroupDict = z.infer<typeof userGroupSchema>;
 
-export function groupDict(group: UserGroupRow, members: readonly number[]): UserGroupDict {
+/** A group's dictionary; a system group (lib/domain/system_groups.ts) with its subgroups and no creator. */
+export function groupDict(group: UserGroupRow, members: readonly number[], system?: { subgroupIds: readonly number[] }): UserGroupDict {
   return {
     id: group.id,
     name: group.name,
     description: group.description,
     members: [...members],
-    direct_subgroup_ids: [],
-    is_system_group: false,
+    direct_subgroup_ids: system === undefined ? [] : [...system.subgroupIds],
+    is_system_group: system !== undefined,
     creator_id: group.creator_id,
     date_created: group.date_created,
     deactivated: false,

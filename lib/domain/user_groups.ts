@@ -20,6 +20,7 @@ import { selectUserById } from '../store/users.js';
 import { emit } from './event_types.js';
 import { groupDict, userGroupSchema, type UserGroupDict } from './user_group_dicts.js';
 import { isAdmin, isGuest, type Actor } from './roles.js';
+import { systemGroupMemberships } from './system_groups.js';
 
 const MAX_GROUP_NAME_LENGTH = 100;
 export const MAX_GROUP_DESCRIPTION_LENGTH = 1024;
@@ -38,7 +39,11 @@ function allGroups(ctx: Ctx): UserGroupDict[] {
     list.push(userId);
     members.set(groupId, list);
   }
-  return selectUserGroups(ctx.store).map((group) => groupDict(group, members.get(group.id) ?? []));
+  const system = systemGroupMemberships(ctx);
+  return selectUserGroups(ctx.store).map((group) => {
+    const membership = system.get(group.id);
+    return membership === undefined ? groupDict(group, members.get(group.id) ?? []) : groupDict(group, membership.members, membership);
+  });
 }
 
 export const userGroupStateSchema = z.object({ realm_user_groups: z.array(userGroupSchema) });
@@ -98,6 +103,8 @@ export function createUserGroup(
 function accessGroupForUpdate(ctx: Ctx, actor: Actor, groupId: number): UserGroupRow {
   const group = selectUserGroupById(ctx.store, groupId);
   if (!group) throw badRequest('Invalid user group');
+  // Zulip's access_user_group_for_update: a system group's members follow their roles.
+  if (group.name.startsWith('role:')) throw badRequest('Insufficient permission');
   if (!isAdmin(actor) && group.creator_id !== actor.id) throw badRequest('Insufficient permission');
   return group;
 }

@@ -19,7 +19,7 @@ import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds } from './bot_dicts.js';
 import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
-import { announceMessageDeleteGroups } from './message_delete_settings.js';
+import { announceSystemGroupChange } from './system_groups.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -172,7 +172,7 @@ export function updateUser(
       updateUserRole(ctx.store, target.id, input.role);
       emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
       notifyBotCreationChange(ctx, toActor(target), input.role as Role);
-      announceMessageDeleteGroups(ctx);
+      if (target.is_active === 1) announceSystemGroupChange(ctx, [target.id], { from: target.role, to: input.role });
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};

@@ -156,8 +156,9 @@ export function selectDirectGroupMemberIds(s: Store, directGroupId: number): num
 
 // --- what rendering reads ---------------------------------------------------------------------
 
+/** The groups a mention may name: not the system groups (Zulip's can_mention_group for them is role:nobody). */
 export function selectGroupNames(s: Store): { id: number; name: string }[] {
-  return s.all<{ id: number; name: string }>('SELECT id, name FROM user_group ORDER BY id');
+  return s.all<{ id: number; name: string }>("SELECT id, name FROM user_group WHERE name NOT LIKE 'role:%' ORDER BY id");
 }
 
 export function selectGroupMemberIds(s: Store, groupId: number): number[] {

@@ -13,6 +13,11 @@ export function selectUserGroups(s: Store): UserGroupRow[] {
   return s.all<UserGroupRow>('SELECT * FROM user_group ORDER BY id');
 }
 
+/** The system groups schema.sql makes (names starting with 'role:', which no other group may have). */
+export function selectSystemGroupIds(s: Store): { id: number; name: string }[] {
+  return s.all<{ id: number; name: string }>("SELECT id, name FROM user_group WHERE name LIKE 'role:%' ORDER BY id");
+}
+
 export function selectUserGroupById(s: Store, id: number): UserGroupRow | undefined {
   return s.get<UserGroupRow>('SELECT * FROM user_group WHERE id = ?', id);
 }
