@@ -50,6 +50,8 @@ CREATE TABLE IF NOT EXISTS user (
   -- 5 moderators. Others see user{id}@{organization host} (lib/domain/email_visibility.ts).
   email_address_visibility INTEGER NOT NULL DEFAULT 1 CHECK (email_address_visibility BETWEEN 1 AND 5)
 ) STRICT;
+-- Mentions by name (lib/domain/user_list.ts): a name's users without reading every user.
+CREATE INDEX IF NOT EXISTS user_by_name ON user (full_name COLLATE NOCASE);
 
 -- Bots (the partial subscriber lists and user lists of POST /register: lib/domain/subscribers.ts),
 -- deactivated accounts (left out of subscriber lists) and guests: few rows each, read without a scan.

@@ -53,6 +53,18 @@ t.test('@**Full Name|id** and @**|id** mention by id; a name that does not match
   expectFlags(t, s, await sendBoth(s, alice, '@**Nobody Here**'), { [bob.user_id]: 0 }, 'unknown names stay text');
 });
 
+t.test('names resolve as they are now: a user added or renamed a moment ago, later ids win on a shared name, non-ASCII names fold case too', async (t) => {
+  const { s, alice, bob, carol, dave } = await world(t);
+  expectFlags(t, s, await sendBoth(s, alice, '@**Bob Brown**'), { [bob.user_id]: FLAG.mentioned }, 'before the changes');
+  ok(t, await s.request('PATCH', `/users/${carol.user_id}`, { as: s.owner, params: { full_name: 'Bob Brown' } }));
+  expectFlags(t, s, await sendBoth(s, alice, '@**BOB BROWN**'), { [bob.user_id]: 0, [carol.user_id]: FLAG.mentioned }, 'the later id of two Bob Browns');
+  ok(t, await s.request('PATCH', `/users/${dave.user_id}`, { as: s.owner, params: { full_name: 'Élodie Ñúñez' } }));
+  expectFlags(t, s, await sendBoth(s, alice, '@**élodie ñúñez**'), { [dave.user_id]: FLAG.mentioned }, 'a non-ASCII name, other case');
+  const erin = await s.user('member', { fullName: 'Erin Eve' });
+  ok(t, await subscribe(s, erin, ['general']));
+  expectFlags(t, s, await sendBoth(s, alice, '@**erin eve** and @**Élodie Ñúñez**'), { [erin.user_id]: FLAG.mentioned, [dave.user_id]: FLAG.mentioned }, 'a user added a moment ago');
+});
+
 t.test('silent mentions @_**Full Name** render but set no flag', async (t) => {
   const { s, alice, bob } = await world(t);
   const ids = await sendBoth(s, alice, 'thanks @_**Bob Brown**');

@@ -8,7 +8,7 @@
 export const TO_VERSION_19 = `DROP TRIGGER subscription_period_opened; DROP TRIGGER subscription_period_closed; DROP TRIGGER message_sequence_kept;
   DROP TRIGGER subscription_counted; DROP TRIGGER subscription_uncounted;
   DROP TABLE subscription_period; DROP TABLE message_sequence;
-  DROP INDEX user_bots; DROP INDEX user_inactive; DROP INDEX user_guests; DROP INDEX message_by_period;
+  DROP INDEX user_bots; DROP INDEX user_inactive; DROP INDEX user_by_name; DROP INDEX user_guests; DROP INDEX message_by_period;
   DROP TRIGGER message_fts_insert; DROP TRIGGER message_fts_delete; DROP TRIGGER message_fts_update; DROP TABLE message_fts;
   CREATE VIRTUAL TABLE message_fts USING fts5(topic, content, content = 'message', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2');
   CREATE TRIGGER message_fts_insert AFTER INSERT ON message BEGIN

@@ -22,7 +22,7 @@ import { imageProxySource } from './external_content.js';
 import { FLAG } from './flags.js';
 import type { Actor } from './roles.js';
 import type { ListedUserRow } from '../store/users.js';
-import { mentionIndex, type MentionIndex } from './user_list.js';
+import { mentionedUsers } from './user_list.js';
 
 export interface RenderedMessage {
   html: string;
@@ -40,19 +40,17 @@ export interface RenderedMessage {
   topicWildcard: boolean;
 }
 
-const NO_USERS: MentionIndex = { byName: new Map(), byId: new Map(), rows: new Map() };
-
 function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: ReadonlyMap<number, ListedUserRow>; groupNames: Map<number, string> } {
   const may = mayMention(content);
-  const { byName, byId, rows: users } = may.users ? mentionIndex(ctx) : NO_USERS;
+  const users = mentionedUsers(ctx);
   const groups = new Map<string, { id: number; name: string }>();
   if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
   return {
-    users,
+    users: users.rows,
     groupNames: new Map([...groups.values()].map((group) => [group.id, group.name])),
     lookup: {
-      userByName: (name) => byName.get(name.toLowerCase()),
-      userById: (id) => byId.get(id),
+      userByName: (name) => (may.users ? users.byName(name) : undefined),
+      userById: (id) => (may.users ? users.byId(id) : undefined),
       groupByName: (name) => groups.get(name.toLowerCase()),
     },
   };

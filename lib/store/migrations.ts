@@ -193,8 +193,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // what a period says (lib/store/migrate_periods.ts); message_fts with stream_id and prefix
     // indexes (made again and rebuilt),
     // event.audience (an event for users named by a rule), stream.subscriber_count
-    // (counted here, then kept by the triggers schema.sql creates), and the user_bots, user_inactive
-    // and user_guests indexes.
+    // (counted here, then kept by the triggers schema.sql creates), the user_bots, user_inactive,
+    // user_guests and user_by_name indexes, and Zulip's system groups (rows of user_group).
     version: 23,
     up(db) {
       // The full-text index gains the stream_id column and prefix indexes: made again, filled below.

@@ -76,9 +76,20 @@ export type ListedUserRow = Pick<
 >;
 
 /** Every account as user dictionaries show it, in id order (the kept user list, lib/domain/user_list.ts). */
+const LISTED_COLUMNS = 'id, email, full_name, role, is_active, bot_type, bot_owner_id, date_joined, timezone, email_address_visibility';
+
+/** The users whose full name equals `name` but for ASCII case, by id (the user_by_name index). */
+export function selectListedUsersNamed(s: Store, name: string): ListedUserRow[] {
+  return s.all<ListedUserRow>(`SELECT ${LISTED_COLUMNS} FROM user WHERE full_name = ? COLLATE NOCASE ORDER BY id`, name);
+}
+
+export function selectListedUser(s: Store, id: number): ListedUserRow | undefined {
+  return s.get<ListedUserRow>(`SELECT ${LISTED_COLUMNS} FROM user WHERE id = ?`, id);
+}
+
 export function selectListedUsers(s: Store): ListedUserRow[] {
   return s.all<ListedUserRow>(
-    'SELECT id, email, full_name, role, is_active, bot_type, bot_owner_id, date_joined, timezone, email_address_visibility FROM user ORDER BY id',
+    `SELECT ${LISTED_COLUMNS} FROM user ORDER BY id`,
   );
 }
 
