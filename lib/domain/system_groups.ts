@@ -1,12 +1,12 @@
 // Zulip's role-based system groups (https://zulip.com/api/group-setting-values#system-groups): rows
-// of user_group made by schema.sql, whose members are the active accounts of each role, read from
-// the user table (no member rows); a role change, an account added, deactivated or reactivated
+// of user_group made by schema.sql, whose members are the active accounts of each role, from the
+// kept user list (no member rows); a role change, an account added, deactivated or reactivated
 // is one short user_group event. Group-setting values name them by id, so no setting lists users.
 import type { Ctx } from '../context.js';
-import { selectActiveUserRoles } from '../store/users.js';
 import { selectSystemGroupIds } from '../store/user_groups.js';
 import { emit } from './event_types.js';
 import { ROLE } from './roles.js';
+import { userList, type SystemGroupMembership } from './user_list.js';
 
 /** Each system group (by its name, schema.sql) with its direct members' role and its one direct subgroup: Zulip's nesting. */
 const SYSTEM_GROUPS: readonly { name: string; role: number | null; subgroup: string | null }[] = [
@@ -32,20 +32,20 @@ export function systemGroupId(ctx: Ctx, name: SystemGroupName): number {
   return systemGroupIds(ctx).get(name)!;
 }
 
-/** A system group as user group dictionaries show it: its direct members (active, of its role) and its subgroup. */
-export interface SystemGroupMembership {
-  members: number[];
-  subgroupIds: number[];
-}
-
-/** Every system group's direct members and subgroups, by group id: one read of the active accounts' roles. */
-export function systemGroupMemberships(ctx: Ctx): Map<number, SystemGroupMembership> {
+/**
+ * Every system group's direct members and subgroups, by group id: made from the kept user list
+ * (lib/domain/user_list.ts) and kept with it, until the user table changes.
+ */
+export function systemGroupMemberships(ctx: Ctx): ReadonlyMap<number, SystemGroupMembership> {
+  const list = userList(ctx);
+  if (list.systemGroups !== undefined) return list.systemGroups;
   const ids = systemGroupIds(ctx);
   const byRole = new Map<number, number[]>();
-  for (const { id, role } of selectActiveUserRoles(ctx.store)) {
-    const list = byRole.get(role) ?? [];
-    list.push(id);
-    byRole.set(role, list);
+  for (const row of list.rows) {
+    if (row.is_active !== 1) continue;
+    const members = byRole.get(row.role) ?? [];
+    members.push(row.id);
+    byRole.set(row.role, members);
   }
   const memberships = new Map<number, SystemGroupMembership>();
   for (const group of SYSTEM_GROUPS) {
@@ -54,6 +54,7 @@ export function systemGroupMemberships(ctx: Ctx): Map<number, SystemGroupMembers
     const subgroup = group.subgroup === null ? undefined : ids.get(group.subgroup);
     memberships.set(id, { members: group.role === null ? [] : (byRole.get(group.role) ?? []), subgroupIds: subgroup === undefined ? [] : [subgroup] });
   }
+  list.systemGroups = memberships;
   return memberships;
 }
 

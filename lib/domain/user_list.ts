@@ -1,7 +1,8 @@
 // The organization's users as user dictionaries show them, read once and kept until the user table
 // changes (by any process: cache_version 'user'), the one bulk list for what reads every user:
 // the realm_user state of POST /register (formatted once per viewer role, Zulip's cached
-// get_realm_user_dicts) and the non-ASCII names mentions resolve to (lib/domain/message_render.ts).
+// get_realm_user_dicts), the system groups' members (lib/domain/system_groups.ts) and the non-ASCII
+// names mentions resolve to (lib/domain/message_render.ts).
 import type { Ctx } from '../context.js';
 import type { MentionedUser } from '../render/mentions.js';
 import { selectListedUser, selectListedUsers, selectListedUsersNamed, type ListedUserRow } from '../store/users.js';
@@ -10,12 +11,20 @@ import type { UserDict } from './user_dicts.js';
 /** Users by lower-cased full name (later ids win on duplicate names, as Zulip's name -> user dict does). */
 type MentionIndex = Map<string, ListedUserRow>;
 
+/** A system group as user group dictionaries show it: its direct members (active, of its role) and its subgroup. */
+export interface SystemGroupMembership {
+  readonly members: readonly number[];
+  readonly subgroupIds: readonly number[];
+}
+
 export interface UserList {
   /** In id order. */
   rows: readonly ListedUserRow[];
   /** The dictionaries of every row as a viewer of each role sees them (own entries aside), frozen. */
   byRole: Map<number, readonly UserDict[]>;
   mentions?: MentionIndex;
+  /** The system groups' members (lib/domain/system_groups.ts). */
+  systemGroups?: ReadonlyMap<number, SystemGroupMembership>;
 }
 
 export function userList(ctx: Ctx): UserList {
