@@ -61,6 +61,19 @@ t.test('reading in order keeps no row per message; out of order, a row until rea
   );
 });
 
+t.test('message_ids with a narrow: the messages had by period among them, with their flags, as the rows are', async (t) => {
+  const { s, bob, send } = await world(t);
+  const sent = [send('a'), send('hello @**Bob Brown**'), send('c'), send('d')];
+  s.chat.api.messageFlags.update(bob.user_id, { messages: [sent[0]!], op: 'add', flag: 'read' });
+  const among = (narrow: object[]) =>
+    (s.chat.api.messages.list(bob.user_id, { messageIds: [...sent, 9999], narrow: narrow as never }).messages as { id: number; flags: string[] }[]).map((m) => [m.id, m.flags]);
+  t.same(among([{ operator: 'channel', operand: 'big' }]), [[sent[0], ['read']], [sent[1], ['mentioned']], [sent[2], []], [sent[3], []]], 'rows and periods together');
+  t.same(among([{ operator: 'is', operand: 'unread' }]), [[sent[1], ['mentioned']], [sent[2], []], [sent[3], []]], 'is:unread: after read_through');
+  t.same(among([{ operator: 'is', operand: 'dm' }]), [], 'none is a direct message');
+  const viaHttp = await s.request('GET', '/messages', { as: bob, params: { message_ids: [sent[2], sent[3]], narrow: [{ operator: 'is', operand: 'unread' }] } });
+  t.same(viaHttp.body.messages.map((m: { id: number }) => m.id), [sent[2], sent[3]], 'over HTTP');
+});
+
 t.test('a message id is never handed out twice, the newest one deleted or not', async (t) => {
   const { s, bob, send } = await world(t);
   const a = send('a');
