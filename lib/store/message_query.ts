@@ -98,23 +98,16 @@ export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedR
 }
 
 /**
- * The matching messages among these ids (sorted, distinct), oldest first, in one statement (and
- * one per subscription period for those the user has by a period): a search walks its index once
- * within their range, where a statement per id would run the whole search again for each (a
- * one-letter search over 1,000 ids of 100,000 messages took 22 s).
+ * The matching messages among these ids (sorted, distinct), oldest first, in one statement: a
+ * search walks its index once within their range, where a statement per id would run the whole
+ * search again for each (a one-letter search over 1,000 ids of 100,000 messages took 22 s). Asked
+ * over history (lib/domain/message_fetch.ts), whose flags are a row's or a period's.
  */
 export function selectMessagesAmong(s: Store, q: MessageQuery, ids: readonly number[]): FetchedRow[] {
   if (ids.length === 0) return [];
   const b = base(q);
   const list = JSON.stringify(ids);
-  if (b.idColumn !== 'f.rowid') {
-    const rows = s.prepareBuilt(`${b.sql} AND ${b.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${b.idColumn}`).all(...b.params, list) as FetchedRow[];
-    if (!withPeriods(q) || rows.length === ids.length) return rows;
-    const found = new Set(rows.map((row) => row.id));
-    const among = ids.filter((id) => !found.has(id));
-    const byPeriod = selectPeriodMessages(s, q, { from: among[0]!, below: among.at(-1)! + 1, among, limit: among.length, descending: false });
-    return [...rows, ...byPeriod].sort((x, y) => x.id - y.id);
-  }
+  if (b.idColumn !== 'f.rowid') return s.prepareBuilt(`${b.sql} AND ${b.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${b.idColumn}`).all(...b.params, list) as FetchedRow[];
   // `+ 0`: a filter on the walk; as a constraint on the index's rowid, SQLite would search once per id.
   const sql = `${b.sql} AND f.rowid BETWEEN ? AND ? AND f.rowid + 0 IN (SELECT value FROM json_each(?)) ORDER BY f.rowid`;
   return s.prepareBuilt(sql).all(...b.params, ids[0], ids.at(-1), list) as FetchedRow[];

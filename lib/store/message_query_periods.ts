@@ -19,8 +19,6 @@ export interface IdRange {
   from?: number;
   /** Ids below this one. */
   below?: number;
-  /** Only these ids (sorted). */
-  among?: readonly number[];
   limit: number;
   descending: boolean;
 }
@@ -70,7 +68,6 @@ export function selectPeriodMessages(s: Store, q: MessageQuery, range: IdRange):
     const ids = narrowed(s, period, q.conditions, range);
     if (ids === null) continue;
     const params: unknown[] = [period.readThrough, period.streamId, ids[0], Number.isFinite(ids[1]) ? ids[1] : Number.MAX_SAFE_INTEGER, q.userId];
-    if (range.among !== undefined) params.push(JSON.stringify(range.among));
     const conditions = canonical(q.conditions)
       .map((c) => fragment(c, params, PERIOD))
       .filter((f): f is string => f !== undefined)
@@ -78,7 +75,7 @@ export function selectPeriodMessages(s: Store, q: MessageQuery, range: IdRange):
       .join('');
     const sql = `SELECT * FROM (
         SELECT m.*, CASE WHEN m.id <= ? THEN 1 ELSE 0 END AS um_flags FROM message m WHERE m.stream_id = ? AND m.id >= ? AND m.id < ? AND m.by_period = 1
-        AND NOT EXISTS (SELECT 1 FROM user_message x WHERE x.user_id = ? AND x.message_id = m.id)${range.among === undefined ? '' : ' AND m.id IN (SELECT value FROM json_each(?))'}) m
+        AND NOT EXISTS (SELECT 1 FROM user_message x WHERE x.user_id = ? AND x.message_id = m.id)) m
       WHERE 1${conditions} ORDER BY m.id ${range.descending ? 'DESC' : 'ASC'} LIMIT ?`;
     found.push(...(s.prepareBuilt(sql).all(...params, range.limit) as FetchedRow[]));
   }
