@@ -124,3 +124,28 @@ t.test('schema 23: a big channel gets subscription periods and loses its default
   goOn(chat, world);
   t.same(seenByAll(chat, world), seenByAll(old, world), 'and after more sends, reads and stars, the same as a copy with a row per recipient');
 });
+
+t.test("schema 23: a database of schema 19 gets Zulip's system groups, which the delete settings name", async (t) => {
+  const file = tempFile(t);
+  let db: Database.Database = open(t, file);
+  let chat = createChatServer(db, ROWS_ONLY);
+  const owner = await chat.admin.initOrganization({ email: 'owner@example.com' });
+  const guest = await chat.admin.addUser({ email: 'guest@example.com', fullName: 'Guest', role: 'guest' });
+  chat.api.userGroups.create(owner.user_id, { name: 'crew', description: '', members: [guest.user_id] });
+  await chat.close();
+  db.close();
+  db = open(t, file);
+  db.exec(TO_VERSION_19);
+  t.equal(db.prepare("SELECT count(*) FROM user_group WHERE name LIKE 'role:%'").pluck().get(), 0, 'schema 19 had none');
+  db.close();
+
+  db = open(t, file);
+  chat = createChatServer(db, { logger: silentLogger });
+  t.teardown(() => chat.close());
+  const state = chat.api.events.register(guest.user_id, { eventTypes: ['realm', 'user_group'] }) as Record<string, any>;
+  const byId = new Map<number, any>(state.realm_user_groups.map((g: any) => [g.id, g]));
+  t.match(byId.get(state.realm_can_delete_own_message_group), { name: 'role:everyone', is_system_group: true, members: [guest.user_id] });
+  t.match(byId.get(state.realm_can_delete_any_message_group), { name: 'role:administrators', is_system_group: true });
+  t.match(state.realm_user_groups.find((g: any) => g.name === 'role:owners'), { members: [owner.user_id] });
+  t.match(state.realm_user_groups.find((g: any) => g.name === 'crew'), { is_system_group: false, members: [guest.user_id] }, "the organization's own group is kept");
+});
