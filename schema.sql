@@ -484,16 +484,51 @@ CREATE TABLE IF NOT EXISTS device (
   push_token_last_updated_timestamp INTEGER,
   -- The bouncer's error code when the registration failed; NULL while pending or once active.
   push_registration_error_code TEXT,
-  -- The registration to forward to the bouncer, kept until it succeeds or fails so that a
-  -- restarted server resumes it (lib/domain/push_bouncer.ts). Both are opaque to this server.
+  -- The registration being forwarded to the bouncer (a push_registration delivery,
+  -- lib/domain/push_bouncer.ts), kept until it succeeds or fails. Both are opaque to this server.
   bouncer_public_key TEXT,
   encrypted_push_registration TEXT,
   date_created INTEGER NOT NULL
 ) STRICT;
 -- The devices state of POST /register and the test notification's "devices with a token".
 CREATE INDEX IF NOT EXISTS device_by_user ON device (user_id, id);
--- Registrations to resume on start (few rows: only those still being forwarded).
-CREATE INDEX IF NOT EXISTS device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+
+------------------------------------------------------------------------------------------------
+-- Deliveries (lib/deliveries/): what leaves the process after a commit
+------------------------------------------------------------------------------------------------
+
+-- The one outbox of everything sent out of the process: a registration forwarded to the push
+-- bouncer, a push notification, an email, a call of the embedding application's hook. A domain
+-- transaction decides it and writes the row; lib/deliveries/runner.ts sends it after the commit,
+-- retries it with back-off, and deletes it once it succeeded or failed for good. A row that a
+-- rolled-back transaction wrote never existed; a row survives a crash and is sent by the next
+-- server on the database.
+CREATE TABLE IF NOT EXISTS delivery (
+  id INTEGER PRIMARY KEY,
+  -- Which DeliveryKind sends it (lib/deliveries/outbox.ts): 'push_registration', 'email', ...
+  kind TEXT NOT NULL,
+  -- At most one pending delivery per (kind, key): a later decision joins the pending one (one
+  -- missed-message batch per user) or replaces it. NULL: no such limit.
+  key TEXT,
+  -- The kind's JSON.
+  payload TEXT NOT NULL,
+  -- Milliseconds: when it is next due. While a process sends it, the end of that process's lease
+  -- (the kind's timeout and a margin), so that a crashed sender's rows come due again.
+  due_at INTEGER NOT NULL,
+  -- The random number of the attempt under way; NULL when none is. Outcomes are written only by
+  -- the attempt that still holds the row, so a row succeeds at most once.
+  claim INTEGER,
+  -- Attempts started (the retry delays are counted on it).
+  attempts INTEGER NOT NULL DEFAULT 0,
+  -- Why the last attempt did not succeed (no secrets: a code or a short reason).
+  last_error TEXT,
+  -- Milliseconds.
+  created_at INTEGER NOT NULL
+) STRICT;
+-- The runner's "what is due now" and "when is the next one due".
+CREATE INDEX IF NOT EXISTS delivery_by_due ON delivery (due_at);
+-- One pending delivery per key.
+CREATE UNIQUE INDEX IF NOT EXISTS delivery_by_key ON delivery (kind, key) WHERE key IS NOT NULL;
 
 ------------------------------------------------------------------------------------------------
 -- Server secrets (lib/domain/external_content.ts)

@@ -11,6 +11,7 @@ import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
+import type { EmailOptions } from './mail/mailer.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -90,6 +91,8 @@ export interface ChatOptions {
   realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
   events?: EventOptions;
   push?: PushOptions | undefined;
+  /** How emails leave (lib/mail/mailer.ts); without a transport or send function email is off. */
+  email?: EmailOptions | undefined;
   rateLimit?: RateLimitOptions;
   /**
    * Reverse proxies whose X-Forwarded-For is believed (Express's "trust proxy"): a number of hops,

@@ -6,7 +6,9 @@ import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/callers.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
-import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
+import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
+import { mailerOf } from './domain/email.js';
+import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
@@ -31,6 +33,7 @@ import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
@@ -122,7 +125,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   ensureRealm(ctx);
   ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
-  resumePushForwarding(ctx);
+  startDeliveries(ctx, DELIVERY_KINDS);
 
   const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -207,7 +210,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
     async close() {
       ctx.events.close();
-      stopPushForwarding(ctx);
+      await stopDeliveries(ctx);
+      mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
       if (open) {

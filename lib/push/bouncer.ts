@@ -41,7 +41,8 @@ export class BouncerFailure extends Error {
   }
 }
 
-const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
+/** Zulip's timeout of a bouncer request. */
+export const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
 
 export interface PushRequest {
   token_id: string;
