@@ -131,7 +131,10 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const apiHandler = createHandler({
     routes: allRoutes,
-    authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),
+    authenticate: (req, route) => {
+      const credential = credentialOf(ctx, req, route.waysIn);
+      return credential instanceof Promise ? credential.then((found) => authenticate(ctx, found, route)) : authenticate(ctx, credential, route);
+    },
     callerId: (caller) => caller.actor.id,
     precheck: runner.precheck,
     run: runner.run,
