@@ -32,7 +32,7 @@ import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, HostSignIn } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
