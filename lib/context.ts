@@ -46,8 +46,10 @@ export interface LimitOptions {
   uploadBytes?: number;
   /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
   bodyTimeoutMs?: number;
-  /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
+  /** Largest accepted custom emoji upload, in bytes (default 1 MiB; Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
+  /** Active bots a user who is not an administrator may own (default 10; Zulip has no such limit). */
+  botsPerUser?: number;
   /** Characters of keys and values one user's /bot_storage may hold (Zulip: USER_STATE_SIZE_LIMIT, 10,000,000). */
   botStorageCharacters?: number;
   /** Where POST /user_uploads spools a file while it arrives (default: the OS's temporary directory). */
@@ -65,6 +67,10 @@ export interface ImageProxyOptions {
   maxBytes?: number;
   /** Lets the proxy reach loopback, private and link-local addresses (tests, intranets). Off by default. */
   allowPrivateAddresses?: boolean;
+  /** Images fetched at once, overall (default 32); one more is answered 503 IMAGE_PROXY_BUSY. */
+  maxConcurrentFetches?: number;
+  /** Images fetched at once for one client address (default 8); one more is answered 429. */
+  maxConcurrentFetchesPerAddress?: number;
 }
 
 /**
@@ -96,6 +102,11 @@ export interface ChatOptions {
    * 5 moderators); default 3, administrators only.
    */
   realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
+  /**
+   * Who may create bots (Zulip's bot_creation_policy): 1 members and above (default), 2 only
+   * administrators create generic bots, 3 only administrators create bots.
+   */
+  botCreationPolicy?: 1 | 2 | 3;
   events?: EventOptions;
   push?: PushOptions | undefined;
   /** How emails leave (lib/mail/mailer.ts); without a transport or send function email is off. */

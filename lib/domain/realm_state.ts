@@ -4,6 +4,7 @@
 import type { Ctx } from '../context.js';
 import { DEFAULT_UPLOAD_BYTES } from '../context.js';
 import type { StateOptions } from './state_options.js';
+import { botCreationGroups } from './bot_limits.js';
 import { emojiDataUrl } from './emoji_data.js';
 import { longpollTimeoutSeconds } from './heartbeat.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from './message_addressee.js';
@@ -11,7 +12,7 @@ import { CONTENT_EDIT_LIMIT_SECONDS, TOPIC_EDIT_LIMIT_SECONDS } from './message_
 import { OFFLINE_THRESHOLD_SECONDS, PING_INTERVAL_SECONDS } from './presence.js';
 import { botDomain, getRealm, pushNotificationsEnabled, REALM_ICON_URL } from './realm.js';
 import type { Actor } from './roles.js';
-import type { RealmState } from './realm_dicts.js';
+import type { BotCreationGroups, RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
 import type { GroupSettingValue } from './user_group_dicts.js';
 
@@ -34,7 +35,12 @@ const zulipDefaults = () => ({
   server_thumbnail_formats: [],
 });
 
-export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmState {
+/** The realm_ names /register gives a realm property (update_dict events name it without). */
+function realmKeys(groups: BotCreationGroups) {
+  return { realm_can_create_bots_group: groups.can_create_bots_group, realm_can_create_write_only_bots_group: groups.can_create_write_only_bots_group };
+}
+
+export function fetchRealmState(ctx: Ctx, actor: Actor, _options: StateOptions): RealmState {
   const realm = getRealm(ctx);
   return {
     realm_name: realm.name,
@@ -54,6 +60,7 @@ export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions)
     realm_enable_read_receipts: false,
     realm_can_delete_any_message_group: NOBODY(),
     realm_can_delete_own_message_group: NOBODY(),
+    ...realmKeys(botCreationGroups(ctx, actor)),
     realm_message_content_delete_limit_seconds: null,
     realm_topics_policy: 'allow_empty_topic',
     realm_mandatory_topics: false,

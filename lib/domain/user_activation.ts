@@ -10,6 +10,7 @@ import { emit } from './event_types.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById, existingUser } from './users.js';
+import { checkMayOwnAnotherBot } from './bot_limits.js';
 
 /** DELETE /users/{user_id}: administrators (and a bot's owner, for the bot); the bots the user owns go too. */
 export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
@@ -67,10 +68,18 @@ function deactivateOne(ctx: Ctx, row: UserRow): void {
   }
 }
 
-/** POST /users/{user_id}/reactivate: Zulip's access_user_by_id(for_admin): administrators, or a bot's owner. */
+/**
+ * POST /users/{user_id}/reactivate: Zulip's access_user_by_id(for_admin): administrators, or a
+ * bot's owner; a bot only while its owner may have one more.
+ */
 export function reactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
   return ctx.tx(() => {
     const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true, allowDeactivated: true });
+    if (target.bot_type !== null && target.is_active !== 1 && target.bot_owner_id !== null) {
+      // The bot goes back to its owner, or to the caller when its owner is deactivated.
+      const ownerActive = selectUserById(ctx.store, target.bot_owner_id)?.is_active === 1;
+      checkMayOwnAnotherBot(ctx, ownerActive ? target.bot_owner_id : actor.id);
+    }
     reactivate(ctx, target.id, actor.id);
     return {};
   });

@@ -113,7 +113,8 @@ class Exchange<R extends HttpRoute, C> {
   /** The caller within their rate limit; with a body still to read, what can be refused before it is. */
   admit(caller: C): C {
     const { deps, route } = this;
-    if (deps.rateLimiter) this.headers = deps.rateLimiter.user(deps.callerId(caller));
+    const limiter = deps.rateLimiter;
+    if (limiter) this.headers = route.longPoll ? limiter.longPoll(deps.callerId(caller)) : limiter.user(deps.callerId(caller));
     return this.bodyUnread ? deps.precheck(route, caller) : caller;
   }
 

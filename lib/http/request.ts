@@ -29,6 +29,11 @@ export interface HttpRoute {
    * `accountParam`, and its failures (401 answers) per address.
    */
   passwordLogin?: { accountParam: string };
+  /**
+   * A long-poll (GET /events): rate limited in a per-user budget of its own (RateLimiter.longPoll),
+   * since what ends a poll is mostly other people's events; the user's other requests keep theirs.
+   */
+  longPoll?: boolean;
 }
 
 export interface RequestInfo {

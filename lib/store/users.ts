@@ -143,6 +143,11 @@ export function selectBotsOwnedBy(s: Store, ownerId: number): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_owner_id = ? ORDER BY id', ownerId);
 }
 
+/** Active bots of one owner (a scan of user: counted only when a bot is created or reactivated). */
+export function countActiveBotsOwnedBy(s: Store, ownerId: number): number {
+  return s.prepare('SELECT count(*) FROM user WHERE bot_owner_id = ? AND bot_type IS NOT NULL AND is_active = 1').pluck().get(ownerId) as number;
+}
+
 export function selectBots(s: Store): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user WHERE bot_type IS NOT NULL ORDER BY id');
 }
