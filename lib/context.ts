@@ -13,6 +13,7 @@ import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
 import type { EmailOptions } from './mail/mailer.js';
+import type { AccountOptions } from './accounts/options.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -137,6 +138,8 @@ export interface ChatOptions {
    * May answer a promise (a session store): only requests that reach it wait.
    */
   authenticate?: (request: IncomingMessage) => HostSignIn | Promise<HostSignIn>;
+  /** Who may join and who may bring others in (lib/accounts/options.ts, docs/accounts.md). */
+  accounts?: AccountOptions | undefined;
 }
 
 export interface Ctx {

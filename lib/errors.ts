@@ -109,6 +109,15 @@ export function mustBeOwner(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
 }
 
+/** Zulip's RateLimitedError: 429 with the seconds to wait, in the body and in Retry-After. */
+export function rateLimitHit(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
+  const retryAfter = Math.max(0.001, Math.round(retryAfterSeconds * 1000) / 1000);
+  return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', {
+    extra: { 'retry-after': retryAfter },
+    headers: { ...headers, 'Retry-After': String(Math.ceil(retryAfter)) },
+  });
+}
+
 /** Seconds a client waits before retrying a request the database was too busy for. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 

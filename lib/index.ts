@@ -15,6 +15,8 @@ import { roleByName } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
+import { sendPasswordReset, setPassword } from './accounts/passwords.js';
+import { checkAccountOptions } from './accounts/permissions.js';
 import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
@@ -36,6 +38,7 @@ import { selectUserByEmail, selectUsers } from './store/users.js';
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, HostSignIn } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
+export type { AccountOptions, RoleGroup } from './accounts/options.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
@@ -94,6 +97,10 @@ export interface ChatServer {
     reactivateUser(userId: number): void;
     /** A new API key for a user or bot; the old one stops working at once. */
     regenerateApiKey(userId: number): string;
+    /** Sets a person's password (bots have none); their web sessions end, their API key stays. */
+    setPassword(userId: number, password: string): Promise<void>;
+    /** Emails an active person a password reset link (needs options.email). */
+    sendPasswordReset(userId: number): void;
     /** The account with this email (as stored), if any. */
     userByEmail(email: string): { user_id: number; email: string; is_bot: boolean; is_active: boolean } | undefined;
     hasUsers(): boolean;
@@ -112,6 +119,7 @@ export interface ChatServer {
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
   // adapter.
+  checkAccountOptions(options.accounts);
   const db = compatibleDatabase(database);
   const clientAddress = clientAddressResolver(options.trustProxy);
   prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
@@ -189,6 +197,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     deactivateUser: (userId) => deactivate(ctx, userId),
     reactivateUser: (userId) => reactivate(ctx, userId, null),
     regenerateApiKey: (userId) => rotateApiKey(ctx, userId),
+    setPassword: (userId, password) => setPassword(ctx, userId, password),
+    sendPasswordReset: (userId) => sendPasswordReset(ctx, userId),
     userByEmail(email) {
       const row = selectUserByEmail(ctx.store, email.trim());
       return row && { user_id: row.id, email: row.email, is_bot: row.bot_type !== null, is_active: row.is_active === 1 };
