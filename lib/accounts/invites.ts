@@ -4,7 +4,7 @@
 // organization's administrators and the invitation's referrer (invites_changed).
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
-import { markInvitationConfirmationsUsed } from '../store/confirmations.js';
+import { deleteInvitationConfirmations } from '../store/confirmations.js';
 import {
   INVITATION_STATUS,
   countEmailInvitationsSince,
@@ -109,7 +109,7 @@ export interface InviteInput {
 
 /** The invitation email of a pending invitation, with a new link (the previous one stops working). */
 function sendInvitation(ctx: Ctx, invitation: InvitationRow, referrer: { name: string; email: string }): void {
-  markInvitationConfirmationsUsed(ctx.store, invitation.id, ctx.now());
+  deleteInvitationConfirmations(ctx.store, invitation.id);
   const key = makeLink(ctx, { kind: 'invitation', email: invitation.email!, invitationId: invitation.id, expiresAt: invitation.expires_at });
   sendEmail(ctx, invitationEmail(ctx, invitation.email!, referrer, linkUrl(ctx, 'invitation', key), invitation.expires_at));
 }
@@ -237,7 +237,6 @@ export function revokeInvite(ctx: Ctx, actor: Actor, input: { inviteId: number }
   return ctx.tx(() => {
     const row = accessInvitation(ctx, actor, input.inviteId, false);
     updateInvitationStatus(ctx.store, row.id, INVITATION_STATUS.revoked);
-    markInvitationConfirmationsUsed(ctx.store, row.id, ctx.now());
     notifyInvitesChanged(ctx, row.invited_by);
     return {};
   });
@@ -302,7 +301,6 @@ export function revokeInviteLink(ctx: Ctx, actor: Actor, input: { inviteId: numb
     const row = accessInvitation(ctx, actor, input.inviteId, true);
     if (row.status === INVITATION_STATUS.revoked) throw badRequest('Invitation has already been revoked');
     updateInvitationStatus(ctx.store, row.id, INVITATION_STATUS.revoked);
-    markInvitationConfirmationsUsed(ctx.store, row.id, ctx.now());
     notifyInvitesChanged(ctx, row.invited_by);
     return {};
   });

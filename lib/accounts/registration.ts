@@ -6,7 +6,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { markInvitationConfirmationsUsed } from '../store/confirmations.js';
 import { INVITATION_STATUS, selectInvitation, selectInvitationStreamIds, selectPendingInvitationIdsForEmail, updateInvitationStatus, type InvitationRow } from '../store/invitations.js';
 import { selectUserById } from '../store/users.js';
 import { emailEnabled, sendEmail } from '../domain/email.js';
@@ -148,10 +147,7 @@ export async function register(ctx: Ctx, input: RegisterInput, userAgent: string
 function joined(ctx: Ctx, userId: number, email: string, fullName: string, invitation: InvitationRow | undefined): void {
   if (invitation !== undefined && invitation.email !== null) updateInvitationStatus(ctx.store, invitation.id, INVITATION_STATUS.used, userId);
   const others = selectPendingInvitationIdsForEmail(ctx.store, email, invitation?.id ?? null);
-  for (const id of others) {
-    updateInvitationStatus(ctx.store, id, INVITATION_STATUS.revoked);
-    markInvitationConfirmationsUsed(ctx.store, id, ctx.now());
-  }
+  for (const id of others) updateInvitationStatus(ctx.store, id, INVITATION_STATUS.revoked);
   if (invitation !== undefined || others.length > 0) notifyInvitesChanged(ctx, invitation?.invited_by ?? null);
   if (invitation === undefined || invitation.notify_referrer_on_join !== 1) return;
   const referrer = selectUserById(ctx.store, invitation.invited_by);

@@ -43,9 +43,9 @@ export function markConfirmationUsed(s: Store, id: number, now: number): boolean
   return s.run('UPDATE confirmation SET used_at = ? WHERE id = ? AND used_at IS NULL', now, id).changes > 0;
 }
 
-/** Spends the unused links of an invitation (a resend replaces them; a revocation ends them). */
-export function markInvitationConfirmationsUsed(s: Store, invitationId: number, now: number): void {
-  s.run('UPDATE confirmation SET used_at = ? WHERE invitation_id = ? AND used_at IS NULL', now, invitationId);
+/** Removes an invitation's links: a resend replaces them (the old link then opens nothing). */
+export function deleteInvitationConfirmations(s: Store, invitationId: number): void {
+  s.run("DELETE FROM confirmation WHERE invitation_id = ? AND kind = 'invitation'", invitationId);
 }
 
 /** Spends a user's unused links of a kind (a new password ends the pending resets). */
