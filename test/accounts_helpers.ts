@@ -2,13 +2,18 @@
 // server on 127.0.0.1 (test/smtp.ts), the emails it received, and the links in them.
 import type { Test } from 'tap';
 import type { ChatOptions } from '../lib/index.js';
+import { contextOf } from '../lib/context.js';
+import { deliveryRunner } from '../lib/deliveries/runner.js';
 import { startServer, type TestServer } from './helpers.js';
 import { startSmtp, type ReceivedMail, type StandInSmtp } from './smtp.js';
 
 export interface MailServer {
   s: TestServer;
   smtp: StandInSmtp;
-  /** The next email to `to` (already received or still to come). */
+  /**
+   * The next email to `to` (already received or still to come), once its delivery is recorded as
+   * sent (a test that then moves a manual clock finds no attempt under way).
+   */
   mailTo(to: string): Promise<ReceivedMail>;
 }
 
@@ -26,6 +31,7 @@ export async function mailServer(t: Test, options: Parameters<typeof startServer
       const found = smtp.received.find((mail) => !seen.has(mail) && mail.envelope.to.includes(to.toLowerCase()));
       if (found !== undefined) {
         seen.add(found);
+        await deliveryRunner(contextOf(s.chat))?.settled();
         return found;
       }
       await smtp.next();
