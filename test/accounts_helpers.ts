@@ -15,6 +15,8 @@ export interface MailServer {
    * sent (a test that then moves a manual clock finds no attempt under way).
    */
   mailTo(to: string): Promise<ReceivedMail>;
+  /** Resolves once every email decided so far was sent (before a manual clock moves: see mailTo). */
+  settle(): Promise<void>;
 }
 
 /** A test server sending email to its own SMTP server; both close with the test. */
@@ -37,7 +39,8 @@ export async function mailServer(t: Test, options: Parameters<typeof startServer
       await smtp.next();
     }
   };
-  return { s, smtp, mailTo };
+  const settle = async () => deliveryRunner(contextOf(s.chat))?.settled();
+  return { s, smtp, mailTo, settle };
 }
 
 /** The one link of a parley email. */
