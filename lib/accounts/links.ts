@@ -17,6 +17,7 @@ import {
 } from '../store/confirmations.js';
 import { getRealm } from '../domain/realm.js';
 import { isSecretShaped, newSecret, secretHash } from './tokens.js';
+import { accountOptions, DEFAULT_EMAILS_PER_CLIENT_ADDRESS_PER_DAY } from './permissions.js';
 
 export type { ConfirmationKind, ConfirmationRow } from '../store/confirmations.js';
 
@@ -116,8 +117,6 @@ const PER_ADDRESS: readonly [number, number][] = [
   [HOUR, 2],
   [DAY, 5],
 ];
-/** Zulip's sends_email_by_ip: 5 emails a day per client address from the public pages. */
-const PER_CLIENT_ADDRESS: readonly [number, number][] = [[DAY, 5]];
 
 function checkWindows(ctx: Ctx, windows: readonly [number, number][], count: (since: number) => number): void {
   const now = ctx.now();
@@ -134,7 +133,8 @@ function checkWindows(ctx: Ctx, windows: readonly [number, number][], count: (si
 export function checkSendingLimits(ctx: Ctx, kind: ConfirmationKind, email: string, ip: string, userId?: number): void {
   checkWindows(ctx, PER_ADDRESS, (since) => countConfirmationsForEmail(ctx.store, email, kind, since));
   if (userId !== undefined) checkWindows(ctx, PER_ADDRESS, (since) => countConfirmationsForUser(ctx.store, userId, kind, since));
-  if (ip !== '') checkWindows(ctx, PER_CLIENT_ADDRESS, (since) => countConfirmationsForIp(ctx.store, ip, since));
+  const perClient = accountOptions(ctx).emailsPerClientAddressPerDay ?? DEFAULT_EMAILS_PER_CLIENT_ADDRESS_PER_DAY;
+  if (ip !== '' && perClient > 0) checkWindows(ctx, [[DAY, perClient]], (since) => countConfirmationsForIp(ctx.store, ip, since));
 }
 
 /** Zulip's email_change_by_user: 2 an hour, 5 a day. */

@@ -27,4 +27,10 @@ export interface AccountOptions {
   whoMayAddSubscribers?: RoleGroup | undefined;
   /** Email invitations the organization may send in 24 hours (Zulip's max_invites default, INVITES_DEFAULT_REALM_DAILY_MAX: 100). */
   invitationsPerDay?: number | undefined;
+  /**
+   * Emails the public pages (password reset, sign-up confirmation) may send in 24 hours at the
+   * request of one client address (Zulip's sends_email_by_ip: 5); 0 turns this limit off (the
+   * per-address and per-account ones stay).
+   */
+  emailsPerClientAddressPerDay?: number | undefined;
 }

@@ -30,6 +30,9 @@ export function accountOptions(ctx: Ctx): AccountOptions {
 
 export const DEFAULT_INVITATIONS_PER_DAY = 100;
 
+/** Zulip's sends_email_by_ip. */
+export const DEFAULT_EMAILS_PER_CLIENT_ADDRESS_PER_DAY = 5;
+
 /**
  * The checked options, at server creation: a bad group or domain is a configuration mistake,
  * thrown at once rather than met by a user.
@@ -45,6 +48,8 @@ export function checkAccountOptions(options: AccountOptions | undefined): void {
       throw new Error(`accounts.emailDomains: '${domain}' is not a lower-case domain (optionally *.domain)`);
     }
   }
-  const perDay = options.invitationsPerDay;
-  if (perDay !== undefined && !(Number.isSafeInteger(perDay) && perDay >= 0)) throw new Error('accounts.invitationsPerDay must be a non-negative integer');
+  for (const name of ['invitationsPerDay', 'emailsPerClientAddressPerDay'] as const) {
+    const count = options[name];
+    if (count !== undefined && !(Number.isSafeInteger(count) && count >= 0)) throw new Error(`accounts.${name} must be a non-negative integer`);
+  }
 }
