@@ -9,6 +9,7 @@ import { authenticate } from './domain/callers.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
 import { mailerOf } from './domain/email.js';
+import { subscribeToNotifications, type NotificationListener } from './notifications/hook.js';
 import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName } from './domain/roles.js';
@@ -39,6 +40,8 @@ export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, HostSignIn } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { AccountOptions, RoleGroup } from './accounts/options.js';
+export type { ChatNotification } from './notifications/notification.js';
+export type { NotificationTrigger } from './notifications/triggers.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
@@ -74,6 +77,14 @@ export interface ChatServer {
       listener: (event: DeliveredEvent) => void,
       options?: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean },
     ): () => void;
+  };
+  /**
+   * Every notification parley decides on (who, why, the message and its conversation), after its
+   * message's transaction commits: `subscribe(listener)` calls the listener once per notification
+   * while subscribed and returns the function that unsubscribes (options.notify is the durable hook).
+   */
+  notifications: {
+    subscribe(listener: NotificationListener): () => void;
   };
   /** Trusted set-up for the host application and the CLI: no permission checks. */
   admin: {
@@ -209,6 +220,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     handler,
     api,
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
+    notifications: { subscribe: (listener) => subscribeToNotifications(ctx, listener) },
     admin,
     options,
     [CONTEXT]: ctx,

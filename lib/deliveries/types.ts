@@ -53,6 +53,8 @@ export interface DeliveryKind<P> {
   retryDelaysMs(ctx: Ctx): readonly number[];
   /** One attempt. Runs outside any transaction; may open its own (reads before, results after). */
   send(ctx: Ctx, delivery: Delivery<P>): Promise<DeliveryOutcome<P>>;
+  /** In the transaction that removes a delivery that succeeded (to start what came in meanwhile). */
+  succeeded?(ctx: Ctx, payload: P): void;
   /** In the transaction that removes a delivery that failed for good (refused, or out of retries). */
   failed?(ctx: Ctx, payload: P, failure: DeliveryFailure): void;
 }

@@ -3,5 +3,15 @@
 import type { DeliveryKind } from '../deliveries/outbox.js';
 import { emailDelivery } from './email.js';
 import { pushRegistrationDelivery } from './push_bouncer.js';
+import { missedMessageEmailDelivery } from '../notifications/email.js';
+import { notificationHookDelivery } from '../notifications/hook.js';
+import { pushMessageDelivery, pushRemoveDelivery } from '../notifications/push.js';
 
-export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [pushRegistrationDelivery, emailDelivery];
+export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [
+  pushRegistrationDelivery,
+  emailDelivery,
+  pushMessageDelivery,
+  pushRemoveDelivery,
+  missedMessageEmailDelivery,
+  notificationHookDelivery,
+];

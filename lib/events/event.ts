@@ -1,5 +1,6 @@
 // What an event is, as the domain appends it and as a client receives it, the options of the hub
 // that delivers it, and what the hub uses of the context.
+import type { Timers } from '../timers.js';
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/db.js';
 
@@ -36,6 +37,7 @@ export interface HubContext {
   readonly store: Store;
   readonly clock: () => number;
   readonly logger: Logger;
+  readonly timers: Timers;
   readonly options: { events?: EventOptions };
   tx<T>(fn: () => T): T;
   now(): number;

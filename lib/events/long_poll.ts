@@ -28,7 +28,7 @@ export function waitForEvents(waiters: Waiters, polls: Polls, poll: LongPoll): P
     const finish = (events: DeliveredEvent[]): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       signal?.removeEventListener('abort', onAbort);
       stop();
       disconnect();
@@ -36,7 +36,7 @@ export function waitForEvents(waiters: Waiters, polls: Polls, poll: LongPoll): P
       resolve(events);
     };
     const onAbort = (): void => finish([]);
-    const timer = setTimeout(() => finish([{ type: 'heartbeat', id: poll.lastEventId }]), poll.heartbeatMs);
+    const timer = waiters.timers.after(poll.heartbeatMs, () => finish([{ type: 'heartbeat', id: poll.lastEventId }]));
     signal?.addEventListener('abort', onAbort, { once: true });
     stop = waiters.wait({
       userId: poll.userId,

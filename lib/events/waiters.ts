@@ -4,6 +4,7 @@
 // data_version while anyone waits.
 import { recipientIds, selectDataVersion, selectEventsAfter, selectMaxEventId } from '../store/events.js';
 import type { ChatEvent, DeliveredEvent, HubContext } from './event.js';
+import type { TimerHandle, Timers } from '../timers.js';
 import { readEvents } from './log.js';
 
 const WAKE_BATCH = 5000;
@@ -24,10 +25,13 @@ export class Waiters {
   /** The newest event id the last wake handed out; waiters at or past it share the next read. */
   #wokenUpTo = 0;
   #dataVersion = -1;
-  #crossProcessTimer: NodeJS.Timeout | undefined;
+  #crossProcessTimer: TimerHandle | undefined;
+  /** The timers long-polls wait on (ctx.timers). */
+  readonly timers: Timers;
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx;
+    this.timers = ctx.timers;
   }
 
   get count(): number {
@@ -123,17 +127,16 @@ export class Waiters {
     if (this.#crossProcessTimer !== undefined) return;
     this.#dataVersion = selectDataVersion(this.#ctx.store);
     const interval = this.#ctx.options.events?.crossProcessPollMs ?? 100;
-    this.#crossProcessTimer = setInterval(() => {
+    this.#crossProcessTimer = this.#ctx.timers.every(interval, () => {
       const version = selectDataVersion(this.#ctx.store);
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
       this.#wakeAll();
-    }, interval);
-    this.#crossProcessTimer.unref();
+    });
   }
 
   #stopCrossProcessPolling(): void {
-    clearInterval(this.#crossProcessTimer);
+    this.#crossProcessTimer?.cancel();
     this.#crossProcessTimer = undefined;
   }
 }

@@ -78,8 +78,9 @@ export async function registerWithBouncer(
 export async function notifyThroughBouncer(
   config: BouncerConfig,
   request: { realm_uuid: string; push_requests: PushRequest[] },
+  signal?: AbortSignal,
 ): Promise<NotifyReply> {
-  const reply = await postToBouncer(config, 'push/e2ee/notify', request);
+  const reply = await postToBouncer(config, 'push/e2ee/notify', request, signal);
   const deleted = Array.isArray(reply.delete_token_ids) ? reply.delete_token_ids.filter((id): id is string => typeof id === 'string') : [];
   const status = reply.realm_push_status;
   return {
