@@ -18,6 +18,7 @@ import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
 import { sendPasswordReset, setPassword } from './accounts/passwords.js';
 import { checkAccountOptions } from './accounts/permissions.js';
+import { ACCOUNT_PAGES } from './accounts/links.js';
 import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
@@ -258,7 +259,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 /** The API handler, behind the web client's files when they are enabled. */
 function withWebClient(handler: RequestListener, option: ChatOptions['webClient']): RequestListener {
   if (option === undefined || option === false) return handler;
-  const files = webClientFiles(option === true ? undefined : option.dir);
+  const files = webClientFiles(option === true ? undefined : option.dir, ACCOUNT_PAGES);
   return (req, res, next) => {
     if (!files(req, res)) handler(req, res, next);
   };

@@ -39,6 +39,12 @@ const PAGES: Readonly<Record<ConfirmationKind, string>> = {
   email_change: '/accounts/confirm_new_email/',
 };
 
+/**
+ * The web client's account pages (lib/http/web_client.ts serves its page there): the links' pages,
+ * and the forgotten-password and open sign-up forms.
+ */
+export const ACCOUNT_PAGES: readonly string[] = [...new Set(Object.values(PAGES)), '/accounts/password/reset', '/register'];
+
 /** The page a link's key opens, under the organization URL. */
 export function linkUrl(ctx: Ctx, kind: ConfirmationKind, key: string): string {
   return `${getRealm(ctx).url}${PAGES[kind]}${key}`;

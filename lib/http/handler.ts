@@ -43,6 +43,7 @@ export type NextFunction = (error?: unknown) => void;
 export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
 const NO_HEADERS: RateLimitHeaders = Object.freeze({});
+const SESSION_CHALLENGE = Object.freeze({ 'WWW-Authenticate': 'Session realm="zulip"' });
 
 type Router = ReturnType<typeof FindMyWay>;
 
@@ -205,7 +206,10 @@ class Exchange<R extends HttpRoute, C> {
     // A read outside a transaction may meet SQLITE_BUSY too (ctx.tx maps the writes').
     const known = error instanceof ApiError ? error : databaseBusy(error);
     if (known) {
-      sendError(this.res, known, this.headers);
+      // A page's fetch (a browser says Sec-Fetch-Dest: empty) gets Zulip's session challenge, which
+      // browsers do not answer with a password prompt as they would Basic's.
+      const challenge = known.headers['WWW-Authenticate'] !== undefined && this.req.headers['sec-fetch-dest'] === 'empty';
+      sendError(this.res, known, this.headers, challenge ? SESSION_CHALLENGE : undefined);
       return;
     }
     this.deps.logger.error('unexpected error', {

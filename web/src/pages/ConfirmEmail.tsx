@@ -1,0 +1,33 @@
+// A new email address's link (/accounts/confirm_new_email/<key>): the change is made by a click,
+// not by opening the page (mail scanners open links).
+import { useState } from 'preact/hooks';
+import { Card } from '../components/Login.js';
+import { confirmEmail } from '../requests/public.js';
+import { LinkProblem, useLink, useSubmit } from './common.js';
+
+export function ConfirmEmail({ linkKey }: { linkKey: string }) {
+  const { info, problem } = useLink(linkKey);
+  const { busy, error, submit } = useSubmit();
+  const [changed, setChanged] = useState('');
+  if (problem) return <LinkProblem problem={problem} />;
+  if (!info) return <Card><p aria-busy="true">Checking the link…</p></Card>;
+  if (changed) {
+    return (
+      <Card>
+        <p class="email-changed" role="status">Your email address is now {changed}.</p>
+        <p class="login-links"><a href="./">Open {info.organization_name}</a></p>
+      </Card>
+    );
+  }
+  const confirm = (e: Event) => {
+    e.preventDefault();
+    submit(async () => setChanged((await confirmEmail(linkKey)).email));
+  };
+  return (
+    <Card onSubmit={confirm}>
+      <p>Use {info.email} as the email address of your account?</p>
+      {error && <p class="error" role="alert">{error}</p>}
+      <button type="submit" disabled={busy}>Confirm the new address</button>
+    </Card>
+  );
+}
