@@ -6,7 +6,7 @@
 // never holds the API key.
 import t from 'tap';
 import type { Page } from 'puppeteer-core';
-import { launchBrowser, openView, signIn, topicHash, waitForText, type TestBrowser } from './browser.js';
+import { axeViolations, launchBrowser, openView, signIn, topicHash, waitForText, type TestBrowser } from './browser.js';
 import { keyOf, linkIn, mailServer, type MailServer } from './accounts_helpers.js';
 import { withCookie } from './session_helpers.js';
 
@@ -68,11 +68,13 @@ t.test('the owner invites an address in the web client; the invitee signs up fro
   await owner.click('.invite-form button[type=submit]');
   await waitForText(owner, '[role=status]', 'Invitations sent.');
   await waitForText(owner, '.invites li', 'ada@acme.test');
+  t.same(await axeViolations(owner), [], 'the invitations page passes the accessibility check');
 
   const mail = await m.mailTo('ada@acme.test');
   t.equal(mail.parsed.subject, 'Olivia Owner has invited you to join Acme');
   const ada = await follow(linkIn(mail));
   await waitForText(ada, '.signup-intro', 'Olivia Owner invited you to join Acme as a member.');
+  t.same(await axeViolations(ada), [], 'the sign-up page passes the accessibility check');
   await fill(ada, 'input[name=full_name]', 'Ada Lovelace');
   await fill(ada, 'input[name=password]', 'ada-password');
   await ada.click('button[type=submit]');
@@ -132,6 +134,7 @@ t.test('"Forgot password?": the emailed link sets a new password once; the old o
   await fill(cy, 'input[name=email]', 'cy@acme.test');
   await cy.click('button[type=submit]');
   await waitForText(cy, '.reset-sent', 'If cy@acme.test has an account here');
+  t.same(await axeViolations(cy), [], 'the reset page passes the accessibility check');
   const mail = await m.mailTo('cy@acme.test');
   await cy.goto(linkIn(mail));
   await fill(cy, 'input[name=new_password]', 'new-password');
@@ -154,6 +157,7 @@ t.test('an expired invitation link shows a clear page, not an error', async (t) 
   ahead += 61 * 60_000;
   const late = await follow(linkIn(mail));
   await waitForText(late, '.link-problem', 'This link has expired. Ask for a new one.');
+  t.same(await axeViolations(late), [], "an expired link's page passes the accessibility check");
   t.equal(await late.$('input[name=password]'), null, 'no sign-up form');
   const unknown = await follow(`${m.s.url}/accounts/do_confirm/${keyOf(linkIn(mail)).replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`);
   await waitForText(unknown, '.link-problem', 'This link is not valid.');

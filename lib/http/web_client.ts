@@ -104,6 +104,16 @@ export function webClientFiles(
     // A page's depth: `/join/<key>` is one directory below the client's root.
     const asset = isPage ? pageAt(path.split('/').length - 2) : assets.get(path);
     if (asset === undefined) return false;
+    // Mounted at /chat, the page asked for as /chat (no slash) would load its files from /: it is
+    // sent to /chat/ (Express keeps the full path in originalUrl).
+    const original = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
+    const originalPath = typeof original === 'string' ? original.split('?')[0]! : path;
+    if (path === '/' && !originalPath.endsWith('/')) {
+      req.resume();
+      res.writeHead(301, { Location: `${originalPath}/${queryAt < 0 ? '' : url.slice(queryAt)}`, 'Content-Length': 0 });
+      res.end();
+      return true;
+    }
     const gzip = asset.gzipped !== undefined && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const body = gzip ? asset.gzipped! : asset.body;
     req.resume();
