@@ -1,6 +1,6 @@
 // Invitations (Zulip's zerver/views/invite.py and zerver/actions/invites.py): POST /invites, GET
-// /invites, DELETE /invites/{id}, POST /invites/{id}/resend, POST /invites/multiuse, DELETE
-// /invites/multiuse/{id}; the invitation email goes through the mailer, and each change tells the
+// /invites, DELETE /invites/{id}, POST /invites/{id}/resend, and the rules reusable links share
+// (invite_links.ts); the invitation email goes through the mailer, and each change tells the
 // organization's administrators and the invitation's referrer (invites_changed).
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
@@ -58,7 +58,7 @@ function checkInviteRole(actor: Actor, invitedAs: number, requireAdmin: boolean)
 }
 
 /** Owners, administrators and moderators are invited only by administrators (owners, by owners). */
-function checkInvitedAs(actor: Actor, invitedAs: number): void {
+export function checkInvitedAs(actor: Actor, invitedAs: number): void {
   checkInviteRole(actor, invitedAs, invitedAs === ROLE.owner || invitedAs === ROLE.admin || invitedAs === ROLE.moderator);
 }
 
@@ -66,7 +66,7 @@ function checkInvitedAs(actor: Actor, invitedAs: number): void {
  * Zulip's access_streams_for_invite: channels the sender can read, and that they may subscribe
  * others to (Zulip's can_add_subscribers_group) unless they are default channels.
  */
-function inviteStreams(ctx: Ctx, actor: Actor, streamIds: readonly number[]): StreamRow[] {
+export function inviteStreams(ctx: Ctx, actor: Actor, streamIds: readonly number[]): StreamRow[] {
   const streams = streamIds.map((id) => {
     try {
       return accessStreamContentById(ctx, actor, id);
@@ -82,7 +82,7 @@ function inviteStreams(ctx: Ctx, actor: Actor, streamIds: readonly number[]): St
 }
 
 /** When an invitation made now for `minutes` expires (null: never). */
-function expiry(ctx: Ctx, minutes: number | null): number | null {
+export function expiry(ctx: Ctx, minutes: number | null): number | null {
   return minutes === null ? null : ctx.now() + minutes * 60;
 }
 
@@ -222,7 +222,7 @@ export function listInvites(ctx: Ctx, actor: Actor): { invites: InviteDict[] } {
 }
 
 /** Zulip's access_invite_by_id and access_multiuse_invite_by_id. */
-function accessInvitation(ctx: Ctx, actor: Actor, id: number, multiuse: boolean): InvitationRow {
+export function accessInvitation(ctx: Ctx, actor: Actor, id: number, multiuse: boolean): InvitationRow {
   const row = selectInvitation(ctx.store, id);
   if (row === undefined || (row.email === null) !== multiuse || (!multiuse && row.status !== INVITATION_STATUS.pending)) {
     throw badRequest('No such invitation');
@@ -255,53 +255,6 @@ export function resendInvite(ctx: Ctx, actor: Actor, input: { inviteId: number }
     checkInviteLimit(ctx, 0);
     const referrer = existingUser(ctx, row.invited_by);
     sendInvitation(ctx, row, { name: referrer.full_name, email: referrer.email });
-    return {};
-  });
-}
-
-export interface MultiuseInput {
-  streamIds?: readonly number[] | undefined;
-  inviteAs?: number | undefined;
-  inviteExpiresInMinutes?: number | null | undefined;
-  includeRealmDefaultSubscriptions?: boolean | undefined;
-}
-
-/** POST /invites/multiuse: Zulip's generate_multiuse_invite_backend; answers the link. */
-export function createInviteLink(ctx: Ctx, actor: Actor, input: MultiuseInput): { invite_link: string } {
-  requireMemberOrAdmin(actor);
-  if (!inRoleGroup(accountOptions(ctx).whoMayCreateInviteLinks ?? 'role:administrators', actor)) throw badRequest('Insufficient permission');
-  const invitedAs = input.inviteAs ?? ROLE.member;
-  checkInvitedAs(actor, invitedAs);
-  return ctx.tx(() => {
-    const streams = inviteStreams(ctx, actor, input.streamIds ?? []);
-    const expiresAt = expiry(ctx, input.inviteExpiresInMinutes === undefined ? DEFAULT_INVITE_MINUTES : input.inviteExpiresInMinutes);
-    const id = insertInvitation(
-      ctx.store,
-      {
-        email: null,
-        invited_by: actor.id,
-        invited_as: invitedAs,
-        include_realm_default_subscriptions: input.includeRealmDefaultSubscriptions ? 1 : 0,
-        notify_referrer_on_join: 1,
-        created_at: ctx.now(),
-        expires_at: expiresAt,
-      },
-      streams.map((stream) => stream.id),
-    );
-    const key = makeLink(ctx, { kind: 'multiuse_invite', email: '', invitationId: id, expiresAt });
-    notifyInvitesChanged(ctx, actor.id);
-    return { invite_link: linkUrl(ctx, 'multiuse_invite', key) };
-  });
-}
-
-/** DELETE /invites/multiuse/{invite_id}: Zulip's do_revoke_multi_use_invite. */
-export function revokeInviteLink(ctx: Ctx, actor: Actor, input: { inviteId: number }): Record<string, never> {
-  requireMemberOrAdmin(actor);
-  return ctx.tx(() => {
-    const row = accessInvitation(ctx, actor, input.inviteId, true);
-    if (row.status === INVITATION_STATUS.revoked) throw badRequest('Invitation has already been revoked');
-    updateInvitationStatus(ctx.store, row.id, INVITATION_STATUS.revoked);
-    notifyInvitesChanged(ctx, row.invited_by);
     return {};
   });
 }

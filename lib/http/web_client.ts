@@ -87,7 +87,11 @@ export function webClientFiles(
     let page = deepPages.get(depth);
     if (page === undefined) {
       const base = depth === 0 ? './' : '../'.repeat(depth);
-      const body = Buffer.from(index.body.toString('utf8').replace('<head>', `<head>\n<base href="${base}">`));
+      const html = index.body.toString('utf8');
+      const tag = `<base href="${base}">`;
+      // Before anything that loads a file: right after <head>, or after the doctype.
+      const withBase = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}\n${tag}`) : html.replace(/^(<!doctype[^>]*>)?/i, (doctype) => `${doctype}${tag}`);
+      const body = Buffer.from(withBase);
       page = { ...index, body, gzipped: gzipSync(body) };
       deepPages.set(depth, page);
     }

@@ -1,7 +1,8 @@
 // Invitations (lib/accounts/invites.ts): POST /invites, GET /invites, DELETE /invites/{invite_id},
 // POST /invites/{invite_id}/resend, POST /invites/multiuse, DELETE /invites/multiuse/{invite_id}.
 import { z } from 'zod';
-import { INVITE_AS, createInviteLink, inviteUsers, listInvites, resendInvite, revokeInvite, revokeInviteLink } from '../accounts/invites.js';
+import { INVITE_AS, inviteUsers, listInvites, resendInvite, revokeInvite } from '../accounts/invites.js';
+import { createInviteLink, revokeInviteLink } from '../accounts/invite_links.js';
 import { inviteLinkAnswerSchema, invitesAnswerSchema } from '../accounts/invite_dicts.js';
 import { bool, json, pathInt, str, valueErrorMessage } from '../http/params.js';
 import { MAX_CHANNELS_PER_REQUEST } from './limits.js';
