@@ -10,7 +10,7 @@ import { signedInSchema } from '../accounts/sessions.js';
 import { maxCodePoints, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
 import { noFields, route } from './route.js';
-import { checkSignInOrigin, setSessionCookie } from './ways_in.js';
+import { signBrowserIn } from './ways_in.js';
 
 const key = () => str(maxCodePoints(MAX_TEXT_LENGTH)).describe("The key at the end of the link's URL");
 const email = () => str(maxCodePoints(MAX_EMAIL_LENGTH));
@@ -52,12 +52,7 @@ export const accountRoutes = {
     },
     response: signedInSchema,
     errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'CSRF_FAILED'],
-    handler: async (ctx, _caller, p, request) => {
-      checkSignInOrigin(ctx, request);
-      const { opened, ...signedIn } = await register(ctx, p, request.userAgent);
-      setSessionCookie(ctx, request, opened);
-      return signedIn;
-    },
+    handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => register(ctx, p, request.userAgent)),
   }),
   requestPasswordReset: route({
     method: 'POST',
@@ -77,12 +72,7 @@ export const accountRoutes = {
     params: { key: key(), newPassword: password() },
     response: signedInSchema,
     errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'CSRF_FAILED'],
-    handler: async (ctx, _caller, p, request) => {
-      checkSignInOrigin(ctx, request);
-      const { opened, ...signedIn } = await resetPassword(ctx, p, request.userAgent);
-      setSessionCookie(ctx, request, opened);
-      return signedIn;
-    },
+    handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => resetPassword(ctx, p, request.userAgent)),
   }),
   confirmEmail: route({
     method: 'POST',

@@ -3,10 +3,10 @@
 // /sessions/current (sign out). parley's own endpoints: Zulip's web app signs in through its login
 // page and keeps a Django session.
 import { endCurrentSession, endSession, listSessions, sessionListSchema, signedInSchema, signIn } from '../accounts/sessions.js';
-import { maxCodePoints, pathInt, str } from '../http/params.js';
-import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
+import { pathInt } from '../http/params.js';
 import { noFields, route } from './route.js';
-import { checkSignInOrigin, clearSessionCookie, setSessionCookie } from './ways_in.js';
+import { passwordLoginParams } from './server.js';
+import { clearSessionCookie, signBrowserIn } from './ways_in.js';
 
 export const sessionRoutes = {
   signIn: route({
@@ -15,18 +15,10 @@ export const sessionRoutes = {
     access: 'public',
     passwordLogin: { accountParam: 'username' },
     summary: 'Sign the web client in with an email and password: a session cookie (HttpOnly), not the API key',
-    params: {
-      username: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('The account email'),
-      password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).describe('The account password'),
-    },
+    params: passwordLoginParams,
     response: signedInSchema,
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT', 'CSRF_FAILED'],
-    handler: async (ctx, _caller, p, request) => {
-      checkSignInOrigin(ctx, request);
-      const { opened, ...signedIn } = await signIn(ctx, p, request.userAgent);
-      setSessionCookie(ctx, request, opened);
-      return signedIn;
-    },
+    handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => signIn(ctx, p, request.userAgent)),
   }),
   list: route({
     method: 'GET',

@@ -5,7 +5,7 @@
 // deactivation and roles then apply the same to all of them.
 import type { IncomingMessage } from 'node:http';
 import type { Ctx, HostSignIn } from '../context.js';
-import { SESSION_COOKIE, sessionOfToken } from '../accounts/sessions.js';
+import { SESSION_COOKIE, sessionOfToken, type OpenedSession, type SignedIn } from '../accounts/sessions.js';
 import type { Credential } from '../domain/callers.js';
 import { getRealm } from '../domain/realm.js';
 import { unauthorized, type ApiError } from '../errors.js';
@@ -115,16 +115,24 @@ function overHttps(ctx: Ctx): boolean {
   return getRealm(ctx).url.startsWith('https:');
 }
 
-/**
- * A route that signs a browser in (a sign-in, sign-up or password reset): refuses a request from
- * another origin's page (login CSRF), and sets the session's cookie on the answer over HTTP.
- */
-export function checkSignInOrigin(ctx: Ctx, request: RequestInfo): void {
+/** Refuses a sign-in from another origin's page (login CSRF). */
+function checkSignInOrigin(ctx: Ctx, request: RequestInfo): void {
   request.checkSameOrigin?.(() => ownOrigins(ctx));
 }
 
-export function setSessionCookie(ctx: Ctx, request: RequestInfo, session: { token: string; maxAge: number }): void {
+function setSessionCookie(ctx: Ctx, request: RequestInfo, session: { token: string; maxAge: number }): void {
   request.setCookie?.(SESSION_COOKIE, session.token, { maxAge: session.maxAge, secure: overHttps(ctx) });
+}
+
+/**
+ * A route that signs a browser in (a sign-in, a sign-up, a password reset): from parley's own
+ * origin only, and the session it opens set as the answer's cookie.
+ */
+export async function signBrowserIn(ctx: Ctx, request: RequestInfo, open: () => Promise<SignedIn & { opened: OpenedSession }>): Promise<SignedIn> {
+  checkSignInOrigin(ctx, request);
+  const { opened, ...signedIn } = await open();
+  setSessionCookie(ctx, request, opened);
+  return signedIn;
 }
 
 /** Signing out: the browser forgets the cookie. */

@@ -3,14 +3,12 @@
 import { useState } from 'preact/hooks';
 import { Card } from '../components/Login.js';
 import { confirmEmail } from '../requests/public.js';
-import { LinkProblem, useLink, useSubmit } from './common.js';
+import type { LinkInfo } from '../types.js';
+import { useSubmit, withLink } from './common.js';
 
-export function ConfirmEmail({ linkKey }: { linkKey: string }) {
-  const { info, problem } = useLink(linkKey);
+export const ConfirmEmail = withLink(function ConfirmForm({ linkKey, info }: { linkKey: string; info: LinkInfo }) {
   const { busy, error, submit } = useSubmit();
   const [changed, setChanged] = useState('');
-  if (problem) return <LinkProblem problem={problem} />;
-  if (!info) return <Card><p aria-busy="true">Checking the link…</p></Card>;
   if (changed) {
     return (
       <Card>
@@ -30,4 +28,4 @@ export function ConfirmEmail({ linkKey }: { linkKey: string }) {
       <button type="submit" disabled={busy}>Confirm the new address</button>
     </Card>
   );
-}
+});

@@ -4,7 +4,8 @@
 import { useState } from 'preact/hooks';
 import { Card } from '../components/Login.js';
 import { askPasswordReset, setNewPassword } from '../requests/public.js';
-import { field, LinkProblem, useLink, useSubmit } from './common.js';
+import type { LinkInfo } from '../types.js';
+import { field, useSubmit, withLink } from './common.js';
 import { openApplication } from './route.js';
 
 export function ForgotPassword() {
@@ -39,11 +40,8 @@ export function ForgotPassword() {
   );
 }
 
-export function ResetPassword({ linkKey }: { linkKey: string }) {
-  const { info, problem } = useLink(linkKey);
+export const ResetPassword = withLink(function ResetForm({ linkKey, info }: { linkKey: string; info: LinkInfo }) {
   const { busy, error, submit } = useSubmit();
-  if (problem) return <LinkProblem problem={problem} />;
-  if (!info) return <Card><p aria-busy="true">Checking the link…</p></Card>;
   const send = (e: Event) => {
     e.preventDefault();
     submit(async () => {
@@ -60,4 +58,4 @@ export function ResetPassword({ linkKey }: { linkKey: string }) {
       <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Set the password'}</button>
     </Card>
   );
-}
+});

@@ -4,16 +4,14 @@
 import { useState } from 'preact/hooks';
 import { Card } from '../components/Login.js';
 import { askToJoin, register } from '../requests/public.js';
-import { field, LinkProblem, useLink, useSubmit } from './common.js';
+import type { LinkInfo } from '../types.js';
+import { field, LinkProblem, useLink, useSubmit, withLink } from './common.js';
 import { openApplication } from './route.js';
 
 const ROLES: Record<number, string> = { 100: 'an owner', 200: 'an administrator', 300: 'a moderator', 400: 'a member', 600: 'a guest' };
 
-export function SignUp({ linkKey }: { linkKey: string }) {
-  const { info, problem } = useLink(linkKey);
+export const SignUp = withLink(function SignUpForm({ linkKey, info }: { linkKey: string; info: LinkInfo }) {
   const { busy, error, submit } = useSubmit();
-  if (problem) return <LinkProblem problem={problem} />;
-  if (!info) return <Card><p aria-busy="true">Checking the link…</p></Card>;
   const send = (e: Event) => {
     e.preventDefault();
     submit(async () => {
@@ -33,7 +31,7 @@ export function SignUp({ linkKey }: { linkKey: string }) {
       <button type="submit" disabled={busy}>{busy ? 'Creating your account…' : 'Create account'}</button>
     </Card>
   );
-}
+});
 
 /** The address form of a reusable link (`linkKey`) or of open sign-up; the confirmation goes to it. */
 export function AskToJoin({ linkKey }: { linkKey?: string }) {
