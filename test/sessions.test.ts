@@ -141,3 +141,14 @@ t.test('a session caller is rate limited as the user, like the API key', async (
   t.equal(third.headers.get('x-ratelimit-remaining'), '0', 'one bucket for the user, whichever way in');
   t.equal((await s.request('GET', '/users/me', { headers: withCookie(cookie) })).status, 429);
 });
+
+t.test("the public account routes refuse another site's page too (emails sent, addresses confirmed at its bidding)", async (t) => {
+  const s = await server(t);
+  const csrf = { status: 403, code: 'CSRF_FAILED', msg: 'CSRF error: the request came from another site' };
+  const crossSite = { 'sec-fetch-site': 'cross-site' };
+  isError(t, await s.request('POST', '/accounts/signup', { params: { email: 'x@example.com' }, headers: crossSite }), csrf, 'sign-up');
+  isError(t, await s.request('POST', '/accounts/password/reset', { params: { email: 'x@example.com' }, headers: crossSite }), csrf, 'password reset');
+  isError(t, await s.request('POST', '/accounts/email/confirm', { params: { key: 'k' }, headers: crossSite }), csrf, 'email confirmation');
+  isError(t, await s.request('POST', '/accounts/register', { params: { key: 'k', full_name: 'X Y', password: 'long-enough' }, headers: crossSite }), csrf, 'registration');
+  isError(t, await s.request('POST', '/accounts/password/set', { params: { key: 'k', new_password: 'long-enough' }, headers: crossSite }), csrf, 'new password');
+});

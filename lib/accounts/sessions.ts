@@ -81,7 +81,13 @@ export function sessionOfToken(ctx: Ctx, token: string): { userId: number; sessi
   const row = selectWebSessionByTokenHash(ctx.store, secretHash(token));
   const now = ctx.now();
   if (row === undefined || row.expires_at <= now) return undefined;
-  if (now - row.last_used_at >= TOUCH_SECONDS) touchWebSession(ctx.store, row.id, now);
+  if (now - row.last_used_at >= TOUCH_SECONDS) {
+    try {
+      touchWebSession(ctx.store, row.id, now);
+    } catch {
+      // Another process holds the write lock: the session is marked used on a later request.
+    }
+  }
   return { userId: row.user_id, sessionId: row.id };
 }
 

@@ -10,7 +10,7 @@ import { signedInSchema } from '../accounts/sessions.js';
 import { maxCodePoints, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
 import { noFields, route } from './route.js';
-import { signBrowserIn } from './ways_in.js';
+import { checkPageOrigin, signBrowserIn } from './ways_in.js';
 
 const key = () => str(maxCodePoints(MAX_TEXT_LENGTH)).describe("The key at the end of the link's URL");
 const email = () => str(maxCodePoints(MAX_EMAIL_LENGTH));
@@ -37,8 +37,11 @@ export const accountRoutes = {
       key: key().optional().describe("The reusable invitation link's key"),
     },
     response: noFields,
-    errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'RATE_LIMIT_HIT'],
-    handler: (ctx, _caller, p, request) => requestSignUp(ctx, p, request.ip),
+    errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'RATE_LIMIT_HIT', 'CSRF_FAILED'],
+    handler: (ctx, _caller, p, request) => {
+      checkPageOrigin(ctx, request);
+      return requestSignUp(ctx, p, request.ip);
+    },
   }),
   register: route({
     method: 'POST',
@@ -61,8 +64,11 @@ export const accountRoutes = {
     summary: 'Ask for a password reset link (the same answer for any address)',
     params: { email: email() },
     response: noFields,
-    errors: ['BAD_REQUEST', 'RATE_LIMIT_HIT'],
-    handler: (ctx, _caller, p, request) => requestPasswordReset(ctx, p, request.ip),
+    errors: ['BAD_REQUEST', 'RATE_LIMIT_HIT', 'CSRF_FAILED'],
+    handler: (ctx, _caller, p, request) => {
+      checkPageOrigin(ctx, request);
+      return requestPasswordReset(ctx, p, request.ip);
+    },
   }),
   resetPassword: route({
     method: 'POST',
@@ -81,7 +87,10 @@ export const accountRoutes = {
     summary: "Follow a new address's confirmation link: the account's email changes",
     params: { key: key() },
     response: z.object({ email: z.string() }),
-    errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK'],
-    handler: (ctx, _caller, p) => confirmEmailChange(ctx, p),
+    errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'CSRF_FAILED'],
+    handler: (ctx, _caller, p, request) => {
+      checkPageOrigin(ctx, request);
+      return confirmEmailChange(ctx, p);
+    },
   }),
 };

@@ -115,8 +115,11 @@ function overHttps(ctx: Ctx): boolean {
   return getRealm(ctx).url.startsWith('https:');
 }
 
-/** Refuses a sign-in from another origin's page (login CSRF). */
-function checkSignInOrigin(ctx: Ctx, request: RequestInfo): void {
+/**
+ * Refuses a public account request (a sign-in, a sign-up, a reset, a confirmation) from another
+ * origin's page: forged logins, and emails sent at another site's bidding.
+ */
+export function checkPageOrigin(ctx: Ctx, request: RequestInfo): void {
   request.checkSameOrigin?.(() => ownOrigins(ctx));
 }
 
@@ -129,7 +132,7 @@ function setSessionCookie(ctx: Ctx, request: RequestInfo, session: { token: stri
  * origin only, and the session it opens set as the answer's cookie.
  */
 export async function signBrowserIn(ctx: Ctx, request: RequestInfo, open: () => Promise<SignedIn & { opened: OpenedSession }>): Promise<SignedIn> {
-  checkSignInOrigin(ctx, request);
+  checkPageOrigin(ctx, request);
   const { opened, ...signedIn } = await open();
   setSessionCookie(ctx, request, opened);
   return signedIn;
