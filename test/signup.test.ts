@@ -128,6 +128,10 @@ t.test('open sign-up (options.accounts.inviteRequired false) with allowed domain
   const closed = await world(t);
   isError(t, await closed.s.request('POST', '/accounts/signup', { params: { email: 'ivy@acme.test' } }), bad('You need an invitation to join this organization.'));
   const m = await world(t, { inviteRequired: false, emailDomains: ['acme.test'] });
+  const realm = (await m.s.request('POST', '/register', { as: m.s.owner, params: { fetch_event_types: ['realm'] } })).body;
+  t.same([realm.realm_invite_required, realm.realm_emails_restricted_to_domains], [false, true], "/register tells Zulip's realm settings");
+  const closedRealm = (await closed.s.request('POST', '/register', { as: closed.s.owner, params: { fetch_event_types: ['realm'] } })).body;
+  t.same([closedRealm.realm_invite_required, closedRealm.realm_emails_restricted_to_domains], [true, false]);
   isError(t, await m.s.request('POST', '/accounts/signup', { params: { email: 'ivy@gmail.test' } }), bad('Outside your domain.'));
   isError(t, await m.s.request('POST', '/accounts/signup', { params: { email: 'not an address' } }), bad('Invalid address.'));
   t.equal((await m.s.request('POST', '/accounts/signup', { params: { email: 'ivy@acme.test' } })).status, 200);
