@@ -4,7 +4,7 @@
 import type { Ctx } from './context.js';
 import { authenticate } from './domain/callers.js';
 import type { UploadedFile } from './http/body.js';
-import { typedParams, type ParamInputs, type ParamShape } from './http/params.js';
+import { typedParams, type ParamInputs, type ParamShape, type ParamValueMap } from './http/params.js';
 import { inProcessRequest } from './http/request.js';
 import type { RouteDef } from './routes/route.js';
 import type { RouteRunner } from './routes/run.js';
@@ -32,7 +32,7 @@ export type RouteGroups = Readonly<Record<string, Readonly<Record<string, RouteD
 
 export type Api<G extends RouteGroups> = { [Group in keyof G]: { [Name in keyof G[Group]]: ApiFunction<G[Group][Name]> } };
 
-type Call = (actor: ActorRef | null, input?: InProcessExtras & Partial<Record<string, unknown>>) => unknown;
+type Call = (actor: ActorRef | null, input?: InProcessExtras & ParamValueMap) => unknown;
 
 export function buildApi<G extends RouteGroups>(ctx: Ctx, groups: G, runner: RouteRunner): Api<G> {
   const call =

@@ -171,7 +171,7 @@ export interface Ctx {
   tx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
-  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
   /**
    * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
@@ -218,8 +218,12 @@ export function createContext(
     },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
-      if (!fixed.has(key)) fixed.set(key, compute());
-      return fixed.get(key) as T;
+      // Every request asks for the user rows' holder: one lookup when the value is there.
+      const held = fixed.get(key);
+      if (held !== undefined || fixed.has(key)) return held as T;
+      const value = compute();
+      fixed.set(key, value);
+      return value;
     },
     cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T {
       const version = selectCacheVersion(store, name);

@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { zulipEventSchema } from './event_types.js';
 import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
-import type { DeliveredEvent } from '../events/event.js';
+import type { ClientCapabilities, DeliveredEvent } from '../events/event.js';
 import { fetchInitialState, registerStateSchema, type RegisterState } from './register_state.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
@@ -22,7 +22,7 @@ export interface RegisterInput {
   eventTypes: readonly string[] | null;
   /** Which state to fetch; defaults to eventTypes. */
   fetchEventTypes?: readonly string[] | null | undefined;
-  clientCapabilities?: Record<string, unknown> | undefined;
+  clientCapabilities?: ClientCapabilities | undefined;
   applyMarkdown?: boolean | undefined;
   /** Subscribers in the subscription state ('partial' gets the full lists, which Zulip allows). */
   includeSubscribers?: boolean | 'partial' | undefined;
@@ -111,7 +111,7 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
 
 /** Shapes a stored event for one queue: per apply_markdown, its client capabilities, and whose queue it is. */
 function forQueue(queue: QueueRow, events: readonly DeliveredEvent[]): DeliveredEvent[] {
-  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const capabilities = JSON.parse(queue.client_capabilities) as ClientCapabilities;
   const client = {
     applyMarkdown: queue.apply_markdown === 1,
     bulkMessageDeletion: capabilities.bulk_message_deletion === true,

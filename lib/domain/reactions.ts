@@ -12,7 +12,6 @@ import { HISTORICAL_FLAGS } from './flags.js';
 import { newDictCache, streamOf } from './message_dicts.js';
 import type { ReactionEvent } from './reaction_dicts.js';
 import { accessMessage } from './message_fetch.js';
-import type { Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
 
 export interface ReactionInput {

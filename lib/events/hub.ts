@@ -49,7 +49,7 @@ export class EventHub {
 
   /** GET /events' wait for a queue with nothing new yet. */
   longPoll(poll: LongPoll): Promise<DeliveredEvent[]> {
-    return waitForEvents(this.#waiters, this.#polls, poll);
+    return waitForEvents(this.#waiters, this.#polls, this.#ctx.timers, poll);
   }
 
   get waiterCount(): number {

@@ -4,8 +4,8 @@
 // data_version while anyone waits.
 import { recipientIds, selectDataVersion, selectEventsAfter, selectMaxEventId } from '../store/events.js';
 import type { ChatEvent, DeliveredEvent, HubContext } from './event.js';
-import type { TimerHandle, Timers } from '../timers.js';
 import { readEvents } from './log.js';
+import type { TimerHandle } from '../timers.js';
 
 const WAKE_BATCH = 5000;
 
@@ -26,12 +26,9 @@ export class Waiters {
   #wokenUpTo = 0;
   #dataVersion = -1;
   #crossProcessTimer: TimerHandle | undefined;
-  /** The timers long-polls wait on (ctx.timers). */
-  readonly timers: Timers;
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx;
-    this.timers = ctx.timers;
   }
 
   get count(): number {

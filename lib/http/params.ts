@@ -195,14 +195,17 @@ export function ignoredParams(fields: readonly ParamField[], raw: ReadonlyMap<st
   return ignored.sort();
 }
 
+/** Parameter values by camelCase name, as the in-process API takes them. */
+export type ParamValueMap = Readonly<Partial<Record<string, unknown>>>;
+
 /** The in-process API's values: already typed, by camelCase name. */
-export function typedParams(input: Readonly<Partial<Record<string, unknown>>>): ParamSource {
+export function typedParams(input: ParamValueMap): ParamSource {
   return { value: ({ name }) => input[name] };
 }
 
 /** Validates every declared parameter, in Zulip's order, with Zulip's messages; the same for every source. */
 export function validateParams<P extends ParamShape>(fields: readonly ParamField[], source: ParamSource): ParamValues<P> {
-  const values: Partial<Record<string, unknown>> = {};
+  const values: ParamValues<ParamShape> = {};
   for (const field of fields) {
     const value = source.value(field);
     if (value === undefined) {

@@ -63,6 +63,6 @@ export function routeRunner(ctx: Ctx): RouteRunner {
 /** The route's parameters, validated; a password login's account is announced to the request. */
 function validated(route: RouteDef, input: ParamSource, request: RequestInfo) {
   const values = validateParams(route.fields, input);
-  if (route.passwordLogin) request.passwordLogin?.(String((values as Partial<Record<string, unknown>>)[route.passwordLogin.accountParam]));
+  if (route.passwordLogin) request.passwordLogin?.(String(values[route.passwordLogin.accountParam]));
   return values;
 }
