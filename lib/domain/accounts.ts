@@ -7,6 +7,8 @@ import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import { insertUser, selectFirstHumanOwnerId, selectHasUsers, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
+import { subscribeUsers } from './subscriptions.js';
+import { selectDefaultStreamIds, selectStreamById, type StreamRow } from '../store/streams.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, requireAdmin, weakestRoleSeeing, type Actor, type Role } from './roles.js';
@@ -32,6 +34,13 @@ export interface NewUser {
   emailAddressVisibility?: number | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
+  /**
+   * The channels a human account joins instead of the default ones: an invitation's, and the
+   * default ones too when `defaults` (Zulip's include_realm_default_subscriptions).
+   */
+  channels?: { streamIds: readonly number[]; defaults: boolean } | undefined;
+  /** Runs in the write transaction once the account exists (a sign-up spends its link there). */
+  afterCreate?: ((row: UserRow) => void) | undefined;
   /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
   id?: number | undefined;
 }
@@ -69,9 +78,8 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
   }
 }
 
-/** In the caller's transaction: the account's row (its email checked free) and its events, but for joining channels. */
-function insertAccount(ctx: Ctx, input: NewUser & { email: string; fullName: string }, passwordHash: string | null): { row: UserRow; apiKey: string } {
-  checkEmailFree(ctx, input.email);
+/** In the caller's transaction: the account's row and its events, but for joining channels. */
+function insertAccount(ctx: Ctx, input: NewUser, passwordHash: string | null): { row: UserRow; apiKey: string } {
   const apiKey = generateApiKey(ctx.random);
   const id = insertUser(ctx.store, {
     id: input.id ?? null,
@@ -81,7 +89,7 @@ function insertAccount(ctx: Ctx, input: NewUser & { email: string; fullName: str
     api_key: apiKey,
     password_hash: passwordHash,
     bot_type: input.botType ?? null,
-    bot_owner_id: input.botOwnerId ?? (input.botType ? (selectFirstHumanOwnerId(ctx.store) ?? null) : null),
+    bot_owner_id: input.botOwnerId === undefined ? (input.botType ? (selectFirstHumanOwnerId(ctx.store) ?? null) : null) : input.botOwnerId,
     date_joined: ctx.now(),
     timezone: '',
     email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
@@ -99,20 +107,37 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
   checkEmailFree(ctx, email);
   if (input.password !== undefined && !isStrongPassword(input.password)) throw badRequest('The password is too weak.');
   const passwordHash = input.password !== undefined ? await hashPassword(input.password, ctx.random) : null;
-  return ctx.tx(() => {
-    // Another process may have created the organization since the caller looked.
-    if (input.first && selectHasUsers(ctx.store)) throw new Error(ORGANIZATION_EXISTS);
-    input.checkInTransaction?.();
-    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
-      throw new Error(`User id ${input.id} is not a free positive integer`);
-    }
-    const { row, apiKey } = insertAccount(ctx, { ...input, email, fullName }, passwordHash);
-    announceSystemGroupChange(ctx, [row.id], { to: row.role });
-    if (input.first && input.initialChannels) createInitialChannels(ctx);
-    if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
-    else subscribeToDefaultStreams(ctx, [row]);
-    return { email, api_key: apiKey, user_id: row.id };
-  });
+  return ctx.tx(() => createAccount(ctx, { ...input, email, fullName }, passwordHash));
+}
+
+/**
+ * In the caller's transaction: the account of checked input (a trimmed email, a checked name, a
+ * hashed password), with realm_user add, its system group and its channels. Also Notification
+ * Bot's (lib/accounts).
+ */
+export function createAccount(ctx: Ctx, input: NewUser, passwordHash: string | null): Credentials {
+  // Another process may have created the organization since the caller looked.
+  if (input.first && selectHasUsers(ctx.store)) throw new Error(ORGANIZATION_EXISTS);
+  checkEmailFree(ctx, input.email);
+  input.checkInTransaction?.();
+  if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+    throw new Error(`User id ${input.id} is not a free positive integer`);
+  }
+  const { row, apiKey } = insertAccount(ctx, input, passwordHash);
+  announceSystemGroupChange(ctx, [row.id], { to: row.role });
+  if (input.first && input.initialChannels) createInitialChannels(ctx);
+  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+  else if (input.channels === undefined) subscribeToDefaultStreams(ctx, [row]);
+  else joinChannels(ctx, row, input.channels);
+  input.afterCreate?.(row);
+  return { email: row.email, api_key: apiKey, user_id: row.id };
+}
+
+/** An invited account's channels, as Zulip's set_up_streams_for_new_human_user (archived ones left out). */
+function joinChannels(ctx: Ctx, row: UserRow, channels: { streamIds: readonly number[]; defaults: boolean }): void {
+  const ids = new Set([...channels.streamIds, ...(channels.defaults ? selectDefaultStreamIds(ctx.store) : [])]);
+  const streams = [...ids].map((id) => selectStreamById(ctx.store, id)).filter((stream): stream is StreamRow => stream !== undefined && stream.is_archived === 0);
+  subscribeUsers(ctx, [row], streams, new Set());
 }
 
 /** Users written per transaction by addUsers: other writers get the lock in between. */
@@ -153,6 +178,8 @@ export async function addUsers(ctx: Ctx, users: readonly ImportedUser[]): Promis
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     ctx.tx(() => {
       const rows = checked.slice(start, start + IMPORT_BATCH_SIZE).map((user) => {
+        // Checked before; again under the lock, as another process may have added it since.
+        checkEmailFree(ctx, user.email);
         const { row, apiKey } = insertAccount(ctx, user, null);
         credentials.push({ email: row.email, api_key: apiKey, user_id: row.id });
         return row;

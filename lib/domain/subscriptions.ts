@@ -29,6 +29,7 @@ import { emit } from './event_types.js';
 import { renderStreamDescription } from './streams.js';
 import { byName, streamDict, streamNameProblem, subscriptionDict, subscriptionSchema } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
+import { mayAddSubscribers } from '../accounts/permissions.js';
 
 export interface NewSubscription {
   name: string;
@@ -117,9 +118,10 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
     }
     const authorized = existing.filter((stream) => !unauthorized.includes(stream));
-    // Subscribing others to an existing channel is for administrators; a channel's creator may
-    // subscribe others to it in the same request (Zulip lets channel administrators do so).
-    if (subscribingOthers && !isAdmin(actor) && authorized.length > 0) throw badRequest('Insufficient permission');
+    // Subscribing others to an existing channel is for Zulip's can_add_subscribers_group
+    // (options.accounts.whoMayAddSubscribers: members by default) and administrators; a channel's
+    // creator may subscribe others to it in the same request (Zulip lets channel administrators do so).
+    if (subscribingOthers && !mayAddSubscribers(ctx, actor) && authorized.length > 0) throw badRequest('Insufficient permission');
 
     const inviteOnly = input.inviteOnly ?? false;
     const historyPublic = inviteOnly ? (input.historyPublicToSubscribers ?? false) : true;
