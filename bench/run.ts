@@ -12,6 +12,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   user_status: () => import('./user_status.bench.js'),
   typing_presence: () => import('./typing_presence.bench.js'),
   messages: () => import('./messages.bench.js'),
+  notifications: () => import('./notifications.bench.js'),
   search: () => import('./search.bench.js'),
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),

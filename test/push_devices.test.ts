@@ -222,6 +222,7 @@ t.test('A registration is answered at once and forwarded to the bouncer after it
   t.match((await registerDevices(s, member)).devices[deviceId], { push_token_id: null, pending_push_token_id: phone.tokenId });
 
   // The hanging bouncer times out; the retry is answered.
+  while (bouncer.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
   bouncer.mode.register = 'ok';
   const active = await registrationSettled(s, member.user_id, deviceId);
   t.match(active, { device_id: deviceId, push_token_id: phone.tokenId, pending_push_token_id: null });

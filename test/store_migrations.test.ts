@@ -273,3 +273,24 @@ t.test('schema 15: the event table loses its per-user index, and queued events a
     [['drafts', 'add']],
   );
 });
+
+t.test('schema 19: a registration a version-17 server was forwarding to the bouncer becomes a delivery, due at once', async (t) => {
+  const { db } = await migratedFrom(
+    t,
+    () => undefined,
+    // Back to version 17: no delivery table; a device in the middle of its registration and the
+    // index that found it on start.
+    (ownerId) => `DROP TABLE delivery;
+    INSERT INTO device (id, user_id, push_key_id, pending_push_token_id, push_token_kind, bouncer_public_key, encrypted_push_registration, date_created)
+      VALUES (7, ${ownerId}, 1, 'AAAAAAAAAAE=', 'fcm', 'pk', 'sealed', 0);
+    INSERT INTO device (id, user_id, push_token_id, date_created) VALUES (8, ${ownerId}, 'AAAAAAAAAAI=', 0);
+    CREATE INDEX device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+    PRAGMA user_version = 17;`,
+    '',
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  t.same(db.prepare('SELECT kind, key, payload, due_at, attempts FROM delivery').all(), [
+    { kind: 'push_registration', key: '7', payload: '{"device_id":7,"token_id":"AAAAAAAAAAE="}', due_at: 0, attempts: 0 },
+  ]);
+  t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'device_forwarding'").pluck().get(), 0, 'the index is gone');
+});

@@ -1,11 +1,12 @@
 // POST /messages: one message row, one user_message row and one `message` event per recipient,
-// all in one transaction; the content is rendered once.
+// and the notifications it decides (lib/notifications/decide.ts), all in one transaction; the
+// content is rendered once.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
 import { badRequest } from '../errors.js';
 import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
-import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
+import { selectActiveSubscribers, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
 import { insertUserMessages } from '../store/user_message.js';
 import { selectMutingUserIds } from '../store/muted_users.js';
 import { selectMessageById } from '../store/messages.js';
@@ -19,6 +20,7 @@ import { renderMessage, renderedFlags, topicLinksJson } from './message_render.j
 import { updateClaims } from './attachments.js';
 import { streamViewerIds } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
+import { decideMessageNotifications } from '../notifications/decide.js';
 
 export interface SendInput {
   type: 'stream' | 'channel' | 'direct' | 'private';
@@ -69,6 +71,7 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     let stream: StreamRow | undefined;
     let directGroupId: number | null = null;
     let recipients: number[];
+    let bots: Set<number>;
     let topic = '';
     if (addressee.kind === 'direct') {
       const inactive = addressee.users.find((user) => user.is_active === 0);
@@ -76,11 +79,13 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       const members = [...addressee.users.map((user) => user.id), actor.id];
       directGroupId = directGroupFor(ctx, members);
       recipients = [...new Set(members)].sort((a, b) => a - b);
+      bots = new Set(addressee.users.filter((user) => user.bot_type !== null).map((user) => user.id));
+      if (actor.isBot) bots.add(actor.id);
     } else {
       stream = addressedStream(ctx, addressee);
       checkCanSendToStream(ctx, actor, stream);
       topic = addressee.topic;
-      recipients = selectActiveSubscriberIds(ctx.store, stream.id);
+      ({ ids: recipients, bots } = selectActiveSubscribers(ctx.store, stream.id));
     }
 
     const rendered = renderMessage(ctx, content);
@@ -117,6 +122,18 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     });
     insertUserMessages(ctx.store, id, recipients, bits);
     updateClaims(ctx, actor, id, rendered.html);
+    decideMessageNotifications(ctx, {
+      id,
+      senderId: actor.id,
+      stream,
+      topic,
+      recipients,
+      flags: bits,
+      bots: unsubscribedBots.size > 0 ? new Set([...bots, ...unsubscribedBots]) : bots,
+      mutingSender: muting,
+      directMentions: rendered.directMentionIds,
+      mentionedGroups: rendered.mentionedGroups,
+    });
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);
