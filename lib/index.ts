@@ -65,6 +65,14 @@ export interface ChatServer {
   handler: RequestListener;
   /** The typed in-process API: `api.<group>.<name>(actor, input)`. */
   api: Api<typeof routeGroups>;
+  /**
+   * Runs fn, the host application's own writes on the same database and any `chat.api` /
+   * `chat.admin` calls in it, as one SQLite transaction (IMMEDIATE; a savepoint inside a
+   * transaction already open) and returns its result. Every event, notification and delivery the
+   * calls cause is released after the commit and never seen after a rollback (docs/embedding.md).
+   * fn must be synchronous; a call that waits for I/O (an upload, a password) is refused in it.
+   */
+  transaction<T>(fn: () => T): T;
   /** In-process event subscription, without HTTP. */
   events: {
     subscribe(
@@ -118,6 +126,9 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
+/** Hashing a password waits: the account would be written after the transaction it was asked in. */
+const PASSWORD_IN_TRANSACTION = 'an account with a password cannot be created inside a transaction (hashing it waits); create it before or after';
+
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
   // adapter.
@@ -164,6 +175,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     setOrganizationUrl: (url) => configureRealm(ctx, { url }),
     followListeningUrl: (url) => followListeningUrl(ctx, url),
     async initOrganization(input) {
+      // It names the organization after creating the owner, across an await.
+      if (db.inTransaction) throw new TypeError('initOrganization cannot run inside a transaction');
       if (admin.hasUsers()) throw new Error(ORGANIZATION_EXISTS);
       const owner = await addUser(ctx, {
         email: input.email,
@@ -178,6 +191,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       return owner;
     },
     async addUser(input) {
+      if (input.password !== undefined && db.inTransaction) throw new TypeError(PASSWORD_IN_TRANSACTION);
       const role = roleByName(input.role ?? 'member');
       if (role === undefined) throw new Error(`Unknown role: ${input.role}`);
       return addUser(ctx, {
@@ -202,6 +216,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const chat: ChatServer & { [CONTEXT]: Ctx } = {
     handler,
     api,
+    transaction: (fn) => ctx.transaction(fn),
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
     notifications: { subscribe: (listener) => subscribeToNotifications(ctx, listener) },
     admin,

@@ -6,6 +6,7 @@
 // through ctx.timers and all times through ctx.clock, so tests can move time.
 import type { Ctx } from '../context.js';
 import type { TimerHandle } from '../timers.js';
+import { whenOutsideTransaction } from '../store/outside_transaction.js';
 import {
   claimDelivery,
   deleteClaimedDelivery,
@@ -33,6 +34,7 @@ export class DeliveryRunner {
   readonly #abort = new AbortController();
   #timer: TimerHandle | undefined;
   #wakeScheduled = false;
+  #waitingForHost = false;
   #stopped = false;
 
   constructor(ctx: Ctx, kinds: readonly AnyKind[]) {
@@ -85,6 +87,17 @@ export class DeliveryRunner {
   #pump(): void {
     const ctx = this.#ctx;
     if (this.#stopped || !ctx.db.open) return;
+    if (ctx.db.inTransaction) {
+      // A transaction the host holds open: its rows are not committed (and may never be) yet.
+      if (!this.#waitingForHost) {
+        this.#waitingForHost = true;
+        whenOutsideTransaction(ctx.db, () => {
+          this.#waitingForHost = false;
+          this.wake();
+        });
+      }
+      return;
+    }
     try {
       const kinds = this.#enabledKinds();
       if (kinds.length === 0) return;
