@@ -1,6 +1,5 @@
 // createChatServer(db, options): wires the store, the event hub, the route table, the HTTP
 // handler and the in-process API. The public types are exported from here.
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
@@ -19,8 +18,9 @@ import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { clientAddressResolver } from './http/client_address.js';
-import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
+import { listen, type Listening } from './http/listen.js';
+import { createHost, type ChatHostOptions, type Host } from './host/host.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
@@ -47,6 +47,9 @@ export type { DeliveredEvent, ChatEvent } from './events/event.js';
 export type { Credentials } from './domain/users.js';
 export type { LibsqlDatabase } from './store/libsql.js';
 export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
+export type { ChatHostOptions } from './host/host.js';
+export { organizationsIn, type OrganizationDirectory } from './host/directory.js';
+export { isOrganizationName } from './host/addresses.js';
 
 export interface NewAccount {
   email: string;
@@ -168,7 +171,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const api = buildApi(ctx, routeGroups, runner);
 
-  let server: http.Server | undefined;
+  let server: Listening | undefined;
 
   const admin: ChatServer['admin'] = {
     hasUsers: () => selectUsers(ctx.store).length > 0,
@@ -222,18 +225,10 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     admin,
     options,
     [CONTEXT]: ctx,
-    listen(port = 0, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        const listening = http.createServer((req, res) => handler(req, res));
-        server = listening;
-        listening.on('clientError', answerClientError);
-        listening.keepAliveTimeout = 75_000;
-        listening.once('error', reject);
-        listening.listen(port, host, () => {
-          listening.off('error', reject);
-          resolve(listening.address() as AddressInfo);
-        });
-      });
+    async listen(port = 0, host = '127.0.0.1') {
+      const listening = await listen(handler, port, host);
+      server = listening;
+      return listening.address;
     },
     async close() {
       ctx.events.close();
@@ -241,16 +236,18 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
-      if (open) {
-        const closing = new Promise<void>((resolve) => open.close(() => resolve()));
-        open.closeIdleConnections();
-        setTimeout(() => server?.closeAllConnections(), 1000).unref();
-        await closing;
-        server = undefined;
-      }
+      server = undefined;
+      await open?.close();
     },
   };
   return chat;
+}
+
+/** Many organizations in one process, each its own database and server (docs/organizations.md). */
+export type ChatHost = Host<ChatServer>;
+
+export function createChatHost(options: ChatHostOptions): ChatHost {
+  return createHost(options, createChatServer);
 }
 
 /** The API handler, behind the web client's files when they are enabled. */

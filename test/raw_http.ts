@@ -18,6 +18,8 @@ export interface RawRequest {
   params: readonly (readonly [string, Buffer])[];
   encoding: RawEncoding;
   authorization?: string | undefined;
+  /** The Host header, when it is not the base URL's (a host of many organizations). */
+  host?: string | undefined;
 }
 
 export interface RawReply {
@@ -60,6 +62,7 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
   let chunked = false;
   const headers: Record<string, string | number> = {};
   if (request.authorization !== undefined) headers.authorization = request.authorization;
+  if (request.host !== undefined) headers.host = request.host;
   if (request.params.length > 0) {
     if (request.encoding === 'query') {
       path += (path.includes('?') ? '&' : '?') + formBody(request.params).toString('latin1');

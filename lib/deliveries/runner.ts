@@ -78,6 +78,16 @@ export class DeliveryRunner {
     }
   }
 
+  /** Whether an attempt is under way (a host keeps the organization open meanwhile). */
+  get busy(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
+  /** When the next row of an enabled kind comes due (ms), if any: when a host must open the organization again. */
+  nextDueAt(): number | undefined {
+    return this.#stopped ? undefined : selectNextDueAt(this.#ctx.store, this.#enabledKinds());
+  }
+
   #enabledKinds(): string[] {
     const names: string[] = [];
     for (const kind of this.#kinds.values()) if (kind.enabled(this.#ctx)) names.push(kind.name);
