@@ -101,6 +101,7 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
   });
   const webFiles = options.webClient === undefined || options.webClient === false ? undefined : webClientFiles(options.webClient === true ? undefined : options.webClient.dir);
   let listening: Listening | undefined;
+  let closed = false;
 
   const answer = (req: IncomingMessage, res: ServerResponse, error: ApiError, next?: NextFunction): void => {
     if (next && error.code === 'NONEXISTENT_SUBDOMAIN') {
@@ -165,6 +166,7 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
     openOrganizations: () => organizations.openNames,
     async visit(names) {
       for (const name of names) {
+        if (closed) return;
         try {
           const server = await organizations.acquire(name);
           if (server !== undefined) organizations.release(name);
@@ -179,6 +181,7 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
       return listening.address;
     },
     async close() {
+      closed = true;
       const open = listening;
       listening = undefined;
       await Promise.all([open?.close(), organizations.close()]);
