@@ -27,7 +27,7 @@ import { allRoutes, routeGroups } from './routes/index.js';
 import { routeRunner } from './routes/run.js';
 import { credentialOf } from './routes/ways_in.js';
 import type { Database } from './store/db.js';
-import { backgroundCheckpoints } from './store/checkpoints.js';
+import { backgroundCheckpoints, CheckpointThread } from './store/checkpoints.js';
 import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
@@ -133,6 +133,15 @@ export interface ChatServer {
 const PASSWORD_IN_TRANSACTION = 'an account with a password cannot be created inside a transaction (hashing it waits); create it before or after';
 
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
+  return chatServer(database, options, {});
+}
+
+/** What a host shares among its organizations' servers (createChatHost). */
+interface Shared {
+  checkpoints?: CheckpointThread;
+}
+
+function chatServer(database: Database | LibsqlDatabase, options: ChatOptions, shared: Shared): ChatServer {
   // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
   // adapter.
   const db = compatibleDatabase(database);
@@ -144,6 +153,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     (c) => new EventHub(c),
     backgroundCheckpoints(db, {
       enabled: !isLibsql(database),
+      thread: shared.checkpoints,
       onError: (error) => ctx.logger.warn('checkpoint worker failed; checkpoints run in commits again', { error: error.message }),
     }),
   );
@@ -247,7 +257,16 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 export type ChatHost = Host<ChatServer>;
 
 export function createChatHost(options: ChatHostOptions): ChatHost {
-  return createHost(options, createChatServer);
+  // One WAL checkpoint thread for every organization (each thread costs about 8 MB).
+  const checkpoints = new CheckpointThread({ endWhenUnused: false });
+  const host = createHost(options, (db, serverOptions) => chatServer(db, serverOptions, { checkpoints }));
+  return {
+    ...host,
+    async close() {
+      await host.close();
+      await checkpoints.end();
+    },
+  };
 }
 
 /** The API handler, behind the web client's files when they are enabled. */

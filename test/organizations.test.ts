@@ -9,6 +9,8 @@ import { createChatHost, createChatServer, type ChatHost, type ChatHostOptions }
 import { organizationAddresses } from '../lib/host/addresses.js';
 import { silentLogger } from '../lib/logger.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
+import { START_AFTER } from '../lib/store/checkpoints.js';
+import { contextOf } from '../lib/context.js';
 import { manualTime } from './manual_time.js';
 import { hostRequest, seedOrganizations } from './organization_helpers.js';
 
@@ -185,4 +187,18 @@ t.test('a template must hold {org} once, as a whole host label or path segment',
   }
   t.equal(organizationAddresses('https://{org}.chat.example.com/').url('acme'), 'https://acme.chat.example.com');
   t.equal(organizationAddresses('https://chat.example.com/org/{org}/').url('acme'), 'https://chat.example.com/org/acme');
+});
+
+t.test("the organizations' WAL checkpoints run in one thread, ended with the host", async (t) => {
+  const { host } = await startHost(t);
+  const busy = ['globex', 'initech'].map((name) => {
+    const chat = host.organization(name)!;
+    const owner = organizations[name]!.owner.user_id;
+    for (let i = 0; i < START_AFTER + 40; i++) chat.api.userStatus.updateOwn(owner, { statusText: `Writing ${i}` });
+    return contextOf(chat).checkpoints;
+  });
+  t.same(busy.map((checkpoints) => checkpoints.running), [true, true], 'both have their checkpoints in the thread');
+  t.ok(busy[0]!.threadId !== undefined && busy[0]!.threadId === busy[1]!.threadId, 'the same thread');
+  await host.close();
+  t.same(busy.map((checkpoints) => checkpoints.running), [false, false]);
 });
