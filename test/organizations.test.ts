@@ -1,8 +1,11 @@
 // A host of many organizations (createChatHost): each request reaches the organization its host
 // name (or path) names, one SQLite database each; they open on first use, migrated, at the URL
 // they are reached by, close when idle or to make room, and open again for a delivery due.
-import net from 'node:net';
-import { rmSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
 import { createChatHost, createChatServer, type ChatHost, type ChatHostOptions } from '../lib/index.js';
@@ -201,4 +204,30 @@ t.test("the organizations' WAL checkpoints run in one thread, ended with the hos
   t.ok(busy[0]!.threadId !== undefined && busy[0]!.threadId === busy[1]!.threadId, 'the same thread');
   await host.close();
   t.same(busy.map((checkpoints) => checkpoints.running), [false, false]);
+});
+
+t.test("the web client is served at each organization's address, and nowhere else", async (t) => {
+  const files = mkdtempSync(join(tmpdir(), 'parley-web-'));
+  t.teardown(() => rmSync(files, { recursive: true, force: true }));
+  writeFileSync(join(files, 'index.html'), '<!doctype html><title>parley</title>');
+  const { base, port } = await startHost(t, { webClient: { dir: files } });
+  const page = await hostRequest(base, `acme.localhost:${port}`, 'GET', '/');
+  t.equal(page.status, 200);
+  t.match(page.contentType, 'text/html');
+  t.match(await hostRequest(base, `nope.localhost:${port}`, 'GET', '/'), { status: 404, json: { code: 'NONEXISTENT_SUBDOMAIN' } });
+  const byPath = await startHost(t, { url: 'http://chat.example.com/org/{org}', webClient: { dir: files } });
+  t.equal((await hostRequest(byPath.base, 'x', 'GET', '/org/acme/')).text, '<!doctype html><title>parley</title>', "at the organization's path");
+});
+
+t.test('mounted as Express middleware: addresses of no organization go on to the next handler', async (t) => {
+  const { host } = await startHost(t);
+  const app = express();
+  app.use(host.handler);
+  app.get('/', (_req, res) => void res.send('the rest of the app'));
+  const server = app.listen(0, '127.0.0.1');
+  t.teardown(() => void server.close());
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t.equal((await hostRequest(base, 'www.example.com', 'GET', '/')).text, 'the rest of the app');
+  t.equal((await hostRequest(base, 'acme.localhost', 'GET', '/api/v1/users/me', { as: acme.owner })).status, 200);
 });
