@@ -103,7 +103,7 @@ t.test('organizations open on first use; the least recently used idle one closes
   await get('initech');
   await new Promise((resolve) => setTimeout(resolve, 50));
   t.same(host.openOrganizations(), ['acme', 'initech'], 'globex made room: acme has a waiting long-poll');
-  host.organization('acme')!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'wakes the poll' });
+  (await host.organization('acme'))!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'wakes the poll' });
   t.equal((await poll).status, 200, 'the long-poll ends');
   time.advance(59_000);
   t.same(host.openOrganizations(), ['initech', 'acme'], 'not idle long enough yet (acme used last, in-process)');
@@ -136,22 +136,23 @@ t.test('a closed organization opens again when one of its deliveries comes due',
   const time = manualTime(Date.now());
   let failing = true;
   const notified: string[] = [];
+  const warnings: unknown[] = [];
+  const logger = { ...silentLogger, warn: (message: string, fields?: object) => void warnings.push({ message, ...fields }) };
   const { host } = await startHost(t, {
-    options: (name) => ({
-      logger: silentLogger,
-      clock: time.clock,
-      timers: time.timers,
+    options: { logger, clock: time.clock, timers: time.timers },
+    organizationOptions: (name) => ({
       notify: (notification) => {
         if (failing) throw new Error('not yet');
         notified.push(`${name}: ${notification.message.content}`);
       },
     }),
   });
-  host.organization('acme')!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'due later' });
+  (await host.organization('acme'))!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'due later' });
   // The first attempt fails: the delivery is due again after the hook's first retry delay.
   await new Promise((resolve) => setTimeout(resolve, 100));
   await host.visit(['acme']);
   t.same(host.openOrganizations(), [], 'acme closed with its delivery pending');
+  t.match(warnings, [{ message: 'notification hook failed', organization: 'acme' }], "the organization's log entries name it");
   failing = false;
   time.advance(999);
   t.same(host.openOrganizations(), [], 'not before it is due');
@@ -176,9 +177,9 @@ t.test('by path: /org/<name>/... is that organization, at the URL with its path'
 
 t.test("host.organization(name): the application's own calls, in its transactions", async (t) => {
   const { host } = await startHost(t);
-  t.equal(host.organization('nope'), undefined, 'no such organization');
-  t.equal(host.organization('../acme'), undefined, 'not a name');
-  const chat = host.organization('globex')!;
+  t.equal(await host.organization('nope'), undefined, 'no such organization');
+  t.equal(await host.organization('../acme'), undefined, 'not a name');
+  const chat = (await host.organization('globex'))!;
   const id = chat.transaction(() => chat.api.messages.send(globex.owner.user_id, { type: 'direct', to: [globex.members[0]!.user_id], content: 'in-process' }).id);
   t.ok(id > 0);
   t.equal(host.url('globex'), 'http://globex.localhost');
@@ -194,12 +195,13 @@ t.test('a template must hold {org} once, as a whole host label or path segment',
 
 t.test("the organizations' WAL checkpoints run in one thread, ended with the host", async (t) => {
   const { host } = await startHost(t);
-  const busy = ['globex', 'initech'].map((name) => {
-    const chat = host.organization(name)!;
+  const busy = [];
+  for (const name of ['globex', 'initech']) {
+    const chat = (await host.organization(name))!;
     const owner = organizations[name]!.owner.user_id;
     for (let i = 0; i < START_AFTER + 40; i++) chat.api.userStatus.updateOwn(owner, { statusText: `Writing ${i}` });
-    return contextOf(chat).checkpoints;
-  });
+    busy.push(contextOf(chat).checkpoints);
+  }
   t.same(busy.map((checkpoints) => checkpoints.running), [true, true], 'both have their checkpoints in the thread');
   t.ok(busy[0]!.threadId !== undefined && busy[0]!.threadId === busy[1]!.threadId, 'the same thread');
   await host.close();

@@ -23,10 +23,10 @@ const base = `http://127.0.0.1:${port}`;
 const at = (org: string) => `${org}.chat.test:${port}`;
 
 // Some of acme's own things, which globex's ids would collide with.
-const chat = host.organization('acme')!;
+const chat = (await host.organization('acme'))!;
 chat.api.streams.subscribe(acme.owner.user_id, { subscriptions: [{ name: 'secret plans' }], principals: [acme.owner.user_id, acme.members[0]!.user_id] });
 chat.api.messages.send(acme.owner.user_id, { type: 'stream', to: 'secret plans', topic: 'q3', content: 'acme only' });
-const globexChat = host.organization('globex')!;
+const globexChat = (await host.organization('globex'))!;
 globexChat.api.messages.send(globex.owner.user_id, { type: 'direct', to: [globex.members[0]!.user_id], content: 'globex only' });
 
 /** A route's path with each parameter filled (ids of acme's things are 1 in globex too). */

@@ -11,7 +11,7 @@ import type { NextFunction, RequestListener } from '../http/handler.js';
 import { listen, type Listening } from '../http/listen.js';
 import { sendError, sendJson } from '../http/respond.js';
 import { webClientFiles } from '../http/web_client.js';
-import { jsonLogger } from '../logger.js';
+import { jsonLogger, type Logger } from '../logger.js';
 import type { Database } from '../store/db.js';
 import { nodeTimers } from '../timers.js';
 import { organizationAddresses } from './addresses.js';
@@ -33,10 +33,11 @@ export interface ChatHostOptions {
   open(name: string): Database | undefined;
   /**
    * What every organization's server is created with: clock, timers, logger, push, email, rate
-   * limits... or a function of the organization's name (a notify hook that knows whose it is).
-   * `realm.url` is the host's; `webClient` is served once for all of them.
+   * limits. `realm.url` is the host's; `webClient` is served once for all of them.
    */
-  options?: ChatOptions | ((name: string) => ChatOptions);
+  options?: ChatOptions;
+  /** What differs by organization, over `options` (a notify hook that knows whose notifications it gets). */
+  organizationOptions?: (name: string) => ChatOptions;
   /** Organizations kept open at most (default 100): the least recently used idle one is closed to make room. */
   maxOpen?: number;
   /**
@@ -56,9 +57,10 @@ export interface Host<S> {
   /**
    * The organization's server for the application's own calls (chat.api, chat.transaction,
    * chat.admin), opened if needed; undefined when there is no such organization. It stays valid
-   * while it is used: call this again for each piece of work rather than keeping it.
+   * while it is used: ask again for each piece of work rather than keeping it (an idle
+   * organization is closed).
    */
-  organization(name: string): S | undefined;
+  organization(name: string): Promise<S | undefined>;
   /** The organizations open now, least recently used first. */
   openOrganizations(): string[];
   /**
@@ -69,6 +71,15 @@ export interface Host<S> {
   listen(port?: number, host?: string): Promise<AddressInfo>;
   /** Stops listening and closes every organization (and its database). */
   close(): Promise<void>;
+}
+
+/** An organization's log entries name it. */
+function tagged(logger: Logger, organization: string): Logger {
+  return {
+    info: (message, fields) => logger.info(message, { organization, ...fields }),
+    warn: (message, fields) => logger.warn(message, { organization, ...fields }),
+    error: (message, fields) => logger.error(message, { organization, ...fields }),
+  };
 }
 
 /** Zulip's answer for an address of no organization (InvalidSubdomainError). */
@@ -83,14 +94,13 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
   serve: (db: Database, options: ChatOptions) => S,
 ): Host<S> {
   const addresses = organizationAddresses(options.url);
-  const shared = (name: string): ChatOptions => (typeof options.options === 'function' ? options.options(name) : (options.options ?? {}));
-  const base = shared('');
+  const base = options.options ?? {};
   const logger = base.logger ?? jsonLogger;
   const organizations = new Organizations<S>({
     open: options.open,
     serve: (db, name, url) => {
-      const own = shared(name);
-      return serve(db, { ...own, realm: { ...own.realm, url }, webClient: false, logger: own.logger ?? logger });
+      const own = { ...base, ...options.organizationOptions?.(name) };
+      return serve(db, { ...own, realm: { ...own.realm, url }, webClient: false, logger: tagged(own.logger ?? logger, name) });
     },
     url: addresses.url,
     maxOpen: options.maxOpen ?? 100,
@@ -162,7 +172,7 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
   return {
     handler,
     url: addresses.url,
-    organization: (name) => organizations.get(name),
+    organization: async (name) => organizations.get(name),
     openOrganizations: () => organizations.openNames,
     async visit(names) {
       for (const name of names) {

@@ -84,9 +84,9 @@ export class Organizations<S extends HostedServer> {
     entry.lastUsed = this.#options.clock();
   }
 
-  /** The organization's server, opened if needed, without counting a use (the host's own calls). */
-  get(name: string): S | undefined {
-    if (this.#closing.has(name)) throw new Error(`organization ${name} is closing; try again`);
+  /** The organization's server, opened if needed, without counting a use (the application's own calls). */
+  async get(name: string): Promise<S | undefined> {
+    for (let closing = this.#closing.get(name); closing !== undefined; closing = this.#closing.get(name)) await closing;
     return this.#entry(name)?.server;
   }
 
