@@ -233,3 +233,14 @@ t.test('mounted as Express middleware: addresses of no organization go on to the
   t.equal((await hostRequest(base, 'www.example.com', 'GET', '/')).text, 'the rest of the app');
   t.equal((await hostRequest(base, 'acme.localhost', 'GET', '/api/v1/users/me', { as: acme.owner })).status, 200);
 });
+
+t.test('over maxOpen with every open organization in use, the one just opened is served and stays open', async (t) => {
+  const { host, base, port } = await startHost(t, { maxOpen: 1 });
+  const queue = (await hostRequest(base, `acme.localhost:${port}`, 'POST', '/api/v1/register', { as: acme.owner, params: { event_types: ['message'] } })).json!;
+  const poll = hostRequest(base, `acme.localhost:${port}`, 'GET', '/api/v1/events', { as: acme.owner, params: { queue_id: queue.queue_id, last_event_id: queue.last_event_id } });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.equal((await hostRequest(base, `globex.localhost:${port}`, 'GET', '/api/v1/users/me', { as: globex.owner })).status, 200);
+  t.same(host.openOrganizations(), ['acme', 'globex'], 'one over maxOpen while acme has a waiting long-poll');
+  (await host.organization('acme'))!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'done' });
+  t.equal((await poll).status, 200);
+});

@@ -125,7 +125,7 @@ export class Organizations<S extends HostedServer> {
       return entry;
     }
     const opened = this.#openEntry(name, now);
-    if (opened !== undefined) this.#makeRoom();
+    if (opened !== undefined) this.#makeRoom(opened);
     return opened;
   }
 
@@ -150,12 +150,12 @@ export class Organizations<S extends HostedServer> {
     return entry;
   }
 
-  /** Over maxOpen, closes the least recently used organizations that nothing uses. */
-  #makeRoom(): void {
+  /** Over maxOpen, closes the least recently used organizations that nothing uses (never the one just opened). */
+  #makeRoom(opened: Entry<S>): void {
     let excess = this.#open.size - this.#options.maxOpen;
     for (const entry of this.#open.values()) {
       if (excess <= 0) return;
-      if (!this.#idle(entry)) continue;
+      if (entry === opened || !this.#idle(entry)) continue;
       void this.#close(entry);
       excess -= 1;
     }
