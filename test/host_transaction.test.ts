@@ -6,7 +6,7 @@ import t, { type Test } from 'tap';
 import type { ChatNotification, DeliveredEvent } from '../lib/index.js';
 import { contextOf } from '../lib/context.js';
 import { deliveryRunner } from '../lib/deliveries/runner.js';
-import { startServer, type TestServer, type TestUser } from './helpers.js';
+import { basic, startServer, type TestServer, type TestUser } from './helpers.js';
 
 interface Host {
   s: TestServer;
@@ -325,4 +325,29 @@ t.test('a subscription taken inside a transaction starts once it has ended: its 
   const later = laterMessage(h);
   await eventually(() => seen.length > 0, 'the subscriber hears of the later message');
   t.same(seen.map((e) => (e.message as { id: number }).id), [later]);
+});
+
+t.test('what parley keeps in memory follows a rollback: a linkifier, a deactivation and a new API key rolled back are as if never made', async (t) => {
+  const h = await host(t);
+  h.s.chat.api.streams.subscribe(h.s.owner.user_id, { subscriptions: [{ name: 'tickets' }], principals: [h.agent.user_id] });
+  const send = (content: string) => h.s.chat.api.messages.send(h.s.owner.user_id, { type: 'stream', to: 'tickets', topic: 't', content }).id;
+  const rendered = (id: number) => h.s.db.prepare('SELECT rendered_content FROM message WHERE id = ?').pluck().get(id) as string;
+  const me = () => h.s.request('GET', '/users/me', { as: h.agent });
+  t.equal((await me()).status, 200, 'the agent is signed in over HTTP (and remembered)');
+  let inside: { linked: string; key: string } | undefined;
+  t.throws(() =>
+    h.s.chat.transaction(() => {
+      h.s.chat.api.linkifiers.add(h.s.owner.user_id, { pattern: '#(?P<id>[0-9]+)', urlTemplate: 'https://tickets.example.com/{id}' });
+      const linked = rendered(send('see #12'));
+      const key = h.s.chat.api.users.regenerateApiKey(h.agent.user_id).api_key;
+      h.s.chat.admin.deactivateUser(h.agent.user_id);
+      inside = { linked, key };
+      throw new Error('roll back');
+    }),
+  );
+  t.match(inside?.linked, 'href="https://tickets.example.com/12"', 'inside, the linkifier applied');
+  t.equal(rendered(send('see #13')), '<p>see #13</p>', 'after the rollback it does not');
+  t.equal((await me()).status, 200, 'the agent is active with the old key');
+  const withNewKey = await h.s.request('GET', '/users/me', { as: { ...h.agent, auth: basic(h.agent.email, inside!.key) } });
+  t.same([withNewKey.status, withNewKey.body.msg], [401, 'Invalid API key'], 'the key made inside never works');
 });
