@@ -72,7 +72,7 @@ export interface ChatServer {
    * Runs fn, the host application's own writes on the same database and any `chat.api` /
    * `chat.admin` calls in it, as one SQLite transaction (IMMEDIATE; a savepoint inside a
    * transaction already open) and returns its result. Every event, notification and delivery the
-   * calls cause is released after the commit and never seen after a rollback (docs/embedding.md).
+   * calls cause is released after the commit and never seen after a rollback (docs/transactions.md).
    * fn must be synchronous; a call that waits for I/O (an upload, a password) is refused in it.
    */
   transaction<T>(fn: () => T): T;
