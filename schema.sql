@@ -58,7 +58,7 @@ CREATE TABLE IF NOT EXISTS user (
 -- reached again by one that commits. Names: 'user' (the callers of lib/domain/auth.ts, and the
 -- organization URL their API emails take their domain from), 'alert_word', 'linkifier',
 -- 'user_setting' (the notification settings of lib/notifications/settings.ts), 'device' (who has
--- a phone to push to).
+-- a phone to push to), 'bot' (which users are bots).
 CREATE TABLE IF NOT EXISTS cache_version (
   name TEXT PRIMARY KEY,
   version INTEGER NOT NULL
@@ -71,6 +71,13 @@ CREATE TRIGGER IF NOT EXISTS user_updated AFTER UPDATE ON user BEGIN
 END;
 CREATE TRIGGER IF NOT EXISTS user_deleted AFTER DELETE ON user BEGIN
   INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+-- Which users are bots (never notified, lib/notifications/decide.ts): 'bot'.
+CREATE TRIGGER IF NOT EXISTS user_bot_inserted AFTER INSERT ON user WHEN new.bot_type IS NOT NULL BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('bot', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS user_bot_updated AFTER UPDATE OF bot_type ON user BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('bot', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS realm_url_updated AFTER UPDATE OF url ON realm BEGIN
   INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;

@@ -20,6 +20,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   mixed_load: () => import('./mixed_load.bench.js'),
   uploads: () => import('./uploads.bench.js'),
   web_client: () => import('./web_client.bench.js'),
+  testkit: () => import('./testkit.bench.js'),
   organizations: () => import('./organizations.bench.js'),
 };
 

@@ -23,8 +23,10 @@ export interface PushOptions {
   fetch?: typeof import('node-fetch').default;
   /** Per-request timeout in ms (Zulip: 15 s). */
   timeoutMs?: number;
-  /** Delays in ms between retries of a device registration (network errors and 5xx). */
+  /** Delays in ms between attempts at a bouncer request (a device registration, a notification). */
   retryDelaysMs?: number[];
+  /** Zulip's PUSH_NOTIFICATION_REDACT_CONTENT: notifications say "New message" instead of the content. */
+  redactContent?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -46,8 +48,10 @@ export interface LimitOptions {
   uploadBytes?: number;
   /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
   bodyTimeoutMs?: number;
-  /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
+  /** Largest accepted custom emoji upload, in bytes (default 1 MiB; Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
+  /** Active bots a user who is not an administrator may own (default 10; Zulip has no such limit). */
+  botsPerUser?: number;
   /** Characters of keys and values one user's /bot_storage may hold (Zulip: USER_STATE_SIZE_LIMIT, 10,000,000). */
   botStorageCharacters?: number;
   /** Where POST /user_uploads spools a file while it arrives (default: the OS's temporary directory). */
@@ -65,6 +69,10 @@ export interface ImageProxyOptions {
   maxBytes?: number;
   /** Lets the proxy reach loopback, private and link-local addresses (tests, intranets). Off by default. */
   allowPrivateAddresses?: boolean;
+  /** Images fetched at once, overall (default 32); one more is answered 503 IMAGE_PROXY_BUSY. */
+  maxConcurrentFetches?: number;
+  /** Images fetched at once for one client address (default 8); one more is answered 429. */
+  maxConcurrentFetchesPerAddress?: number;
 }
 
 export interface ChatOptions {
@@ -90,6 +98,11 @@ export interface ChatOptions {
    * 5 moderators); default 3, administrators only.
    */
   realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
+  /**
+   * Who may create bots (Zulip's bot_creation_policy): 1 members and above (default), 2 only
+   * administrators create generic bots, 3 only administrators create bots.
+   */
+  botCreationPolicy?: 1 | 2 | 3;
   events?: EventOptions;
   push?: PushOptions | undefined;
   /** How emails leave (lib/mail/mailer.ts); without a transport or send function email is off. */
@@ -143,7 +156,7 @@ export interface Ctx {
   transaction<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
-  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
   /**
    * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
@@ -182,8 +195,12 @@ export function createContext(
     transaction: (fn) => transactions.host(fn),
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
-      if (!fixed.has(key)) fixed.set(key, compute());
-      return fixed.get(key) as T;
+      // Every request asks for the user rows' holder: one lookup when the value is there.
+      const held = fixed.get(key);
+      if (held !== undefined || fixed.has(key)) return held as T;
+      const value = compute();
+      fixed.set(key, value);
+      return value;
     },
     cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T {
       const version = selectCacheVersion(store, name);

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   FAILED_TO_CONNECT_BOUNCER: 502,
   INTERNAL_SERVER_ERROR_ON_BOUNCER: 502,
   IMAGE_PROXY_FAILED: 502,
+  IMAGE_PROXY_BUSY: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

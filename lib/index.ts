@@ -1,6 +1,7 @@
 // createChatServer(db, options): wires the store, the event hub, the route table, the HTTP
 // handler and the in-process API. The public types are exported from here.
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate } from './domain/callers.js';
@@ -17,6 +18,7 @@ import { rotateApiKey } from './domain/api_keys.js';
 import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
+import { sweepStaleSpools } from './http/spool.js';
 import { clientAddressResolver } from './http/client_address.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
@@ -164,6 +166,8 @@ function chatServer(database: Database | LibsqlDatabase, options: ChatOptions, s
 
   const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Spooled uploads a killed process left behind; in the background, start-up does not wait.
+  void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
     authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),

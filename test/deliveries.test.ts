@@ -105,19 +105,17 @@ t.test('A retry waits for the next of the kind\'s delays; when they run out the 
   const { ctx, runner, time } = await world(t, k);
   const start = time.clock();
   enqueue(ctx, k, 1);
-  await runner.settled();
-  t.equal(k.sent.length, 1, 'first attempt');
-  time.advance(99);
-  await runner.settled();
-  t.equal(k.sent.length, 1, 'not before the first delay');
-  time.advance(1);
-  await runner.settled();
-  t.equal(k.sent.length, 2, 'after 100 ms');
-  time.advance(199);
-  await runner.settled();
-  t.equal(k.sent.length, 2, 'not before the second delay');
-  time.advance(1);
-  await runner.settled();
+  for (const [ms, attempts, label] of [
+    [0, 1, 'first attempt'],
+    [99, 1, 'not before the first delay'],
+    [1, 2, 'after 100 ms'],
+    [199, 2, 'not before the second delay'],
+    [1, 3, 'after 200 ms more'],
+  ] as const) {
+    time.advance(ms);
+    await runner.settled();
+    t.equal(k.sent.length, attempts, label);
+  }
   t.same(k.sent.map((s) => [s.attempt, s.at - start]), [[1, 0], [2, 100], [3, 300]], 'attempts after each delay');
   t.same(k.failures.map((f) => f.failure), [{ reason: 'bouncer down', code: 'DOWN', exhausted: true }]);
   t.equal(k.failures[0]!.inTransaction, true, '`failed` runs in the transaction that removes the row');

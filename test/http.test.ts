@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
+import sharp from 'sharp';
 import { createChatServer } from '../lib/index.js';
 import type { Logger } from '../lib/logger.js';
 import { createHandler } from '../lib/http/handler.js';
@@ -99,6 +100,26 @@ t.test('an unknown endpoint is a JSON 404 NOT_FOUND', async (t) => {
     t.equal(reply.status, 404, path);
     t.same(reply.body, { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
     t.match(reply.headers['content-type'], /^application\/json/);
+  }
+});
+
+t.test('every JSON answer carries X-Content-Type-Options: nosniff: successes, errors, 404s, 405s, 429s, 413s', async (t) => {
+  const s = await startServer({ socket: true, rateLimit: { requestsPerMinute: 2 } });
+  t.teardown(() => s.close());
+  const auth = { authorization: s.owner.auth };
+  const replies = {
+    success: await raw(s.url, 'GET', '/api/v1/users/me', { headers: auth }),
+    'rule error': await raw(s.url, 'GET', '/api/v1/users/999999', { headers: auth }),
+    'not found': await raw(s.url, 'GET', '/api/v1/no_such_endpoint'),
+    'no credentials': await raw(s.url, 'GET', '/api/v1/users/me'),
+    'method not allowed': await raw(s.url, 'PUT', '/api/v1/users/me', { headers: auth }),
+    'too large': await raw(s.url, 'POST', '/api/v1/messages', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'x='.padEnd(2 * 1024 * 1024, 'x') }),
+    'rate limited': await raw(s.url, 'GET', '/api/v1/users/me', { headers: auth }),
+  };
+  t.equal(replies['rate limited'].status, 429, 'the third request of a budget of 2 is refused');
+  for (const [name, reply] of Object.entries(replies)) {
+    t.match(reply.headers['content-type'], /^application\/json/, `${name}: JSON`);
+    t.equal(reply.headers['x-content-type-options'], 'nosniff', `${name}: nosniff`);
   }
 });
 
@@ -301,7 +322,7 @@ t.test("mounted under a prefix: a custom emoji's source_url is under the organiz
   const image = await fetch(app.url + emoji.source_url);
   t.equal(image.status, 200, 'the client loads the image from source_url');
   t.equal(image.headers.get('content-type'), 'image/png');
-  t.same(Buffer.from(await image.arrayBuffer()), IMAGES.png);
+  t.equal((await sharp(Buffer.from(await image.arrayBuffer())).metadata()).width, 64, 'the 64x64 emoji made of the upload');
   const posted = await raw(app.url, 'POST', emoji.source_url);
   t.equal(posted.status, 405, 'another method on the image: 405, not next()');
   t.same(posted.body, { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' });

@@ -14,9 +14,9 @@ import type { UploadedFile } from '../lib/http/body.js';
 import { routeGroups } from '../lib/routes/index.js';
 import type { RouteDef } from '../lib/routes/route.js';
 import { basic, sendRequest, type TestUser } from './helpers.js';
-import { MATRIX, type Env, type MatrixRequest, type Role } from './permission_matrix.js';
+import { MATRIX, matrixEnv, type MatrixRequest, type Role } from './permission_matrix.js';
 import { pushWorld } from './push_helpers.js';
-import { IMAGES, uploadEmoji } from './user_status_helpers.js';
+import { IMAGES } from './user_status_helpers.js';
 import { pngEverywhere } from './image_host.js';
 
 const NOW = Date.now();
@@ -48,20 +48,7 @@ const chatOptions = {
   imageProxy: { fetch: pngEverywhere },
   push: { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey, retryDelaysMs: [1], timeoutMs: 2000 },
 };
-let counter = 0;
-s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name: 'parity' }] });
-const channelId = s.chat.api.streams.getId(s.owner.user_id, { stream: 'parity' }).stream_id;
-const messageId = s.chat.api.messages.send(s.owner.user_id, { type: 'stream', to: 'parity', topic: 'matrix', content: 'public' }).id;
-await uploadEmoji(s, s.owner, 'parity_emoji', [{ filename: 'e.png', data: IMAGES.png }]);
-const emoji = Object.values(s.chat.api.realmEmoji.list(s.owner.user_id).emoji).find((e) => e.name === 'parity_emoji')!;
-const env: Env = {
-  s,
-  bouncer,
-  channel: { name: 'parity', id: channelId, messageId },
-  emoji: { name: emoji.name, fileName: emoji.source_url.split('/').at(-1)! },
-  target: () => s.user('member'),
-  unique: (prefix) => `${prefix}${(counter += 1)}`,
-};
+const env = await matrixEnv(s, bouncer, 'parity');
 
 /** A copy of the world as it is now: its database's bytes in a server of their own. */
 async function copy(t: Test): Promise<ChatServer> {

@@ -2,7 +2,7 @@
 // commits, retried with back-off while the bouncer fails, resumed by the next server after a stop,
 // never sent for a rolled-back message nor twice for one trigger, and a hanging bouncer never
 // holds up a request.
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { createChatServer } from '../lib/index.js';
 import { contextOf } from '../lib/context.js';
 import { deliveryRunner } from '../lib/deliveries/runner.js';
@@ -57,29 +57,28 @@ t.test('A message whose transaction rolls back notifies no one', async (t) => {
   t.equal(s.db.prepare('SELECT count(*) FROM delivery').pluck().get(), 0);
 });
 
-t.test('A hanging bouncer holds up no request: sends answer while the notification waits', async (t) => {
+/** Ada sends Bob a direct message while the bouncer hangs; resolves once its request hangs there. */
+async function hangingNotification(t: Test, content: string) {
   const world = await notifyWorld(t, { push: { timeoutMs: 60_000 } });
   const { s, bouncer } = world;
   const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
   bouncer.mode.notify = 'hang';
   const notifies = () => bouncer.requests.filter((r) => r.endpoint === 'notify').length;
   const before = notifies();
-  await sendDirect(s, ada, [bob.user_id], 'one');
+  const id = await sendDirect(s, ada, [bob.user_id], content);
   while (notifies() === before) await new Promise((resolve) => setTimeout(resolve, 5));
+  return { s, bouncer, ada, bob, id };
+}
+
+t.test('A hanging bouncer holds up no request: sends answer while the notification waits', async (t) => {
+  const { s, bouncer, ada, bob } = await hangingNotification(t, 'one');
   const answered = await s.request('POST', '/messages', { as: ada, params: { type: 'direct', to: [bob.user_id], content: 'two' } });
   t.equal(answered.status, 200, 'answered while the bouncer hangs');
   t.same(received(bouncer, bob), []);
 });
 
 t.test('A notification still waiting when the server stops is sent once by the next server on the database', async (t) => {
-  const world = await notifyWorld(t, { push: { timeoutMs: 60_000 } });
-  const { s, bouncer } = world;
-  const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
-  bouncer.mode.notify = 'hang';
-  const notifies = () => bouncer.requests.filter((r) => r.endpoint === 'notify').length;
-  const before = notifies();
-  const id = await sendDirect(s, ada, [bob.user_id], 'across a restart');
-  while (notifies() === before) await new Promise((resolve) => setTimeout(resolve, 5));
+  const { s, bouncer, bob, id } = await hangingNotification(t, 'across a restart');
   await s.chat.close();
   bouncer.mode.notify = 'ok';
   const next = createChatServer(s.db, { logger: silentLogger, push: { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey } });

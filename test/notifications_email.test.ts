@@ -161,3 +161,19 @@ t.test('email.batchingSeconds sets the default batching period, as /register sho
   await pass(5);
   t.equal(smtp.received.length, 1);
 });
+
+t.test('The footer names why: a group mention names the group, a wildcard names the channel', async (t) => {
+  const { s, smtp, user, pass } = await mailWorld(t);
+  const [ada, bob, cy] = [await user('Ada'), await user('Bob'), await user('Cy')];
+  t.equal((await subscribe(s, ada, ['ops'], { principals: [ada.user_id, bob.user_id, cy.user_id] })).status, 200);
+  t.equal((await s.request('POST', '/user_groups/create', { as: ada, params: { name: 'oncall', description: 'd', members: [bob.user_id] } })).status, 200);
+  await sendToStream(s, ada, 'ops', 'pager', '@*oncall* wake up');
+  await sendToStream(s, ada, 'ops', 'news', '@**all** release');
+  await pass(120);
+  const byTo = (who: TestUser) => smtp.received.filter((m) => to(m) === who.email).map((m) => [m.parsed.subject, /because ([^.]*)\./.exec(m.parsed.text ?? '')?.[1]]);
+  t.same(byTo(bob), [
+    ['#ops > pager', '@oncall was mentioned'],
+    ['#ops > news', 'everyone was mentioned in #ops'],
+  ]);
+  t.same(byTo(cy), [['#ops > news', 'everyone was mentioned in #ops']]);
+});

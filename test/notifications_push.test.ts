@@ -144,3 +144,12 @@ t.test('Empty topics show as Zulip\'s "general chat"', async (t) => {
   await settle(s);
   t.match(received(bouncer, bob), [{ topic: 'general chat' }]);
 });
+
+t.test('push.redactContent (Zulip\'s PUSH_NOTIFICATION_REDACT_CONTENT): "New message" instead of the content', async (t) => {
+  const redacting = await notifyWorld(t, { push: { redactContent: true } });
+  const [ada, bob] = [await redacting.person('Ada'), await redacting.person('Bob')];
+  await sendDirect(redacting.s, ada, [bob.user_id], 'the secret plan');
+  await settle(redacting.s);
+  t.match(received(redacting.bouncer, bob), [{ content: 'New message', sender_full_name: 'Ada' }]);
+  t.same(redacting.bouncer.problems, []);
+});

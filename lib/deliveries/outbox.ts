@@ -7,7 +7,7 @@ import type { DeliveryKind } from './types.js';
 
 export type { Delivery, DeliveryFailure, DeliveryKind, DeliveryOutcome } from './types.js';
 
-export interface EnqueueOptions {
+interface EnqueueOptions {
   /** Due this many ms after now (default 0: right after the commit). */
   delayMs?: number | undefined;
   /**

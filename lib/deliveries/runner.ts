@@ -1,9 +1,5 @@
-// The one delivery mechanism: after a commit (or when a row comes due) it claims due rows of the
-// delivery outbox, runs one attempt of each through its kind, with a deadline, up to
-// MAX_IN_FLIGHT at once, and records the outcome: delete, retry after the kind's next delay,
-// fail, or come back later. Rows survive restarts: a server resumes its database's rows on start,
-// and a crashed server's claimed rows come due again when their lease ends. All waiting goes
-// through ctx.timers and all times through ctx.clock, so tests can move time.
+// The one delivery mechanism: claims due rows of the outbox (after a commit, when one comes due,
+// on start), runs each attempt through its kind with a deadline, records the outcome.
 import type { Ctx } from '../context.js';
 import type { TimerHandle } from '../timers.js';
 import { whenOutsideTransaction } from '../store/outside_transaction.js';
@@ -27,6 +23,12 @@ const POLL_MS = 5000;
 type AnyKind = DeliveryKind<unknown>;
 type Outcome = DeliveryOutcome<unknown> | { status: 'cancelled' };
 
+/**
+ * One per server. Up to MAX_IN_FLIGHT attempts at once; an outcome is deleted, retried after the
+ * kind's next delay, failed, or due again later. A row is claimed with a lease (its due_at moves
+ * to the attempt's deadline and a margin), so a crashed server's rows come due again. Every wait
+ * goes through ctx.timers and every time through ctx.clock, so tests can move time.
+ */
 export class DeliveryRunner {
   readonly #ctx: Ctx;
   readonly #kinds = new Map<string, AnyKind>();

@@ -9,6 +9,7 @@ import { botDomain, getRealm } from './realm.js';
 import { isAdmin, type Actor } from './roles.js';
 import { deactivate } from './user_activation.js';
 import { addUser, requireMemberOrAdmin } from './users.js';
+import { checkBotCreationPolicy, checkMayOwnAnotherBot } from './bot_limits.js';
 
 /** Zulip's access_bot_by_id. */
 function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {
@@ -18,7 +19,10 @@ function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {
   return target;
 }
 
-/** POST /bots: members and administrators (not guests, not bots) create a bot they own. */
+/**
+ * POST /bots: members and administrators (not guests, not bots) create a bot they own, as the
+ * bot creation policy allows, up to the active bots a user may own (lib/domain/bot_limits.ts).
+ */
 export async function createBot(
   ctx: Ctx,
   actor: Actor,
@@ -32,7 +36,14 @@ export async function createBot(
   const local = shortName.endsWith('-bot') ? shortName : `${shortName}-bot`;
   const email = `${local}@${botDomain(getRealm(ctx))}`;
   if (selectUserByEmail(ctx.store, email)) throw badRequest('Username already in use');
-  const created = await addUser(ctx, { email, fullName: input.fullName, botType, botOwnerId: actor.id });
+  checkBotCreationPolicy(ctx, actor, botType);
+  const created = await addUser(ctx, {
+    email,
+    fullName: input.fullName,
+    botType,
+    botOwnerId: actor.id,
+    checkInTransaction: () => checkMayOwnAnotherBot(ctx, actor.id),
+  });
   return {
     user_id: created.user_id,
     api_key: created.api_key,

@@ -1,5 +1,6 @@
-// Who is calling: the one Caller every way in produces (DESIGN.md "one Caller"), and the one cache
-// of the user rows callers are made from, kept until the 'user' cache version changes.
+// Who is calling: the one Caller every way in produces (HTTP Basic, the in-process API, and those
+// to come), and the one cache of the user rows callers are made from, kept until the 'user' cache
+// version changes.
 import type { Ctx } from '../context.js';
 import { unauthorized } from '../errors.js';
 import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';

@@ -1,6 +1,5 @@
-// Sending an email: sendEmail, called inside the transaction that decides it, writes an `email`
-// delivery; the mailer (options.email, lib/mail/mailer.ts) sends it after the commit, with
-// timeouts and retries. Without a mailer, email is off: nothing is written.
+// Sending an email: sendEmail writes an `email` delivery in the deciding transaction; the mailer
+// (lib/mail/mailer.ts) sends it after the commit, with retries. Without a mailer nothing is written.
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind } from '../deliveries/outbox.js';
 import { classifyEmailFailure, createMailer, DEFAULT_EMAIL_TIMEOUT_MS, type Mailer } from '../mail/mailer.js';

@@ -15,9 +15,10 @@ import { releaseClaims } from './attachments.js';
 import { isAdmin, type Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
 import { withdrawDeletedPushNotifications } from '../notifications/push.js';
+import { DELETE_LIMIT_SECONDS } from './message_delete_settings.js';
 
-/** Zulip's default message_content_delete_limit_seconds (no grace period, unlike editing). */
-export const DELETE_LIMIT_SECONDS = 600;
+export { DELETE_LIMIT_SECONDS };
+
 
 const denied = (): Error => badRequest("You don't have permission to delete this message");
 

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
 import { badRequest } from '../errors.js';
 import { insertDirectGroup, insertMessage, selectDirectGroupId } from '../store/messages.js';
-import { selectActiveSubscribers, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
+import { selectActiveSubscriberIds, selectIsSubscribed, updateStreamFirstMessageId, type StreamRow } from '../store/streams.js';
 import { insertUserMessages } from '../store/user_message.js';
 import { selectMutingUserIds } from '../store/muted_users.js';
 import { selectMessageById } from '../store/messages.js';
@@ -71,7 +71,6 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     let stream: StreamRow | undefined;
     let directGroupId: number | null = null;
     let recipients: number[];
-    let bots: Set<number>;
     let topic = '';
     if (addressee.kind === 'direct') {
       const inactive = addressee.users.find((user) => user.is_active === 0);
@@ -79,13 +78,11 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       const members = [...addressee.users.map((user) => user.id), actor.id];
       directGroupId = directGroupFor(ctx, members);
       recipients = [...new Set(members)].sort((a, b) => a - b);
-      bots = new Set(addressee.users.filter((user) => user.bot_type !== null).map((user) => user.id));
-      if (actor.isBot) bots.add(actor.id);
     } else {
       stream = addressedStream(ctx, addressee);
       checkCanSendToStream(ctx, actor, stream);
       topic = addressee.topic;
-      ({ ids: recipients, bots } = selectActiveSubscribers(ctx.store, stream.id));
+      recipients = selectActiveSubscriberIds(ctx.store, stream.id);
     }
 
     const rendered = renderMessage(ctx, content);
@@ -129,7 +126,6 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
       topic,
       recipients,
       flags: bits,
-      bots: unsubscribedBots.size > 0 ? new Set([...bots, ...unsubscribedBots]) : bots,
       mutingSender: muting,
       directMentions: rendered.directMentionIds,
       mentionedGroups: rendered.mentionedGroups,

@@ -1,11 +1,13 @@
 // Client devices and their E2EE push registration (Zulip FL 468+): POST /register_client_device,
-// POST /mobile_push/register, the `devices` state of POST /register and the `device` events.
+// POST /remove_client_device, POST /mobile_push/register, the `devices` state of POST /register
+// and the `device` events.
 // The test notification is in push_notify.ts; talking to the bouncer is in push_bouncer.ts.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import { decodeStandardBase64, parsePushKey } from '../push/crypto.js';
 import {
+  deleteDevice,
   insertDevice,
   selectUserDevice,
   selectUserDevices,
@@ -34,6 +36,21 @@ export function fetchDeviceState(ctx: Ctx, actor: Actor, _options: StateOptions)
   const devices: Record<string, DeviceInfo> = {};
   for (const row of selectUserDevices(ctx.store, actor.id)) devices[String(row.id)] = deviceInfo(row);
   return { devices };
+}
+
+/**
+ * POST /remove_client_device (Zulip FL 470; the mobile app calls it when logging out): the
+ * device goes with its push key and token, so nothing is pushed to it any more; a registration
+ * still being forwarded is dropped.
+ */
+export function removeClientDevice(ctx: Ctx, actor: Actor, input: { deviceId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    const device = selectUserDevice(ctx.store, actor.id, input.deviceId);
+    if (!device) throw badRequest('Invalid `device_id`');
+    deleteDevice(ctx.store, device.id);
+    emit(ctx, [actor.id], { type: 'device', op: 'remove', device_id: device.id });
+    return {};
+  });
 }
 
 /** POST /register_client_device: a new device of the caller. */

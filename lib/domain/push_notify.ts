@@ -26,7 +26,7 @@ export const isPushable = (device: DeviceRow): device is PushableDevice =>
  * Zulip's send_push_notifications: APNs gets headers and an `aps` alert, FCM a priority. A
  * removal goes at the lower priority: FCM normal, APNs 5 as a background push.
  */
-export function pushRequest(device: PushableDevice, encryptedData: string, removal = false): PushRequest {
+function pushRequest(device: PushableDevice, encryptedData: string, removal = false): PushRequest {
   const payload = { push_key_id: device.push_key_id, encrypted_data: encryptedData };
   if (device.push_token_kind === 'apns') {
     if (removal) {

@@ -22,7 +22,9 @@ import { getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -162,6 +164,10 @@ export interface NewUser {
   initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
+  /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
+  checkInTransaction?: (() => void) | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -201,8 +207,13 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     // Another process may have created the organization since the caller looked.
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     checkEmailFree(ctx, email);
+    input.checkInTransaction?.();
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
+      id: input.id ?? null,
       email,
       full_name: fullName,
       role: input.role ?? ROLE.member,
@@ -235,6 +246,7 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
     const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
     if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
   }
+  announceMessageDeleteGroups(ctx);
 }
 
 /** POST /users: administrators create users. */
@@ -268,10 +280,19 @@ export function updateUser(
       }
       updateUserRole(ctx.store, target.id, input.role);
       emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
+      notifyBotCreationChange(ctx, toActor(target), input.role as Role);
+      announceMessageDeleteGroups(ctx);
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};
   });
+}
+
+/** A role change that changes which bots the user may create: the user's realm update_dict (bot_limits.ts). */
+function notifyBotCreationChange(ctx: Ctx, before: Actor, role: Role): void {
+  const was = botCreationGroups(ctx, before);
+  const now = botCreationGroups(ctx, { ...before, role });
+  if (JSON.stringify(was) !== JSON.stringify(now)) emit(ctx, [before.id], { type: 'realm', op: 'update_dict', property: 'default', data: now });
 }
 
 /** Zulip's do_change_full_name for a checked name: realm_user update to everyone, realm_bot update to a bot's owners. */

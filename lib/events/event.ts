@@ -2,6 +2,7 @@
 // that delivers it, and what the hub uses of the context.
 import type { Logger } from '../logger.js';
 import type { Store } from '../store/db.js';
+import type { Timers } from '../timers.js';
 
 /** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
 export interface ChatEvent {
@@ -46,6 +47,7 @@ export interface HubContext {
   readonly store: Store;
   readonly clock: () => number;
   readonly logger: Logger;
+  readonly timers: Timers;
   readonly options: { events?: EventOptions };
   tx<T>(fn: () => T): T;
   now(): number;

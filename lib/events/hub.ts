@@ -4,6 +4,7 @@
 // expired queues and the events no queue needs (queues.ts).
 import { selectMaxEventId } from '../store/events.js';
 import { whenOutsideTransaction } from '../store/outside_transaction.js';
+import type { TimerHandle } from '../timers.js';
 import type { ChatEvent, DeliveredEvent, HubContext } from './event.js';
 import { appendEvent, readEvents, type EventsRead } from './log.js';
 import { waitForEvents, type LongPoll } from './long_poll.js';
@@ -16,7 +17,7 @@ export class EventHub {
   readonly #ctx: HubContext;
   readonly #waiters: Waiters;
   readonly #polls: Polls;
-  #gcTimer: NodeJS.Timeout | undefined;
+  #gcTimer: TimerHandle | undefined;
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx;
@@ -49,7 +50,7 @@ export class EventHub {
 
   /** GET /events' wait for a queue with nothing new yet. */
   longPoll(poll: LongPoll): Promise<DeliveredEvent[]> {
-    return waitForEvents(this.#waiters, this.#polls, poll);
+    return waitForEvents(this.#waiters, this.#polls, this.#ctx.timers, poll);
   }
 
   get waiterCount(): number {
@@ -111,20 +112,20 @@ export class EventHub {
 
   startGarbageCollection(): void {
     const interval = this.#ctx.options.events?.gcIntervalMs ?? 60_000;
-    this.#gcTimer = setInterval(() => {
+    this.#gcTimer = this.#ctx.timers.every(interval, () => {
       try {
         this.collectGarbage();
       } catch (error) {
         this.#ctx.logger.warn('event garbage collection failed', { error: String(error) });
       }
-    }, interval);
-    this.#gcTimer.unref();
+    });
   }
 
   /** Stops timers and ends every waiter (their requests are answered by their owners). */
   close(): void {
     this.flushPolls();
-    clearInterval(this.#gcTimer);
+    this.#gcTimer?.cancel();
+    this.#gcTimer = undefined;
     this.#waiters.close();
   }
 }

@@ -2,6 +2,7 @@
 // heartbeat is due, or its client goes away. Its queue counts as connected meanwhile (never
 // expired), and the poll is recorded again when it ends.
 import type { DeliveredEvent } from './event.js';
+import type { Timers } from '../timers.js';
 import type { Polls } from './polls.js';
 import type { Waiters } from './waiters.js';
 
@@ -19,7 +20,7 @@ export interface LongPoll {
 }
 
 /** The events the poll ends with: the first batch, a heartbeat, or none once its client left. */
-export function waitForEvents(waiters: Waiters, polls: Polls, poll: LongPoll): Promise<DeliveredEvent[]> {
+export function waitForEvents(waiters: Waiters, polls: Polls, timers: Timers, poll: LongPoll): Promise<DeliveredEvent[]> {
   const { signal } = poll;
   return new Promise((resolve) => {
     let settled = false;
@@ -28,7 +29,7 @@ export function waitForEvents(waiters: Waiters, polls: Polls, poll: LongPoll): P
     const finish = (events: DeliveredEvent[]): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       signal?.removeEventListener('abort', onAbort);
       stop();
       disconnect();
@@ -36,7 +37,7 @@ export function waitForEvents(waiters: Waiters, polls: Polls, poll: LongPoll): P
       resolve(events);
     };
     const onAbort = (): void => finish([]);
-    const timer = setTimeout(() => finish([{ type: 'heartbeat', id: poll.lastEventId }]), poll.heartbeatMs);
+    const timer = timers.after(poll.heartbeatMs, () => finish([{ type: 'heartbeat', id: poll.lastEventId }]));
     signal?.addEventListener('abort', onAbort, { once: true });
     stop = waiters.wait({
       userId: poll.userId,

@@ -5,6 +5,7 @@
 import { recipientIds, selectDataVersion, selectEventsAfter, selectMaxEventId } from '../store/events.js';
 import type { ChatEvent, DeliveredEvent, HubContext } from './event.js';
 import { readEvents } from './log.js';
+import type { TimerHandle } from '../timers.js';
 
 const WAKE_BATCH = 5000;
 
@@ -24,7 +25,7 @@ export class Waiters {
   /** The newest event id the last wake handed out; waiters at or past it share the next read. */
   #wokenUpTo = 0;
   #dataVersion = -1;
-  #crossProcessTimer: NodeJS.Timeout | undefined;
+  #crossProcessTimer: TimerHandle | undefined;
 
   constructor(ctx: HubContext) {
     this.#ctx = ctx;
@@ -124,18 +125,17 @@ export class Waiters {
     if (this.#crossProcessTimer !== undefined) return;
     this.#dataVersion = selectDataVersion(this.#ctx.store);
     const interval = this.#ctx.options.events?.crossProcessPollMs ?? 100;
-    this.#crossProcessTimer = setInterval(() => {
+    this.#crossProcessTimer = this.#ctx.timers.every(interval, () => {
       if (this.#ctx.store.db.inTransaction) return;
       const version = selectDataVersion(this.#ctx.store);
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
       this.#wakeAll();
-    }, interval);
-    this.#crossProcessTimer.unref();
+    });
   }
 
   #stopCrossProcessPolling(): void {
-    clearInterval(this.#crossProcessTimer);
+    this.#crossProcessTimer?.cancel();
     this.#crossProcessTimer = undefined;
   }
 }

@@ -95,8 +95,8 @@ class Exchange<R extends HttpRoute, C> {
       this.authenticationFailed();
       throw error;
     }
-    if (limiter) this.headers = limiter.user(deps.callerId(caller));
-    return this.bodyUnread ? deps.precheck(route, caller) : caller;
+    if (limiter) this.headers = route.longPoll ? limiter.longPoll(deps.callerId(caller)) : limiter.user(deps.callerId(caller));
+    return this.bodyUnread ? this.confirming(() => deps.precheck(route, caller)) : caller;
   }
 
   /** Stage 2: the body, within the route's limits. */
@@ -116,7 +116,7 @@ class Exchange<R extends HttpRoute, C> {
       const ignored = ignoredParams(this.route.fields, raw);
       const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin());
       // Stage 4.
-      const result = this.run(caller, formParams(raw, this.pathValues), request);
+      const result = this.confirming(() => this.deps.run(this.route, caller, formParams(raw, this.pathValues), request));
       if (result instanceof Promise) {
         pending = true;
         result
@@ -131,11 +131,11 @@ class Exchange<R extends HttpRoute, C> {
     }
   }
 
-  run(caller: C | null, input: ParamSource, request: HttpRequestInfo): unknown {
+  /** A step that confirms the caller as of now (the precheck, the run): its 401 is a failed authentication too. */
+  confirming<T>(step: () => T): T {
     try {
-      return this.deps.run(this.route, caller, input, request);
+      return step();
     } catch (error) {
-      // The caller is confirmed as of now by the run: a refusal then is a failed authentication too.
       if (error instanceof ApiError && error.code === 'UNAUTHORIZED') this.authenticationFailed();
       throw error;
     }

@@ -20,8 +20,11 @@ export interface HttpRoute {
   uploads?: string;
   /** Its files are spooled to temporary files rather than held in memory (request.files[i].spooled). */
   spoolUploads?: boolean;
-  /** Runs in one write transaction: its `before` check waits for it (it would be a read of its own before the body). */
-  transactional?: boolean;
+  /**
+   * A long-poll (GET /events): rate limited in a per-user budget of its own (RateLimiter.longPoll),
+   * since what ends a poll is mostly other people's events; the user's other requests keep theirs.
+   */
+  longPoll?: boolean;
   /**
    * A password login (POST /fetch_api_key): limited per account, named by the parameter
    * `accountParam`, and its failures (401 answers) per address.

@@ -18,6 +18,8 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
     ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
+    // A browser never reads an answer as another type (HTML, script) than the JSON it is.
+    'X-Content-Type-Options': 'nosniff',
   });
   res.end(text);
 }

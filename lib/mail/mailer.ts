@@ -1,6 +1,5 @@
-// The one mailer (options.email): a nodemailer transport (an SMTP URL for `parley serve`, or any
-// transport an embedding application passes), or the application's own send function; and how a
-// failure reads for the delivery runner: worth retrying, or refused for good.
+// The one mailer (options.email): a nodemailer transport, or the application's own send function;
+// and how a failure reads for the delivery runner: worth retrying, or refused for good.
 import nodemailer, { type Transport, type TransportConfig, type Transporter } from 'nodemailer';
 
 /** One email as it leaves parley. */

@@ -9,7 +9,7 @@ export const EMAIL_ENV = {
   batchingSeconds: 'PARLEY_EMAIL_BATCHING_SECONDS',
 } as const;
 
-export type EmailSetting = keyof typeof EMAIL_ENV;
+type EmailSetting = keyof typeof EMAIL_ENV;
 
 /** Zulip's largest email batching period: one week. */
 const MAX_BATCHING_SECONDS = 7 * 24 * 60 * 60;

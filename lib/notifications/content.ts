@@ -1,9 +1,11 @@
-// A message's rendered HTML as the plain text of a notification: Zulip's get_mobile_push_content
-// (zerver/lib/push_notifications.py) and truncate_content. The HTML is parley's own renderer's
-// (lib/render/markdown.ts: well-formed, attributes double-quoted, only &amp; &lt; &gt; &quot; and
-// numeric references escaped), read into lxml's model: an element's text before its first child,
-// and each child's tail after it.
+// A message's rendered HTML as a notification's plain text: Zulip's get_mobile_push_content and
+// truncate_content, over parley's own renderer's HTML read into lxml's model.
 
+/**
+ * parley's HTML (lib/render/markdown.ts) is well-formed, its attributes double-quoted, and only
+ * &amp; &lt; &gt; &quot; and numeric references escaped in it. As in lxml, an element's text is
+ * what comes before its first child, and each child's tail what comes after it.
+ */
 interface Element {
   tag: string;
   attrs: Map<string, string>;
@@ -93,7 +95,8 @@ function renderOrderedList(ol: Element): string {
   let depth = 0;
   for (let up = ol.parent; up; up = up.parent) if (up.tag === 'ol') depth += 1;
   const indent = depth > 0 ? '\n' + '  '.repeat(depth) : '';
-  return ol.children.map((li) => `${indent}${counter++}. ${process(li).trim()}`).join('\n');
+  // markdown-it breaks the line before a nested list where Zulip's renderer does not: no blank line.
+  return ol.children.map((li) => `${indent}${counter++}. ${process(li).trim().replace(/\n\s*\n/g, '\n')}`).join('\n');
 }
 
 function renderSpoiler(block: Element): string {

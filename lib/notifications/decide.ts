@@ -1,12 +1,9 @@
-// Who a new message notifies, decided in its send transaction as Zulip's get_recipient_info and
-// process_message_event do (zerver/actions/message_send.py, zerver/tornado/event_queue.py), and
-// written as deliveries: one push delivery and one hook delivery per message, a missed-message
-// email entry per emailed user. Set-based: a few indexed reads per send whatever the channel's
-// size, nothing at all when no channel (push, email, the application's hook) is on.
+// Who a new message notifies, decided in its send transaction as Zulip does (get_recipient_info,
+// process_message_event), and written as deliveries: a few indexed reads per send.
 import type { Ctx } from '../context.js';
 import { FLAG } from '../domain/flags.js';
 import { OFFLINE_THRESHOLD_SECONDS } from '../domain/presence_dicts.js';
-import { getRealm, pushNotificationsEnabled } from '../domain/realm.js';
+import { getRealm, pushConfigured, pushNotificationsEnabled } from '../domain/realm.js';
 import { emailEnabled } from '../domain/email.js';
 import type { StreamRow } from '../store/streams.js';
 import {
@@ -18,11 +15,13 @@ import {
   selectUsersWithMessageQueues,
   selectUsersWithPushDevices,
 } from '../store/notifications.js';
+import { selectBotIds } from '../store/users.js';
 import { queueMissedMessageEmails } from './email.js';
 import { hookEnabled, queueHookNotifications } from './hook.js';
 import { queuePushNotifications } from './push.js';
-import { notificationSettings, type NotificationSettings } from './settings.js';
-import { allowsInTopic, emailTrigger, pushTrigger, VISIBILITY, type Decision, type RecipientNotificationData } from './triggers.js';
+import { notificationSettings, type NotificationSettings, type UserNotificationSettings } from './settings.js';
+import type { SettingValue } from '../domain/user_setting_types.js';
+import { allowsInTopic, emailTrigger, pushTrigger, VISIBILITY, type Decision, type NotificationTrigger, type RecipientNotificationData } from './triggers.js';
 
 /** A message just written, as its send transaction knows it. */
 export interface SentMessage {
@@ -34,8 +33,6 @@ export interface SentMessage {
   recipients: readonly number[];
   /** Each recipient's flag bits, as written. */
   flags: readonly number[];
-  /** Recipients that are bots: never notified. */
-  bots: ReadonlySet<number>;
   /** Recipients who muted the sender. */
   mutingSender: ReadonlySet<number>;
   /** Users mentioned by name, and the groups mentioned with their members. */
@@ -61,54 +58,47 @@ function mentionedGroupOf(message: SentMessage): Map<number, { id: number; size:
   return byUser;
 }
 
-/** The recipients a channel message could notify if they were idle, before their settings are read. */
-function channelCandidates(message: SentMessage, settings: NotificationSettings, policies: Map<number, number>, subRows: Map<number, { push_notifications: number | null; email_notifications: number | null }>): Set<number> {
-  const flagsOf = new Map<number, number>();
-  message.recipients.forEach((userId, i) => flagsOf.set(userId, message.flags[i]!));
+/**
+ * The recipients of a channel message who could be notified if they were idle beyond those its
+ * flags name (mentions, wildcards): followers of the topic, and who turned the channel's or all
+ * channels' notifications on. Usually none.
+ */
+function settingCandidates(settings: NotificationSettings, policies: Map<number, number>, subRows: Map<number, SubscriptionSettings>): Set<number> {
   const candidates = new Set<number>();
-  message.recipients.forEach((userId, i) => {
-    if ((message.flags[i]! & (FLAG.mentioned | WILDCARD)) !== 0) candidates.add(userId);
-  });
-  for (const [userId, policy] of policies) if (policy === VISIBILITY.followed && flagsOf.has(userId)) candidates.add(userId);
+  for (const [userId, policy] of policies) if (policy === VISIBILITY.followed) candidates.add(userId);
   for (const name of ['enable_stream_push_notifications', 'enable_stream_email_notifications'] as const) {
-    for (const userId of settings.usersWith(name, true)) if (flagsOf.has(userId)) candidates.add(userId);
+    for (const userId of settings.usersWith(name, true)) candidates.add(userId);
   }
-  for (const [userId, row] of subRows) if ((row.push_notifications === 1 || row.email_notifications === 1) && flagsOf.has(userId)) candidates.add(userId);
+  for (const [userId, row] of subRows) if (row.push_notifications === 1 || row.email_notifications === 1) candidates.add(userId);
   return candidates;
 }
 
+type SubscriptionSettings = { is_muted: number; push_notifications: number | null; email_notifications: number | null; wildcard_mentions_notify: number | null };
+
 /** Zulip's UserMessageNotificationsData.from_user_id_sets for one recipient. */
-function recipientData(message: SentMessage, userId: number, flags: number, settings: NotificationSettings, policy: number, sub: { is_muted: number; push_notifications: number | null; email_notifications: number | null; wildcard_mentions_notify: number | null } | undefined): RecipientNotificationData {
-  const pushOff = !settings.flag(userId, 'enable_offline_push_notifications');
-  const emailOff = !settings.flag(userId, 'enable_offline_email_notifications');
-  const direct = message.stream === undefined;
-  const mentioned = (flags & FLAG.mentioned) !== 0;
-  const channelMuted = sub?.is_muted === 1;
+function recipientData(direct: boolean, flags: number, s: UserNotificationSettings, policy: number, sub: SubscriptionSettings | undefined): RecipientNotificationData {
   const bit = (v: number | null | undefined) => (v === null || v === undefined ? null : v === 1);
-  const allows = (own: number | null | undefined, global: boolean) => !direct && allowsInTopic(channelMuted, policy, bit(own), global);
+  const allows = (own: number | null | undefined, global: SettingValue) => !direct && allowsInTopic(sub?.is_muted === 1, policy, bit(own), global === true);
   const followed = !direct && policy === VISIBILITY.followed;
-  const wildcard = allows(sub?.wildcard_mentions_notify, settings.flag(userId, 'wildcard_mentions_notify'));
-  const followedWildcard = followed && settings.flag(userId, 'enable_followed_topic_wildcard_mentions_notify');
+  const wildcard = allows(sub?.wildcard_mentions_notify, s.wildcard_mentions_notify);
+  const followedWildcard = followed && s.enable_followed_topic_wildcard_mentions_notify === true;
   const topicWildcard = (flags & FLAG.topic_wildcard_mentioned) !== 0;
   const streamWildcard = (flags & FLAG.stream_wildcard_mentioned) !== 0;
+  // Direct messages and every kind of mention need the offline setting of their channel.
+  const reasons = (offline: SettingValue, followedTopic: SettingValue, stream: boolean) => ({
+    dm: direct && offline === true,
+    mention: (flags & FLAG.mentioned) !== 0 && offline === true,
+    topicWildcardInFollowed: topicWildcard && followedWildcard && offline === true,
+    streamWildcardInFollowed: streamWildcard && followedWildcard && offline === true,
+    topicWildcard: topicWildcard && wildcard && offline === true,
+    streamWildcard: streamWildcard && wildcard && offline === true,
+    followedTopic: followed && followedTopic === true,
+    stream,
+  });
   return {
-    onlinePushEnabled: settings.flag(userId, 'enable_online_push_notifications'),
-    dmPush: direct && !pushOff,
-    dmEmail: direct && !emailOff,
-    mentionPush: mentioned && !pushOff,
-    mentionEmail: mentioned && !emailOff,
-    topicWildcardInFollowedPush: topicWildcard && followedWildcard && !pushOff,
-    topicWildcardInFollowedEmail: topicWildcard && followedWildcard && !emailOff,
-    streamWildcardInFollowedPush: streamWildcard && followedWildcard && !pushOff,
-    streamWildcardInFollowedEmail: streamWildcard && followedWildcard && !emailOff,
-    topicWildcardPush: topicWildcard && wildcard && !pushOff,
-    topicWildcardEmail: topicWildcard && wildcard && !emailOff,
-    streamWildcardPush: streamWildcard && wildcard && !pushOff,
-    streamWildcardEmail: streamWildcard && wildcard && !emailOff,
-    followedTopicPush: followed && settings.flag(userId, 'enable_followed_topic_push_notifications'),
-    followedTopicEmail: followed && settings.flag(userId, 'enable_followed_topic_email_notifications'),
-    streamPush: allows(sub?.push_notifications, settings.flag(userId, 'enable_stream_push_notifications')),
-    streamEmail: allows(sub?.email_notifications, settings.flag(userId, 'enable_stream_email_notifications')),
+    onlinePushEnabled: s.enable_online_push_notifications === true,
+    push: reasons(s.enable_offline_push_notifications, s.enable_followed_topic_push_notifications, allows(sub?.push_notifications, s.enable_stream_push_notifications)),
+    email: reasons(s.enable_offline_email_notifications, s.enable_followed_topic_email_notifications, allows(sub?.email_notifications, s.enable_stream_email_notifications)),
   };
 }
 
@@ -126,23 +116,30 @@ function idleUsers(ctx: Ctx, userIds: readonly number[]): Set<number> {
   return new Set(userIds.filter((id) => !selectHasMessageQueue(ctx.store, id) || (selectLastActiveTime(ctx.store, id) ?? -Infinity) < since));
 }
 
+/** The bots, never notified: kept until any process adds one. */
+function botIds(ctx: Ctx): ReadonlySet<number> {
+  return ctx.cached('bot', () => selectBotIds(ctx.store));
+}
+
 /** Who has a phone to push to, kept until any process changes a device's token. */
 function usersWithPushDevices(ctx: Ctx): ReadonlySet<number> {
   return ctx.cached('device', () => selectUsersWithPushDevices(ctx.store));
 }
 
 /**
- * Decides a new message's notifications and writes their deliveries. Call in the send
- * transaction, after the message's user_message rows.
+ * Decides a new message's notifications and writes their deliveries (one push delivery and one
+ * hook delivery per message, a missed-message email entry per emailed user). Call in the send
+ * transaction, after the message's user_message rows. Nothing happens when no channel (push,
+ * email, the application's hook) is on.
  */
 export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void {
-  const push = pushNotificationsEnabled(ctx, getRealm(ctx));
+  const pushable = pushConfigured(ctx);
   const email = emailEnabled(ctx);
   const hook = hookEnabled(ctx);
-  if (!push && !email && !hook) return;
+  if (!pushable && !email && !hook) return;
   const decisions = decide(ctx, message, { email: email || hook });
   if (decisions.length === 0) return;
-  if (push) {
+  if (pushable && pushNotificationsEnabled(ctx, getRealm(ctx))) {
     const phones = usersWithPushDevices(ctx);
     queuePushNotifications(ctx, message.id, decisions.filter((d) => d.push !== null && phones.has(d.userId)));
   }
@@ -150,38 +147,60 @@ export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void
   if (hook) queueHookNotifications(ctx, message.id, decisions);
 }
 
-/** Every recipient's push and email triggers (email only when `email` is wanted). */
+/** A recipient's data and triggers if idle: shared by recipients who differ in nothing that decides them. */
+interface Assessed {
+  data: RecipientNotificationData;
+  push: NotificationTrigger | null;
+  email: NotificationTrigger | null;
+}
+
+/** Every recipient's push and email triggers (email only when `email` is wanted), in recipient order. */
 function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean }): Decision[] {
   const settings = notificationSettings(ctx);
-  const stream = message.stream;
+  const { stream, recipients, flags } = message;
   const policies = stream ? selectTopicPolicies(ctx.store, stream.id, message.topic) : new Map<number, number>();
-  const subRows = stream ? selectSubscriptionNotificationRows(ctx.store, stream.id) : new Map();
-  const candidates = stream ? channelCandidates(message, settings, policies, subRows) : new Set(message.recipients);
-  if (candidates.size === 0) return [];
-  const flagsOf = new Map<number, number>();
-  message.recipients.forEach((userId, i) => flagsOf.set(userId, message.flags[i]!));
+  const subRows = stream ? selectSubscriptionNotificationRows(ctx.store, stream.id) : new Map<number, SubscriptionSettings>();
+  const extra = stream ? settingCandidates(settings, policies, subRows) : undefined;
   const groups = message.mentionedGroups.length > 0 ? mentionedGroupOf(message) : new Map<number, { id: number }>();
+  const bots = botIds(ctx);
 
-  // Zulip's trivially_should_not_notify: the sender, who muted the sender; and bots are never notified.
-  const eligible: { userId: number; data: RecipientNotificationData }[] = [];
-  for (const userId of candidates) {
-    if (userId === message.senderId || message.bots.has(userId) || message.mutingSender.has(userId)) continue;
-    const data = recipientData(message, userId, flagsOf.get(userId)!, settings, policies.get(userId) ?? VISIBILITY.inherit, subRows.get(userId));
-    const wouldPush = pushTrigger(data, true) !== null;
-    const wouldEmail = wanted.email && emailTrigger(data, true) !== null;
-    if (wouldPush || wouldEmail) eligible.push({ userId, data });
-  }
+  // Recipients with Zulip's defaults everywhere are decided by their flags alone (the @all case).
+  const byFlags = new Map<number, Assessed>();
+  const assess = (userId: number, bits: number): Assessed => {
+    const data = recipientData(stream === undefined, bits, settings.of(userId), policies.get(userId) ?? VISIBILITY.inherit, subRows.get(userId));
+    return { data, push: pushTrigger(data, true), email: wanted.email ? emailTrigger(data, true) : null };
+  };
+  const eligibleIds: number[] = [];
+  const eligible: Assessed[] = [];
+  recipients.forEach((userId, i) => {
+    const bits = flags[i]!;
+    // A direct message may notify anyone; a channel message who its flags or settings name.
+    if (stream && (bits & (FLAG.mentioned | WILDCARD)) === 0 && !extra!.has(userId)) return;
+    // Zulip's trivially_should_not_notify: the sender, who muted the sender; and bots are never notified.
+    if (userId === message.senderId || bots.has(userId) || message.mutingSender.has(userId)) return;
+    const plain = !settings.changedBy(userId) && !subRows.has(userId) && !policies.has(userId);
+    let assessed = plain ? byFlags.get(bits) : undefined;
+    if (!assessed) {
+      assessed = assess(userId, bits);
+      if (plain) byFlags.set(bits, assessed);
+    }
+    if (assessed.push === null && assessed.email === null) return;
+    eligibleIds.push(userId);
+    eligible.push(assessed);
+  });
   // Idleness costs queries: only for those whose notification depends on it.
-  const needIdle = eligible.filter(({ data }) => wanted.email || !data.onlinePushEnabled).map((e) => e.userId);
+  const needIdle = eligibleIds.filter((_, i) => wanted.email || !eligible[i]!.data.onlinePushEnabled);
   const idle = needIdle.length > 0 ? idleUsers(ctx, needIdle) : new Set<number>();
   const decisions: Decision[] = [];
-  for (const { userId, data } of eligible) {
+  eligibleIds.forEach((userId, i) => {
+    const assessed = eligible[i]!;
     const isIdle = idle.has(userId);
-    const pushed = pushTrigger(data, isIdle);
-    const emailed = wanted.email ? emailTrigger(data, isIdle) : null;
-    if (pushed === null && emailed === null) continue;
+    // Zulip's get_push_notification_trigger: the idle, or anyone with online push on.
+    const pushed = isIdle || assessed.data.onlinePushEnabled ? assessed.push : null;
+    const emailed = isIdle ? assessed.email : null;
+    if (pushed === null && emailed === null) return;
     const group = pushed === 'mentioned' || emailed === 'mentioned' ? (groups.get(userId)?.id ?? null) : null;
     decisions.push({ userId, push: pushed, email: emailed, mentionedGroupId: group });
-  }
-  return decisions.sort((a, b) => a.userId - b.userId);
+  });
+  return decisions;
 }

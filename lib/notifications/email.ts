@@ -1,8 +1,5 @@
-// Missed-message emails, batched as Zulip's MissedMessageWorker and handle_missedmessage_emails
-// do: the messages that would email a user wait (missed_message_email rows) until the user's
-// email_notifications_batching_period_seconds after the first of them has passed; then those still
-// unread become one email per conversation (a direct message's sender, a channel's topic), sent
-// through the mailer (lib/domain/email.ts). https://zulip.com/help/email-notifications
+// Missed-message emails, batched as Zulip's MissedMessageWorker does: per user, until their
+// batching period has passed; then one email per conversation (https://zulip.com/help/email-notifications).
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind } from '../deliveries/outbox.js';
 import { sendEmail } from '../domain/email.js';
@@ -29,7 +26,7 @@ interface BatchPayload {
 const ALWAYS = 2;
 
 function batchDelayMs(ctx: Ctx, userId: number): number {
-  return notificationSettings(ctx).number(userId, 'email_notifications_batching_period_seconds') * 1000;
+  return (notificationSettings(ctx).of(userId).email_notifications_batching_period_seconds as number) * 1000;
 }
 
 /**
@@ -40,7 +37,7 @@ export function queueMissedMessageEmails(ctx: Ctx, messageId: number, decisions:
   const settings = notificationSettings(ctx);
   for (const d of decisions) {
     // Zulip's handle_missedmessage_emails sends nothing to a user with offline email off.
-    if (!settings.flag(d.userId, 'enable_offline_email_notifications')) continue;
+    if (!settings.of(d.userId).enable_offline_email_notifications === true) continue;
     insertMissedMessageEmail(ctx.store, d.userId, messageId, d.email!, d.mentionedGroupId);
     enqueueDelivery(ctx, missedMessageEmailDelivery, { user_id: d.userId }, { key: String(d.userId), delayMs: batchDelayMs(ctx, d.userId) });
   }
@@ -59,7 +56,7 @@ function sendBatch(ctx: Ctx, userId: number): void {
   deleteMissedMessageEmails(ctx.store, userId);
   const user = selectUserById(ctx.store, userId);
   const settings = notificationSettings(ctx);
-  if (!user || user.is_active !== 1 || user.bot_type !== null || !settings.flag(userId, 'enable_offline_email_notifications')) return;
+  if (!user || user.is_active !== 1 || user.bot_type !== null || settings.of(userId).enable_offline_email_notifications !== true) return;
   const realm = getRealm(ctx);
   const buckets = new Map<string, EmailedMessage[]>();
   for (const row of rows) {
@@ -75,8 +72,8 @@ function sendBatch(ctx: Ctx, userId: number): void {
   }
   const recipient = {
     user,
-    showContent: settings.flag(userId, 'message_content_in_email_notifications'),
-    realmNameInSubject: settings.number(userId, 'realm_name_in_email_notifications_policy') === ALWAYS,
+    showContent: settings.of(userId).message_content_in_email_notifications === true,
+    realmNameInSubject: settings.of(userId).realm_name_in_email_notifications_policy === ALWAYS,
   };
   const names = new Map<number, string>();
   // Zulip sends the least recently active conversation first.

@@ -1,7 +1,5 @@
-// One missed-message email, as Zulip's do_send_missedmessage_events_reply_in_zulip writes it
-// (zerver/lib/email_notifications.py and its missed_message templates): the subject names the
-// conversation, the body holds each message (plain text and HTML parts), a link opens the
-// conversation in the web client, and the footer says why the email was sent.
+// One missed-message email, as Zulip's do_send_missedmessage_events_reply_in_zulip and its
+// missed_message templates write it: subject, plain text and HTML parts, link, footer.
 import markdownIt from 'markdown-it';
 import type { Realm } from '../domain/realm.js';
 import type { UserRow } from '../store/users.js';
@@ -18,7 +16,7 @@ export interface EmailedMessage {
   group: string | null;
 }
 
-export interface EmailContent {
+interface EmailContent {
   subject: string;
   text: string;
   html: string;

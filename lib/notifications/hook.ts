@@ -1,8 +1,5 @@
-// The embedding application's notification hook: every notification parley decides on, after its
-// message's transaction commits, handed to options.notify (a delivery: retried while it throws,
-// resumed after a restart) and to the listeners of chat.notifications.subscribe (called once,
-// while they are subscribed). An application delivers them its own way, with or without push
-// and email.
+// The embedding application's hook: every notification parley decides on, after its message
+// commits, to options.notify (a delivery, retried) and chat.notifications.subscribe's listeners.
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind } from '../deliveries/outbox.js';
 import { wakeDeliveries } from '../deliveries/runner.js';

@@ -1,7 +1,5 @@
-// Mobile push notifications of messages, end to end encrypted through the push bouncer (Zulip's
-// handle_push_notification and handle_remove_push_notification, with the E2EE payloads of
-// https://zulip.com/api/mobile-notifications): push_message deliveries (one per message, its
-// recipients listed) and push_remove deliveries (a user's read or deleted messages, withdrawn).
+// Mobile push notifications of messages through the push bouncer (Zulip's handle_push_notification,
+// handle_remove_push_notification; https://zulip.com/api/mobile-notifications): the deliveries.
 import type { Ctx } from '../context.js';
 import { enqueueDelivery, type DeliveryKind, type DeliveryOutcome } from '../deliveries/outbox.js';
 import { FLAG } from '../domain/flags.js';
@@ -39,9 +37,20 @@ interface PushRemovePayload {
   message_ids: number[];
 }
 
-const timeoutMs = (ctx: Ctx) => ctx.options.push?.timeoutMs ?? DEFAULT_BOUNCER_TIMEOUT_MS;
-const retryDelaysMs = (ctx: Ctx) => ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
 const enabled = (ctx: Ctx) => bouncerConfig(ctx) !== undefined;
+
+/** What every push delivery shares: sent while a bouncer is configured, with its timeout and retries. */
+const bouncerDelivery = {
+  enabled,
+  timeoutMs: (ctx: Ctx) => ctx.options.push?.timeoutMs ?? DEFAULT_BOUNCER_TIMEOUT_MS,
+  retryDelaysMs: (ctx: Ctx) => ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+};
+
+/** The organization, once libsodium is ready to encrypt for it. */
+async function encryptingFor(ctx: Ctx): Promise<Realm> {
+  await sodiumReady();
+  return getRealm(ctx);
+}
 
 /** JSON with its keys sorted, as Zulip's payloads are. */
 function sortedJson(value: Record<string, unknown>): string {
@@ -49,7 +58,7 @@ function sortedJson(value: Record<string, unknown>): string {
 }
 
 /** Zulip's get_message_payload for E2EE (NotifPayloadNewMessage in the app). */
-function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group: { id: number; name: string } | undefined): string {
+function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group: { id: number; name: string } | undefined, redact: boolean): string {
   const conversation = m.stream
     ? { recipient_type: 'channel', channel_id: m.stream.id, channel_name: m.stream.name, topic: topicDisplayName(m.row.topic) }
     : { recipient_type: 'direct', recipient_user_ids: m.directUserIds };
@@ -63,7 +72,7 @@ function messagePayload(realm: Realm, userId: number, m: NotifiedMessage, group:
     sender_full_name: m.sender.full_name,
     message_id: m.row.id,
     time: m.row.date_sent,
-    content: truncateContent(m.text),
+    content: redact ? 'New message' : truncateContent(m.text),
     ...conversation,
     ...(group ? { mentioned_user_group_id: group.id, mentioned_user_group_name: group.name } : {}),
   });
@@ -95,12 +104,9 @@ export function queuePushNotifications(ctx: Ctx, messageId: number, decisions: r
 
 export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
   name: 'push_message',
-  enabled,
-  timeoutMs,
-  retryDelaysMs,
+  ...bouncerDelivery,
   async send(ctx, { payload, signal }) {
-    await sodiumReady();
-    const realm = getRealm(ctx);
+    const realm = await encryptingFor(ctx);
     // One read transaction: the message and each user's state as of one moment.
     const batch = ctx.tx(() => {
       const message = notifiedMessage(ctx, payload.message_id, realm.url);
@@ -119,7 +125,7 @@ export const pushMessageDelivery: DeliveryKind<PushMessagePayload> = {
         const devices = pushableDevices(ctx, userId);
         if (devices.length === 0) continue;
         const name = groupId === null ? undefined : groupName(ctx, groupId);
-        const plaintext = messagePayload(realm, userId, message, name === undefined ? undefined : { id: groupId!, name });
+        const plaintext = messagePayload(realm, userId, message, name === undefined ? undefined : { id: groupId!, name }, ctx.options.push?.redactContent === true);
         for (const request of encryptedRequests(ctx, devices, plaintext)) {
           requests.push(request);
           sent.push({ userId, tokenId: request.token_id });
@@ -170,12 +176,9 @@ export function withdrawDeletedPushNotifications(ctx: Ctx, messageId: number): v
 
 export const pushRemoveDelivery: DeliveryKind<PushRemovePayload> = {
   name: 'push_remove',
-  enabled,
-  timeoutMs,
-  retryDelaysMs,
+  ...bouncerDelivery,
   async send(ctx, { payload, signal }) {
-    await sodiumReady();
-    const realm = getRealm(ctx);
+    const realm = await encryptingFor(ctx);
     const devices = pushableDevices(ctx, payload.user_id);
     if (devices.length === 0) return { status: 'sent' };
     const messageIds = [...payload.message_ids].sort((a, b) => a - b).slice(-MAX_REMOVED_IDS);

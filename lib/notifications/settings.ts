@@ -1,11 +1,10 @@
-// The personal settings that decide notifications, for every user at once: the values that
-// differ from the server's defaults, kept in memory until any process writes user_setting
-// (ctx.cached 'user_setting'), so that a send reads them without a query per recipient.
+// The personal settings that decide notifications, for every user at once, kept in memory until
+// any process writes user_setting (ctx.cached 'user_setting'): no query per recipient.
 import type { Ctx } from '../context.js';
 import { settingDefault, type SettingValue } from '../domain/user_setting_types.js';
 import type { Store } from '../store/db.js';
 
-export const NOTIFICATION_SETTINGS = [
+const NOTIFICATION_SETTINGS = [
   'enable_stream_push_notifications',
   'enable_stream_email_notifications',
   'enable_followed_topic_push_notifications',
@@ -19,28 +18,34 @@ export const NOTIFICATION_SETTINGS = [
   'message_content_in_email_notifications',
   'realm_name_in_email_notifications_policy',
 ] as const;
-export type NotificationSetting = (typeof NOTIFICATION_SETTINGS)[number];
+type NotificationSetting = (typeof NOTIFICATION_SETTINGS)[number];
 
-type BooleanSetting = Exclude<NotificationSetting, 'email_notifications_batching_period_seconds' | 'realm_name_in_email_notifications_policy'>;
+/** One user's notification settings, by name. */
+export type UserNotificationSettings = Readonly<Record<NotificationSetting, SettingValue>>;
 
 export interface NotificationSettings {
-  flag(userId: number, name: BooleanSetting): boolean;
-  number(userId: number, name: 'email_notifications_batching_period_seconds' | 'realm_name_in_email_notifications_policy'): number;
+  /** The user's settings; users who changed none share one object. */
+  of(userId: number): UserNotificationSettings;
+  /** Whether the user changed any of these settings. */
+  changedBy(userId: number): boolean;
   /** The users whose stored value of `name` is `value` (a setting turned away from its default). */
   usersWith(name: NotificationSetting, value: SettingValue): Iterable<number>;
 }
 
 function load(ctx: Ctx, store: Store): NotificationSettings {
-  const stored = new Map<string, Map<number, SettingValue>>(NOTIFICATION_SETTINGS.map((name) => [name, new Map()]));
-  const rows = store.prepare(`SELECT user_id, name, value FROM user_setting WHERE name IN (${NOTIFICATION_SETTINGS.map(() => '?').join(', ')})`).raw().all(...NOTIFICATION_SETTINGS) as [number, string, string][];
-  for (const [userId, name, value] of rows) stored.get(name)!.set(userId, JSON.parse(value) as SettingValue);
-  const defaults = new Map(NOTIFICATION_SETTINGS.map((name) => [name, settingDefault(ctx, name)!]));
-  const value = (userId: number, name: NotificationSetting) => stored.get(name)!.get(userId) ?? defaults.get(name)!;
+  const defaults = Object.freeze(Object.fromEntries(NOTIFICATION_SETTINGS.map((name) => [name, settingDefault(ctx, name)!])) as Record<NotificationSetting, SettingValue>);
+  const byUser = new Map<number, Record<NotificationSetting, SettingValue>>();
+  const rows = store.prepare(`SELECT user_id, name, value FROM user_setting WHERE name IN (${NOTIFICATION_SETTINGS.map(() => '?').join(', ')})`).raw().all(...NOTIFICATION_SETTINGS) as [number, NotificationSetting, string][];
+  for (const [userId, name, value] of rows) {
+    let own = byUser.get(userId);
+    if (!own) byUser.set(userId, (own = { ...defaults }));
+    own[name] = JSON.parse(value) as SettingValue;
+  }
   return {
-    flag: (userId, name) => value(userId, name) === true,
-    number: (userId, name) => value(userId, name) as number,
+    of: (userId) => byUser.get(userId) ?? defaults,
+    changedBy: (userId) => byUser.has(userId),
     *usersWith(name, wanted) {
-      for (const [userId, v] of stored.get(name)!) if (v === wanted) yield userId;
+      for (const [userId, own] of byUser) if (own[name] === wanted && defaults[name] !== wanted) yield userId;
     },
   };
 }

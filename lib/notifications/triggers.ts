@@ -28,25 +28,40 @@ export interface Decision {
   mentionedGroupId: number | null;
 }
 
-/** What decides one recipient's notifications, each already combined with its settings. */
+/** Which of Zulip's reasons hold for one recipient, through one channel, each with its settings. */
+interface ChannelReasons {
+  dm: boolean;
+  mention: boolean;
+  topicWildcardInFollowed: boolean;
+  streamWildcardInFollowed: boolean;
+  topicWildcard: boolean;
+  streamWildcard: boolean;
+  followedTopic: boolean;
+  stream: boolean;
+}
+
+/** What decides one recipient's notifications (Zulip's UserMessageNotificationsData). */
 export interface RecipientNotificationData {
   onlinePushEnabled: boolean;
-  dmPush: boolean;
-  dmEmail: boolean;
-  mentionPush: boolean;
-  mentionEmail: boolean;
-  topicWildcardInFollowedPush: boolean;
-  topicWildcardInFollowedEmail: boolean;
-  streamWildcardInFollowedPush: boolean;
-  streamWildcardInFollowedEmail: boolean;
-  topicWildcardPush: boolean;
-  topicWildcardEmail: boolean;
-  streamWildcardPush: boolean;
-  streamWildcardEmail: boolean;
-  followedTopicPush: boolean;
-  followedTopicEmail: boolean;
-  streamPush: boolean;
-  streamEmail: boolean;
+  push: ChannelReasons;
+  email: ChannelReasons;
+}
+
+/** Zulip's order of salience: a mention outranks a channel setting. */
+const SALIENCE: readonly [keyof ChannelReasons, push: NotificationTrigger, email: NotificationTrigger][] = [
+  ['dm', 'direct_message', 'direct_message'],
+  ['mention', 'mentioned', 'mentioned'],
+  ['topicWildcardInFollowed', 'topic_wildcard_mentioned_in_followed_topic', 'topic_wildcard_mentioned_in_followed_topic'],
+  ['streamWildcardInFollowed', 'stream_wildcard_mentioned_in_followed_topic', 'stream_wildcard_mentioned_in_followed_topic'],
+  ['topicWildcard', 'topic_wildcard_mentioned', 'topic_wildcard_mentioned'],
+  ['streamWildcard', 'stream_wildcard_mentioned', 'stream_wildcard_mentioned'],
+  ['followedTopic', 'followed_topic_push_notify', 'followed_topic_email_notify'],
+  ['stream', 'stream_push_notify', 'stream_email_notify'],
+];
+
+function mostSalient(reasons: ChannelReasons, channel: 1 | 2): NotificationTrigger | null {
+  for (const entry of SALIENCE) if (reasons[entry[0]]) return entry[channel];
+  return null;
 }
 
 /**
@@ -54,30 +69,12 @@ export interface RecipientNotificationData {
  * before): an active user is pushed to only with enable_online_push_notifications.
  */
 export function pushTrigger(d: RecipientNotificationData, idle: boolean): NotificationTrigger | null {
-  if (!idle && !d.onlinePushEnabled) return null;
-  if (d.dmPush) return 'direct_message';
-  if (d.mentionPush) return 'mentioned';
-  if (d.topicWildcardInFollowedPush) return 'topic_wildcard_mentioned_in_followed_topic';
-  if (d.streamWildcardInFollowedPush) return 'stream_wildcard_mentioned_in_followed_topic';
-  if (d.topicWildcardPush) return 'topic_wildcard_mentioned';
-  if (d.streamWildcardPush) return 'stream_wildcard_mentioned';
-  if (d.followedTopicPush) return 'followed_topic_push_notify';
-  if (d.streamPush) return 'stream_push_notify';
-  return null;
+  return !idle && !d.onlinePushEnabled ? null : mostSalient(d.push, 1);
 }
 
 /** Zulip's get_email_notification_trigger: only an idle user is emailed. */
 export function emailTrigger(d: RecipientNotificationData, idle: boolean): NotificationTrigger | null {
-  if (!idle) return null;
-  if (d.dmEmail) return 'direct_message';
-  if (d.mentionEmail) return 'mentioned';
-  if (d.topicWildcardInFollowedEmail) return 'topic_wildcard_mentioned_in_followed_topic';
-  if (d.streamWildcardInFollowedEmail) return 'stream_wildcard_mentioned_in_followed_topic';
-  if (d.topicWildcardEmail) return 'topic_wildcard_mentioned';
-  if (d.streamWildcardEmail) return 'stream_wildcard_mentioned';
-  if (d.followedTopicEmail) return 'followed_topic_email_notify';
-  if (d.streamEmail) return 'stream_email_notify';
-  return null;
+  return idle ? mostSalient(d.email, 2) : null;
 }
 
 /** Zulip's UserTopic.VisibilityPolicy. */

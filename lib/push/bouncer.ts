@@ -47,10 +47,7 @@ export const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
 /** A JSON object the bouncer answered with, checked field by field where it is read. */
 type BouncerReply = Record<string, unknown>;
 
-/**
- * Apple's `aps` dictionary of a notification: the alert shown until the app decrypts the payload,
- * or `content-available` for a background push (a removal).
- */
+/** Apple's `aps` dictionary of a notification: the alert shown until the app decrypts the payload, or a background push. */
 interface ApsFields {
   'mutable-content'?: number;
   'content-available'?: number;

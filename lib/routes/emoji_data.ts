@@ -15,8 +15,8 @@ export const emojiDataRoutes = {
     params: { fileName: pathStr().describe('emoji_api.<hash>.json, as server_emoji_data_url names it') },
     errors: ['NOT_FOUND'],
     rawResponse: 'application/json',
-    handler: (ctx, _caller, p) => {
-      const file = getEmojiDataFile(ctx, p.fileName);
+    handler: (_ctx, _caller, p) => {
+      const file = getEmojiDataFile(p.fileName);
       // The name changes with the content, so caches may keep it for good.
       return new RawResponse(200, {
         'Content-Type': 'application/json',

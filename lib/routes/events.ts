@@ -42,6 +42,7 @@ export const eventRoutes = {
     method: 'GET',
     path: '/events',
     access: 'user',
+    longPoll: true,
     summary: 'Events newer than last_event_id; long-polls when there are none',
     params: {
       queueId: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),

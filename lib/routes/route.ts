@@ -1,6 +1,6 @@
 // What a route is: method, path, who may call and by which ways in, the parameters' zod schemas
 // (camelCase names; the wire names are derived), the answer's schema, and a one-line call into the
-// domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts), the runner both use
+// domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts), the runner they share
 // (lib/routes/run.ts) and the OpenAPI document are all built from these entries.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
@@ -11,7 +11,6 @@ import type { HttpRoute, RequestInfo } from '../http/request.js';
 import { paramFields, type ParamField, type ParamShape, type ParamValues } from '../http/params.js';
 import type { RawResponse } from '../http/respond.js';
 import type { WayIn } from './ways_in.js';
-
 
 /**
  * public: no credentials (server_settings, fetch_api_key);

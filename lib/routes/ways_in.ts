@@ -1,5 +1,5 @@
-// The ways into a route over HTTP (DESIGN.md "one Caller"): each reads its own credential from the
-// request, and lib/domain/callers.ts makes the same Caller whichever way it came. A route declares
+// The ways into a route over HTTP: each reads its own credential from the request, and
+// lib/domain/callers.ts makes the same Caller whichever way it came. A route declares
 // the ways it accepts (`waysIn`, HTTP Basic by default); rate limits, deactivation and roles then
 // apply the same to all of them.
 import type { IncomingMessage } from 'node:http';

@@ -14,7 +14,7 @@ export interface DeliveryRow {
   created_at: number;
 }
 
-export interface NewDelivery {
+interface NewDelivery {
   kind: string;
   key: string | null;
   payload: string;
@@ -98,9 +98,4 @@ export function rescheduleClaimedDelivery(
       claim,
     ).changes > 0
   );
-}
-
-/** The row as it is now (tests, and kinds that look at their pending row). */
-export function selectDelivery(s: Store, id: number): DeliveryRow | undefined {
-  return s.get<DeliveryRow>('SELECT * FROM delivery WHERE id = ?', id);
 }

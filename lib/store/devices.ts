@@ -40,6 +40,10 @@ export function selectPushableDevices(s: Store, userId: number, deviceId: number
   return s.all<DeviceRow>('SELECT * FROM device WHERE id = ? AND user_id = ? AND push_token_id IS NOT NULL', deviceId, userId);
 }
 
+export function deleteDevice(s: Store, id: number): void {
+  s.run('DELETE FROM device WHERE id = ?', id);
+}
+
 export function updateDevicePushKey(s: Store, id: number, pushKey: Buffer, pushKeyId: number): void {
   s.run('UPDATE device SET push_key = ?, push_key_id = ? WHERE id = ?', pushKey, pushKeyId, id);
 }

@@ -1,7 +1,5 @@
-// SQL for deciding and sending notifications (lib/notifications/): who follows a topic or set a
-// channel's notifications, who is idle (event queues, presence), who has a push device, the
-// messages a user's phones show (the active_mobile_push_notification bit of user_message.flags),
-// and the messages waiting for a user's next missed-message email.
+// SQL for notifications (lib/notifications/): topic followers, channel settings, idleness, push
+// devices, messages shown on phones (active_mobile_push_notification), missed-message entries.
 import type { Store } from './db.js';
 
 /** The bit of user_message.flags Zulip calls active_mobile_push_notification (lib/domain/flags.ts). */
@@ -14,7 +12,7 @@ export function selectTopicPolicies(s: Store, streamId: number, topic: string): 
   return new Map(rows);
 }
 
-export interface SubscriptionNotificationRow {
+interface SubscriptionNotificationRow {
   user_id: number;
   is_muted: number;
   push_notifications: number | null;
@@ -81,7 +79,7 @@ export function clearPushed(s: Store, userId: number, messageIds: readonly numbe
   for (const id of messageIds) statement.run(userId, id);
 }
 
-export interface MissedMessageEmailRow {
+interface MissedMessageEmailRow {
   message_id: number;
   trigger: string;
   mentioned_group_id: number | null;

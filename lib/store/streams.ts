@@ -146,23 +146,6 @@ export function selectActiveSubscriberIds(s: Store, streamId: number): number[] 
     .all(streamId) as number[];
 }
 
-/** The channel's active subscribers in id order, and which of them are bots (one read: a send's fan-out). */
-export function selectActiveSubscribers(s: Store, streamId: number): { ids: number[]; bots: Set<number> } {
-  const rows = s
-    .prepare(
-      `SELECT s.user_id, u.bot_type IS NOT NULL FROM subscription s JOIN user u ON u.id = s.user_id
-       WHERE s.stream_id = ? AND u.is_active = 1 ORDER BY s.user_id`,
-    )
-    .raw()
-    .all(streamId) as [number, number][];
-  const bots = new Set<number>();
-  const ids = rows.map(([id, bot]) => {
-    if (bot) bots.add(id);
-    return id;
-  });
-  return { ids, bots };
-}
-
 export function selectIsSubscribed(s: Store, userId: number, streamId: number): boolean {
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
 }
