@@ -23,6 +23,7 @@ import { clientAddressResolver } from './http/client_address.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { listen, type Listening } from './http/listen.js';
 import { createHost, type ChatHostOptions, type Host } from './host/host.js';
+import { jsonLogger } from './logger.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
@@ -141,6 +142,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 /** What a host shares among its organizations' servers (createChatHost). */
 interface Shared {
   checkpoints?: CheckpointThread;
+  /** The host sweeps the upload spool directory once, not each organization as it opens. */
+  spoolsSwept?: boolean;
 }
 
 function chatServer(database: Database | LibsqlDatabase, options: ChatOptions, shared: Shared): ChatServer {
@@ -167,7 +170,7 @@ function chatServer(database: Database | LibsqlDatabase, options: ChatOptions, s
   const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // Spooled uploads a killed process left behind; in the background, start-up does not wait.
-  void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
+  if (shared.spoolsSwept !== true) void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
     authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),
@@ -263,7 +266,8 @@ export type ChatHost = Host<ChatServer>;
 export function createChatHost(options: ChatHostOptions): ChatHost {
   // One WAL checkpoint thread for every organization (each thread costs about 8 MB).
   const checkpoints = new CheckpointThread({ endWhenUnused: false });
-  const host = createHost(options, (db, serverOptions) => chatServer(db, serverOptions, { checkpoints }));
+  void sweepStaleSpools(options.options?.limits?.spoolDir ?? tmpdir(), options.options?.logger ?? jsonLogger);
+  const host = createHost(options, (db, serverOptions) => chatServer(db, serverOptions, { checkpoints, spoolsSwept: true }));
   return {
     ...host,
     async close() {
