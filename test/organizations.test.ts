@@ -16,6 +16,7 @@ import { START_AFTER } from '../lib/store/checkpoints.js';
 import { contextOf } from '../lib/context.js';
 import { manualTime } from './manual_time.js';
 import { hostRequest, seedOrganizations } from './organization_helpers.js';
+import { withAuth } from './helpers.js';
 
 const { dir, directory, organizations } = await seedOrganizations(['acme', 'globex', 'initech']);
 const acme = organizations.acme!;
@@ -117,13 +118,25 @@ t.test("a database is prepared as it opens: schema made or migrated to the curre
   const moved = directory.path('umbrella');
   const old = new Database(moved);
   const chat = createChatServer(old, { logger: silentLogger, realm: { url: 'http://old.example.com' } });
-  await chat.admin.initOrganization({ email: 'owner@example.com' });
+  const owner = withAuth(await chat.admin.initOrganization({ email: 'owner@example.com' }));
   await chat.close();
+  // Back to schema 17 (before the delivery outbox), with a device a version-17 server was still
+  // registering with the bouncer: migration 19 makes it a delivery (test/store_migrations.test.ts).
+  old.exec(`DROP TABLE delivery;
+    INSERT INTO device (id, user_id, push_key_id, pending_push_token_id, push_token_kind, bouncer_public_key, encrypted_push_registration, date_created)
+      VALUES (7, ${owner.user_id}, 1, 'AAAAAAAAAAE=', 'fcm', 'pk', 'sealed', 0);
+    CREATE INDEX device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+    PRAGMA user_version = 17;`);
   old.close();
   new Database(directory.path('hooli')).close();
   const { base, port } = await startHost(t);
   const settings = await hostRequest(base, `umbrella.localhost:${port}`, 'GET', '/api/v1/server_settings');
   t.equal(settings.json!.realm_url, 'http://umbrella.localhost', 'its URL is the one it is reached at');
+  t.equal((await hostRequest(base, `umbrella.localhost:${port}`, 'GET', '/api/v1/users/me', { as: owner })).status, 200, 'its owner signs in');
+  const migrated = new Database(moved, { readonly: true });
+  t.equal(migrated.pragma('user_version', { simple: true }), SCHEMA_VERSION, 'a version-17 database is migrated as it opens');
+  t.same(migrated.prepare('SELECT kind, key FROM delivery').all(), [{ kind: 'push_registration', key: '7' }], "its migration's rows are there");
+  migrated.close();
   const empty = await hostRequest(base, `hooli.localhost:${port}`, 'GET', '/api/v1/server_settings');
   t.equal(empty.json!.realm_url, 'http://hooli.localhost', 'an empty database file is an organization without users');
   const made = new Database(directory.path('hooli'));
