@@ -6,6 +6,7 @@ import http from 'node:http';
 import { rmSync } from 'node:fs';
 import type { LookupFunction } from 'node:net';
 import t from 'tap';
+import { main } from '../lib/cli.js';
 import { runParley } from './cli_process.js';
 import { hostRequest, seedOrganizations } from './organization_helpers.js';
 import { startServeWith, stop, type ServeChild } from './serve_process.js';
@@ -97,17 +98,23 @@ t.test('an organization `parley init --orgs DIR --org NAME` adds is served at on
   t.equal(again.code, 1, 'a second init of the same organization is refused');
 });
 
-t.test('--orgs refuses what it cannot serve, with exit code 2', async (t) => {
+t.test('--orgs refuses what it cannot serve, with exit code 2 (in this process, through main())', async (t) => {
   for (const [args, message] of [
     [['serve', '--orgs', `${dir}/missing`], `parley: --orgs ${dir}/missing is not a directory`],
     [['serve', '--orgs', dir, '--db', 'x.db'], 'parley: --db and --orgs are exclusive'],
     [['serve', '--orgs', dir, '--url', 'http://x.example.com'], 'parley: --url is for one organization; with --orgs, --org-url sets the template'],
     [['serve', '--orgs', dir, '--org-url', 'http://chat.example.com'], "parley: --org-url: The organization URL template must contain {org} once, not 'http://chat.example.com'"],
+    [['serve', '--orgs', dir, '--org-url', 'http://x{org}.example.com'], "parley: --org-url: {org} must stand for a whole host name label or path segment of the template, not 'http://x{org}.example.com'"],
+    [['serve', '--orgs', dir, '--max-open', '0'], 'parley: --max-open must be at least 1'],
+    [['serve', '--orgs', dir, '--max-open', 'many'], "parley: --max-open must be a non-negative integer, not 'many'"],
+    [['serve', '--orgs', dir, '--idle-seconds=-1'], "parley: --idle-seconds must be a non-negative integer, not '-1'"],
     [['init', '--orgs', dir, '--org', 'Bad_Name', '--email', 'e@x.test', '--password', 'long-enough'], "parley: --org 'Bad_Name': an organization name has 3 to 63 lowercase letters, digits and dashes, and neither starts nor ends with a dash"],
     [['init', '--orgs', dir, '--email', 'e@x.test', '--password', 'long-enough'], 'parley: --org is required with --orgs'],
+    [['init', '--orgs', dir, '--org', 'acme', '--db', 'x.db', '--email', 'e@x.test', '--password', 'long-enough'], 'parley: --db and --orgs are exclusive'],
   ] as const) {
-    const result = await runParley([...args]);
-    t.equal(result.code, 2, args.join(' '));
-    t.equal(result.stderr.split('\n')[0], message);
+    const err: string[] = [];
+    const io = { out: () => {}, err: (line: string) => void err.push(line), env: {} };
+    t.equal(await main([...args], io), 2, args.join(' '));
+    t.same(err.join('\n').split('\n'), [message, 'Run `parley --help` for usage.'], args.join(' '));
   }
 });
