@@ -1,4 +1,4 @@
-// A host application's writes and chat in one transaction (docs/embedding.md): chat.transaction,
+// A host application's writes and chat in one transaction (docs/transactions.md): chat.transaction,
 // or the host's own db.transaction() (or BEGIN ... COMMIT held across an await) that chat calls
 // join. What the chat calls cause (events to waiting long-polls and subscribers, notifications,
 // deliveries) is released right after the commit and never seen after a rollback.
