@@ -98,6 +98,22 @@ t.test('an organization `parley init --orgs DIR --org NAME` adds is served at on
   t.equal(again.code, 1, 'a second init of the same organization is refused');
 });
 
+t.test("--org-url by path: /org/NAME/ is organization NAME, at that URL; SIGTERM stops the server and closes every organization", async (t) => {
+  const byPath = await startServeWith(['--orgs', dir, '--org-url', 'http://chat.test/org/{org}'], { PARLEY_RATE_LIMIT: '0' });
+  t.teardown(() => stop(byPath, 'SIGKILL'));
+  const acme = organizations.acme!;
+  const settings = await hostRequest(byPath.url, 'anything.test', 'GET', '/org/acme/api/v1/server_settings');
+  t.match(settings.json, { result: 'success', realm_url: 'http://chat.test/org/acme', realm_name: 'ACME' });
+  const me = await hostRequest(byPath.url, 'anything.test', 'GET', '/org/acme/api/v1/users/me', { as: acme.owner });
+  t.match(me.json, { result: 'success', user_id: acme.owner.user_id });
+  const elsewhere = await hostRequest(byPath.url, 'anything.test', 'GET', '/org/globex/api/v1/users/me', { as: acme.members[0] });
+  t.same([elsewhere.status, elsewhere.json], [401, { result: 'error', msg: 'Invalid API key', code: 'UNAUTHORIZED' }], "acme's key under globex's path");
+  const none = await hostRequest(byPath.url, `globex.localhost:${port}`, 'GET', '/api/v1/users/me', { as: acme.owner });
+  t.same([none.status, none.json], [404, { result: 'error', msg: 'Invalid subdomain', code: 'NONEXISTENT_SUBDOMAIN' }], 'a subdomain is no address of this template');
+  t.equal(await stop(byPath, 'SIGTERM'), 0, 'exit code 0');
+  t.equal(byPath.stderr(), '', 'nothing on stderr');
+});
+
 t.test('--orgs refuses what it cannot serve, with exit code 2 (in this process, through main())', async (t) => {
   for (const [args, message] of [
     [['serve', '--orgs', `${dir}/missing`], `parley: --orgs ${dir}/missing is not a directory`],
