@@ -42,10 +42,12 @@ serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on
 --orgs     Serves every NAME.db of DIR as organization NAME, at http://NAME.localhost:PORT/ unless
            --org-url gives another template with {org}: https://{org}.chat.example.com (by host
            name) or https://chat.example.com/org/{org} (by path). Organizations open on first use
-           (migrated as they open) and close after --idle-seconds unused (default ${ORGANIZATION_DEFAULTS.idleSeconds}), at most
-           --max-open at once (default ${ORGANIZATION_DEFAULTS.maxOpen}). Unknown addresses get 404 NONEXISTENT_SUBDOMAIN.
-init       Creates the organization and its owner (with --orgs: DIR/NAME.db, a new organization); the last line of output is JSON
-           {"email","api_key","user_id"}. Refuses a database that already has users.
+           (migrated as they open) and close after --idle-seconds unused (default
+           ${ORGANIZATION_DEFAULTS.idleSeconds}), at most --max-open at once (default ${ORGANIZATION_DEFAULTS.maxOpen}). Unknown addresses get
+           404 NONEXISTENT_SUBDOMAIN.
+init       Creates the organization and its owner (with --orgs: DIR/NAME.db, a new organization);
+           the last line of output is JSON {"email","api_key","user_id"}. Refuses a database that
+           already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
 user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
 user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
