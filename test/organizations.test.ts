@@ -257,3 +257,17 @@ t.test('over maxOpen with every open organization in use, the one just opened is
   (await host.organization('acme'))!.api.messages.send(acme.owner.user_id, { type: 'direct', to: [acme.members[0]!.user_id], content: 'done' });
   t.equal((await poll).status, 200);
 });
+
+t.test('an organization whose file is no database answers a JSON 500, logged with its name; the others go on', async (t) => {
+  const errors: object[] = [];
+  writeFileSync(directory.path('broken'), 'not a database, a text file of the same name'.repeat(100));
+  t.teardown(() => rmSync(directory.path('broken'), { force: true }));
+  const { host, base, port } = await startHost(t, { options: { logger: { ...silentLogger, error: (message, fields) => void errors.push({ message, ...fields }) } } });
+  const reply = await hostRequest(base, `broken.localhost:${port}`, 'GET', '/api/v1/users/me', { as: acme.owner });
+  t.same([reply.status, reply.json], [500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }]);
+  t.match(errors, [{ message: 'organization could not be opened', organization: 'broken', error: /not a database/ }]);
+  t.same(host.openOrganizations(), [], 'it is not kept open');
+  t.equal((await hostRequest(base, `acme.localhost:${port}`, 'GET', '/api/v1/users/me', { as: acme.owner })).status, 200, 'acme is served');
+  await host.visit(['broken', 'globex']);
+  t.equal(errors.length, 2, 'visiting it logs the same');
+});
