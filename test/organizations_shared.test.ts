@@ -1,5 +1,5 @@
 // What a host's organizations share: one HTTP server, one clock and set of timers, one email
-// (and push) configuration. Two organizations' missed-message emails come due on the host's one
+// and push configuration. Two organizations' missed-message emails come due on the host's one
 // clock and leave through its one SMTP server (real, on 127.0.0.1), each from its own database,
 // with its own organization's URL.
 import { rmSync } from 'node:fs';
@@ -11,19 +11,28 @@ import { silentLogger } from '../lib/logger.js';
 import { manualTime } from './manual_time.js';
 import { hostRequest, seedOrganizations } from './organization_helpers.js';
 import { startSmtp } from './smtp.js';
+import { startBouncer } from './bouncer.js';
 
-t.test("two organizations' missed-message emails come due on the host's clock and leave through its one mail server, each with its own URL", async (t) => {
+t.test("both organizations push through the host's bouncer; their missed-message emails come due on the host's clock and leave through its one mail server, each with its own URL", async (t) => {
   const { dir, directory, organizations } = await seedOrganizations(['acme', 'globex']);
   const smtp = await startSmtp();
+  const bouncer = await startBouncer();
   const time = manualTime(Date.now());
   const host = createChatHost({
     url: 'http://{org}.chat.test',
     open: directory.open,
-    options: { logger: silentLogger, clock: time.clock, timers: time.timers, email: { transport: smtp.url, from: 'chat@chat.test' } },
+    options: {
+      logger: silentLogger,
+      clock: time.clock,
+      timers: time.timers,
+      email: { transport: smtp.url, from: 'chat@chat.test' },
+      push: { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey },
+    },
   });
   t.teardown(async () => {
     await host.close();
     await smtp.close();
+    await bouncer.close();
     rmSync(dir, { recursive: true, force: true });
   });
   const { port } = await host.listen(0, '127.0.0.1');
@@ -35,6 +44,8 @@ t.test("two organizations' missed-message emails come due on the host's clock an
 
   for (const name of ['acme', 'globex']) {
     const org = organizations[name]!;
+    const settings = await hostRequest(base, `${name}.chat.test:${port}`, 'GET', '/api/v1/server_settings');
+    t.match(settings.json, { realm_url: `http://${name}.chat.test`, push_notifications_enabled: true }, `${name}: push through the host's bouncer`);
     // Over the host's one HTTP server, at the organization's own address.
     const sent = await hostRequest(base, `${name}.chat.test:${port}`, 'POST', '/api/v1/messages', {
       as: org.owner,
