@@ -82,9 +82,9 @@ t.test("by host name: every route with acme's API key at globex's host name gets
 t.test("by path: every route with acme's API key under globex's path gets Zulip's unknown-key error", (t) => everyRoute(t, byPath));
 
 for (const [how, { reach }] of Object.entries({ 'by host name': byHostName, 'by path': byPath })) {
+  const at = (org: string, method: string, path: string, options: Parameters<typeof hostRequest>[4]) =>
+    hostRequest(reach.base, reach.host(org), method, reach.prefix(org) + path, options);
   t.test(`${how}: acme's owner's own password and key log in nowhere else, though globex has an owner of the same email`, async (t) => {
-    const at = (org: string, method: string, path: string, options: Parameters<typeof hostRequest>[4]) =>
-      hostRequest(reach.base, reach.host(org), method, reach.prefix(org) + path, options);
     const login = await at('globex', 'POST', '/api/v1/fetch_api_key', { params: { username: 'owner@example.com', password: 'not-globex-password' } });
     t.same([login.status, login.json?.code], [401, 'AUTHENTICATION_FAILED']);
     const me = await at('globex', 'GET', '/api/v1/users/me', { as: acme.owner });
@@ -93,8 +93,6 @@ for (const [how, { reach }] of Object.entries({ 'by host name': byHostName, 'by 
   });
 
   t.test(`${how}: each organization reads its own messages, and an upload of one is no file of the other`, async (t) => {
-    const at = (org: string, method: string, path: string, options: Parameters<typeof hostRequest>[4]) =>
-      hostRequest(reach.base, reach.host(org), method, reach.prefix(org) + path, options);
     const recent = { anchor: 'newest', num_before: 10, num_after: 0, narrow: [] };
     const own = await at('acme', 'GET', '/api/v1/messages', { as: acme.owner, params: recent });
     t.same((own.json!.messages as { content: string }[]).map((m) => m.content), ['<p>acme only</p>']);
