@@ -41,8 +41,8 @@ export function hostRequest(
   host: string,
   method: string,
   path: string,
-  options: { as?: TestUser | undefined; params?: Record<string, unknown> } = {},
+  options: { as?: TestUser | undefined; params?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Promise<RawReply> {
   const params = Object.entries(options.params ?? {}).map(([name, value]) => [name, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))] as const);
-  return sendRaw(base, { method, path, params, encoding: method === 'GET' ? 'query' : 'urlencoded', authorization: options.as?.auth, host });
+  return sendRaw(base, { method, path, params, encoding: method === 'GET' ? 'query' : 'urlencoded', authorization: options.as?.auth, host, headers: options.headers });
 }

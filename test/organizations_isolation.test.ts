@@ -1,11 +1,12 @@
 // Cross-organization access is impossible by construction: a request reaches only the database
 // its address names, so every route of the route table called with one organization's API key at
 // another's address (by host name or by path) gets Zulip's answer to an unknown key, an account
-// with the same email in both included, and nothing changes there.
+// with the same email in both included, its web session cookie the answer to no credentials, and
+// nothing changes there.
 import { rmSync } from 'node:fs';
 import t, { type Test } from 'tap';
 import Database from 'better-sqlite3';
-import { createChatHost, type ChatHost } from '../lib/index.js';
+import { createChatHost, createChatServer, type ChatHost } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { hostRequest, seedOrganizations } from './organization_helpers.js';
 import { dumpDatabase } from './raw_http.js';
@@ -14,12 +15,15 @@ import { allRouteEntries } from './route_inspection.js';
 const { dir, directory, organizations } = await seedOrganizations(['acme', 'globex']);
 const acme = organizations.acme!;
 const globex = organizations.globex!;
+const ACME_PASSWORD = 'acme owner password';
 
 /** Where an organization is reached on a host: its Host header and the prefix of its paths. */
 interface Reach {
   base: string;
   host(org: string): string;
   prefix(org: string): string;
+  /** The web client's session cookie of acme's owner, signed in at acme on this host. */
+  acmeSession: string;
 }
 
 async function started(url: string): Promise<{ host: ChatHost; reach: Reach }> {
@@ -27,15 +31,27 @@ async function started(url: string): Promise<{ host: ChatHost; reach: Reach }> {
   t.teardown(() => host.close());
   const { port } = await host.listen(0, '127.0.0.1');
   const byPath = url.includes('/org/{org}');
-  return {
-    host,
-    reach: {
-      base: `http://127.0.0.1:${port}`,
-      host: (org) => (byPath ? `chat.test:${port}` : `${org}.chat.test:${port}`),
-      prefix: (org) => (byPath ? `/org/${org}` : ''),
-    },
+  const reach: Reach = {
+    base: `http://127.0.0.1:${port}`,
+    host: (org) => (byPath ? `chat.test:${port}` : `${org}.chat.test:${port}`),
+    prefix: (org) => (byPath ? `/org/${org}` : ''),
+    acmeSession: '',
   };
+  const signedIn = await hostRequest(reach.base, reach.host('acme'), 'POST', `${reach.prefix('acme')}/api/v1/sessions`, {
+    params: { username: acme.owner.email, password: ACME_PASSWORD },
+    headers: { 'sec-fetch-site': 'same-origin' },
+  });
+  if (signedIn.status !== 200) throw new Error(`acme's owner could not sign in: ${signedIn.text}`);
+  reach.acmeSession = String(signedIn.headers['set-cookie']).split(';')[0]!;
+  return { host, reach };
 }
+
+// Set once, before either host signs in (setting a password ends the sessions).
+const acmeDatabase = directory.open('acme')!;
+const acmeServer = createChatServer(acmeDatabase, { logger: silentLogger });
+await acmeServer.admin.setPassword(acme.owner.user_id, ACME_PASSWORD);
+await acmeServer.close();
+acmeDatabase.close();
 
 const byHostName = await started('http://{org}.chat.test');
 const byPath = await started('http://chat.test/org/{org}');
@@ -74,6 +90,14 @@ async function everyRoute(t: Test, { host, reach }: { host: ChatHost; reach: Rea
       }
       t.same([reply.status, reply.json], INVALID_KEY, `${label} as ${user.email}`);
     }
+    // A browser signed in at acme: its session cookie is unknown at globex, as good as none.
+    const request = (headers: Record<string, string>) => hostRequest(reach.base, reach.host('globex'), route.method, reach.prefix('globex') + pathOf(route), { headers });
+    const withSession = await request({ cookie: reach.acmeSession, 'sec-fetch-site': 'same-origin' });
+    t.notMatch(withSession.text, /acme/i, `${label} with acme's session: nothing of acme's`);
+    if (route.access === 'public') continue;
+    const bare = await request({ 'sec-fetch-site': 'same-origin' });
+    t.equal(bare.status, 401, `${label} without credentials: 401`);
+    t.same([withSession.status, withSession.json], [bare.status, bare.json], `${label} with acme's session: as without credentials`);
   }
   t.equal(dumpDatabase(globexFile, ['event_queue.last_poll']), before, "nothing of globex's changed");
 }
@@ -84,12 +108,15 @@ t.test("by path: every route with acme's API key under globex's path gets Zulip'
 for (const [how, { reach }] of Object.entries({ 'by host name': byHostName, 'by path': byPath })) {
   const at = (org: string, method: string, path: string, options: Parameters<typeof hostRequest>[4]) =>
     hostRequest(reach.base, reach.host(org), method, reach.prefix(org) + path, options);
-  t.test(`${how}: acme's owner's own password and key log in nowhere else, though globex has an owner of the same email`, async (t) => {
-    const login = await at('globex', 'POST', '/api/v1/fetch_api_key', { params: { username: 'owner@example.com', password: 'not-globex-password' } });
-    t.same([login.status, login.json?.code], [401, 'AUTHENTICATION_FAILED']);
+  t.test(`${how}: acme's owner's own password, key and session sign in nowhere else, though globex has an owner of the same email`, async (t) => {
+    const login = await at('globex', 'POST', '/api/v1/fetch_api_key', { params: { username: 'owner@example.com', password: ACME_PASSWORD } });
+    t.same([login.status, login.json?.code], [401, 'AUTHENTICATION_FAILED'], "acme's password at globex");
+    const browser = await at('globex', 'POST', '/api/v1/sessions', { params: { username: 'owner@example.com', password: ACME_PASSWORD }, headers: { 'sec-fetch-site': 'same-origin' } });
+    t.same([browser.status, browser.json?.code, browser.headers['set-cookie']], [401, 'AUTHENTICATION_FAILED', undefined], "the web client's sign-in with it at globex");
     const me = await at('globex', 'GET', '/api/v1/users/me', { as: acme.owner });
     t.same([me.status, me.json], INVALID_KEY);
     t.equal((await at('acme', 'GET', '/api/v1/users/me', { as: acme.owner })).status, 200, 'at its own address it works');
+    t.match((await at('acme', 'GET', '/api/v1/users/me', { headers: { cookie: reach.acmeSession } })).json, { result: 'success', user_id: acme.owner.user_id }, "and so does acme's session");
   });
 
   t.test(`${how}: each organization reads its own messages, and an upload of one is no file of the other`, async (t) => {

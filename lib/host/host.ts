@@ -5,6 +5,7 @@
 // organization its address names, so one organization's keys mean nothing in another.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ACCOUNT_PAGES } from '../accounts/links.js';
 import type { ChatOptions } from '../context.js';
 import { ApiError } from '../errors.js';
 import type { NextFunction, RequestListener } from '../http/handler.js';
@@ -33,10 +34,15 @@ export interface ChatHostOptions {
   open(name: string): Database | undefined;
   /**
    * What every organization's server is created with: clock, timers, logger, push, email, rate
-   * limits. `realm.url` is the host's; `webClient` is served once for all of them.
+   * limits. `realm.url` is the host's; `webClient` is served once for all of them; `authenticate`
+   * is refused here (a user id is a different person in each organization): give it in
+   * organizationOptions.
    */
   options?: ChatOptions;
-  /** What differs by organization, over `options` (a notify hook that knows whose notifications it gets). */
+  /**
+   * What differs by organization, over `options`: a notify hook that knows whose notifications it
+   * gets, an `authenticate` hook that answers the ids of this organization's users.
+   */
   organizationOptions?: (name: string) => ChatOptions;
   /** Organizations kept open at most (default 100): the least recently used idle one is closed to make room. */
   maxOpen?: number;
@@ -95,6 +101,11 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
 ): Host<S> {
   const addresses = organizationAddresses(options.url);
   const base = options.options ?? {};
+  // A user id means a different person in each organization's database: the application says
+  // whose, organization by organization.
+  if (base.authenticate !== undefined) {
+    throw new TypeError('options.authenticate names a user of one organization: give it per organization, in organizationOptions(name)');
+  }
   const logger = base.logger ?? jsonLogger;
   const organizations = new Organizations<S>({
     open: options.open,
@@ -109,7 +120,8 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
     timers: base.timers ?? nodeTimers,
     logger,
   });
-  const webFiles = options.webClient === undefined || options.webClient === false ? undefined : webClientFiles(options.webClient === true ? undefined : options.webClient.dir);
+  const webFiles =
+    options.webClient === undefined || options.webClient === false ? undefined : webClientFiles(options.webClient === true ? undefined : options.webClient.dir, ACCOUNT_PAGES);
   let listening: Listening | undefined;
   let closed = false;
 
@@ -145,6 +157,10 @@ export function createHost<S extends HostedServer & { handler: RequestListener }
       return;
     }
     const { name } = resolved;
+    // Where the organization is mounted stays readable (as Express keeps it): its session cookie
+    // is set for its own path (lib/http/cookies.ts mountPath), not for every organization's.
+    const mounted = req as IncomingMessage & { originalUrl?: string };
+    mounted.originalUrl ??= req.url ?? '/';
     req.url = resolved.path;
     let acquired: S | undefined | Promise<S | undefined>;
     try {
