@@ -5,7 +5,7 @@
 // One prepared statement run in a loop inside the caller's transaction (measured faster than one
 // big json_each statement: bench/README.md).
 import type { Store } from './db.js';
-import { advanceReadThrough, periodFlagsSql, selectPeriodsInStream, selectPeriodsOfUser, selectPlainUnreadIds } from './subscription_periods.js';
+import { advanceReadThrough, periodFlagsSql, selectPeriodsInStream, selectPeriodsWithMessages, selectPlainUnreadIds } from './subscription_periods.js';
 import { READ_BIT, STARRED_BIT, flagsSql, insertStarredRow, materializeUserMessage, selectStreamOfMessage } from './user_message.js';
 
 /** SQL: the flags a message m has by a period of user ?, NULL without one. */
@@ -161,7 +161,7 @@ export function selectNewestUnreadMessageIds(s: Store, userId: number, limit: nu
     )
     .pluck()
     .all(userId, ...params, limit) as number[];
-  const periods = filter.streamId === undefined ? selectPeriodsOfUser(s, userId) : selectPeriodsInStream(s, userId, filter.streamId);
+  const periods = filter.streamId === undefined ? selectPeriodsWithMessages(s, userId) : selectPeriodsInStream(s, userId, filter.streamId);
   const lists = [rows, ...periods.filter((p) => p.readThrough + 1 < p.end).map((p) => selectPlainUnreadIds(s, userId, p, limit, filter))];
   return lists
     .flat()

@@ -5,7 +5,7 @@
 // lib/store/message_query.ts. A condition no message of a period can meet skips the period.
 import type { Store } from './db.js';
 import { canonical, fragment, type FetchedRow, type FlagsSource, type MessageQuery, type NarrowCondition } from './narrow_sql.js';
-import { periodFlagsSql, selectPeriodsOfUser, type Period } from './subscription_periods.js';
+import { periodFlagsSql, selectPeriodsWithMessages, type Period } from './subscription_periods.js';
 import { READ_BIT, STARRED_BIT } from './user_message.js';
 
 /** SQL: the flags message m has by a period of the user (its one parameter), NULL without one. */
@@ -64,7 +64,7 @@ function narrowed(s: Store, period: Period, conditions: readonly NarrowCondition
 /** The matching messages the user has by a period and not by a row, in the range, at most `limit`. */
 export function selectPeriodMessages(s: Store, q: MessageQuery, range: IdRange): FetchedRow[] {
   const found: FetchedRow[] = [];
-  for (const period of selectPeriodsOfUser(s, q.userId)) {
+  for (const period of selectPeriodsWithMessages(s, q.userId)) {
     const ids = narrowed(s, period, q.conditions, range);
     if (ids === null) continue;
     const params: unknown[] = [period.readThrough, period.streamId, ids[0], Number.isFinite(ids[1]) ? ids[1] : Number.MAX_SAFE_INTEGER, q.userId];

@@ -40,9 +40,21 @@ export function periodFlags(period: Period, messageId: number): number {
   return messageId <= period.readThrough ? READ : 0;
 }
 
-/** Every period of the user, by channel and start. */
-export function selectPeriodsOfUser(s: Store, userId: number): Period[] {
-  return (s.prepare(`SELECT ${COLUMNS} FROM subscription_period WHERE user_id = ? ORDER BY stream_id, first_message_id`).raw().all(userId) as PeriodTuple[]).map(toPeriod);
+/**
+ * The user's periods that hold any message (sent while their channel was big), by channel and
+ * start: one statement whose EXISTS seeks message_by_period, where a query per period of every
+ * channel the user is in cost about 12-20 µs each (GET /messages and unread ids query only these).
+ */
+export function selectPeriodsWithMessages(s: Store, userId: number): Period[] {
+  return (
+    s
+      .prepare(
+        `SELECT ${COLUMNS} FROM subscription_period p WHERE p.user_id = ? AND EXISTS (SELECT 1 FROM message m WHERE m.stream_id = p.stream_id
+         AND m.by_period = 1 AND m.id >= p.first_message_id AND (p.end_message_id IS NULL OR m.id < p.end_message_id)) ORDER BY stream_id, first_message_id`,
+      )
+      .raw()
+      .all(userId) as PeriodTuple[]
+  ).map(toPeriod);
 }
 
 /** The user's periods in one channel, oldest first. */
