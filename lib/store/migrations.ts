@@ -171,7 +171,13 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE user_message DROP COLUMN starred');
     },
   },
+  {
+    // bot_service (outgoing webhook bots' services) and bot_owner_notice: new tables, created when
+    // schema.sql is applied after this step.
+    version: 20,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 20;
