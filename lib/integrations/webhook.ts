@@ -3,7 +3,8 @@
 // webhook errors, the URL parameters every integration takes (`stream`, `topic`, `only_events`,
 // `exclude_events`) and the event filter.
 import { ApiError, badRequest } from '../errors.js';
-import { fnmatch, rstripPython } from './python.js';
+import { checkTopic, normalizeContent } from '../domain/message_addressee.js';
+import { fnmatch } from './python.js';
 import { Wild, wildPayload } from './wild.js';
 
 /** An incoming webhook request as the route hands it over. */
@@ -178,11 +179,6 @@ function wanted(message: WebhookMessage, only: string[] | undefined, exclude: st
   return !(exclude !== undefined && exclude.some((pattern) => fnmatch(type, pattern)));
 }
 
-/** The content as Zulip stores it (normalize_body): trailing whitespace and leading newlines dropped. */
-function storedContent(content: string): string {
-  return rstripPython(content).replace(/^\n+/, '');
-}
-
 /** What a webhook request posts: where (`stream`: name or id; none: a direct message to the bot's owner) and what. */
 export interface WebhookPosts {
   stream: string | undefined;
@@ -195,6 +191,8 @@ export interface WebhookPosts {
  */
 export function runIntegration(integration: Integration, request: WebhookRequest): WebhookPosts {
   const input = inputFor(request);
+  // The integration's own parameters are checked first, as Zulip's typed_endpoint does.
+  for (const option of integration.urlOptions) if (option.kind === 'bool') input.flag(option.name, false);
   let messages: WebhookMessage[];
   try {
     messages = integration.handle(input);
@@ -203,12 +201,17 @@ export function runIntegration(integration: Integration, request: WebhookRequest
     if (error instanceof AnomalousPayload) throw anomalousPayloadError(integration.webhookName);
     throw error;
   }
-  const only = listParam(request.params, 'only_events');
-  const exclude = listParam(request.params, 'exclude_events');
+  // Read when a message is sent (Zulip's check_send_webhook_message), so only then checked.
+  const only = messages.length > 0 ? listParam(request.params, 'only_events') : undefined;
+  const exclude = messages.length > 0 ? listParam(request.params, 'exclude_events') : undefined;
+  const stream = request.params.get('stream');
+  // As Zulip stores them: the topic stripped and cut to 60 characters (direct messages have none),
+  // the content without trailing whitespace and leading newlines, cut to 10000 characters.
   return {
-    stream: request.params.get('stream'),
-    messages: messages
-      .filter((message) => wanted(message, only, exclude))
-      .map((message) => ({ ...message, topic: input.userTopic ?? message.topic, content: storedContent(message.content) })),
+    stream,
+    messages: messages.filter((message) => wanted(message, only, exclude)).map((message) => {
+      const topic = input.userTopic ?? message.topic;
+      return { ...message, topic: stream === undefined ? topic : checkTopic(topic), content: normalizeContent(message.content) };
+    }),
   };
 }
