@@ -6,8 +6,8 @@ import { runIntegration, type Integration, type WebhookMessage, type WebhookRequ
 
 export interface HookOptions {
   headers?: Record<string, string>;
-  /** URL parameters; `stream` is `integrations` unless given (topics are then stored as for a channel). */
-  params?: Record<string, string>;
+  /** URL parameters; `stream` is `integrations` unless given (topics are then stored as for a channel); undefined leaves one out. */
+  params?: Record<string, string | undefined>;
   contentType?: string;
   /** The body text as sent, instead of `payload` as JSON. */
   raw?: string;
@@ -17,7 +17,7 @@ export function webhookRequest(payload: unknown, options: HookOptions = {}): Web
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   return {
-    params: new Map(Object.entries({ stream: 'integrations', ...options.params })),
+    params: new Map(Object.entries({ stream: 'integrations', ...options.params }).filter((entry): entry is [string, string] => entry[1] !== undefined)),
     headers,
     contentType: options.contentType ?? 'application/json',
     body: options.raw ?? JSON.stringify(payload),
