@@ -8,6 +8,7 @@ import { toActor } from '../lib/domain/auth.js';
 import type { Actor } from '../lib/domain/roles.js';
 import { ApiError } from '../lib/errors.js';
 import { receiveWebhook, SlackWebhookError } from '../lib/integrations/incoming.js';
+import { toWebhookRequest } from '../lib/integrations/route.js';
 import { selectUserById } from '../lib/store/users.js';
 import { contextOf } from '../lib/context.js';
 import { startServer, withAuth, type TestServer, type TestUser } from './helpers.js';
@@ -161,4 +162,15 @@ t.test('the Slack-compatible integration answers {ok: true}, and its errors as S
     t.same([slack.status, slack.code, slack.toJSON()], [400, 'REQUEST_VARIABLE_MISSING', { ok: false, error: "Missing 'payload' argument" }]);
   }
   t.same(receiveWebhook(ctx, bot, 'slack_incoming', webhookRequest({ text: null }, { params: { stream: 'commits' } })), { ok: true }, 'nothing to post is still a success');
+});
+
+t.test("the route's request: form fields over the query string, the last of a repeated parameter, no api_key, lower-case headers, the body's media type", async (t) => {
+  const request = toWebhookRequest({
+    query: new URLSearchParams('api_key=secret&stream=a&topic=x&topic=y&only_events=%5B%22push%22%5D'),
+    form: new Map([['stream', 'b'], ['api_key', 'other']]),
+    headers: { 'x-github-event': 'push', 'content-type': 'application/JSON; charset=utf-8', 'x-many': ['1', '2'] },
+    body: Buffer.from('{"ref": "caf\u00e9"}', 'utf8'),
+  });
+  t.same([...request.params], [['stream', 'b'], ['topic', 'y'], ['only_events', '["push"]']]);
+  t.same([request.headers['x-github-event'], request.headers['x-many'], request.contentType, request.body], ['push', '1, 2', 'application/json', '{"ref": "caf\u00e9"}']);
 });
