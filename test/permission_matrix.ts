@@ -123,7 +123,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
     request: (env) => ({ path: '/bots', params: { full_name: 'Helper Bot', short_name: env.unique('helper') } }),
     expect: but({ guest: NO_GUESTS, bot: NO_BOTS }),
   },
+  'GET /bots': { request: () => ({ path: '/bots' }), expect: but({ guest: NO_GUESTS, bot: NO_BOTS }) },
   // Another member's bot: its owner (not a caller here) or an administrator may act on it.
+  'PATCH /bots/:bot_id': {
+    request: async (env) => ({ path: `/bots/${await botOfTarget(env)}`, params: { full_name: 'Renamed Bot' } }),
+    expect: { ...admins(INSUFFICIENT), guest: NO_GUESTS, bot: NO_BOTS },
+  },
   'DELETE /bots/:bot_id': { request: async (env) => ({ path: `/bots/${await botOfTarget(env)}` }), expect: admins(INSUFFICIENT) },
   'POST /bots/:bot_id/api_key/regenerate': {
     request: async (env) => ({ path: `/bots/${await botOfTarget(env)}/api_key/regenerate` }),

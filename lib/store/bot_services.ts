@@ -41,3 +41,11 @@ export function selectOwnerNoticeTime(s: Store, botId: number): number | undefin
 export function upsertOwnerNoticeTime(s: Store, botId: number, time: number): void {
   s.run('INSERT INTO bot_owner_notice (bot_id, last_sent) VALUES (?, ?) ON CONFLICT (bot_id) DO UPDATE SET last_sent = excluded.last_sent', botId, time);
 }
+
+/** The active outgoing webhook and embedded bots among these users, by id. */
+export function selectActiveServiceBots(s: Store, userIds: readonly number[]): { id: number; bot_type: number }[] {
+  return s.all<{ id: number; bot_type: number }>(
+    'SELECT id, bot_type FROM user WHERE is_active = 1 AND bot_type IN (3, 4) AND id IN (SELECT value FROM json_each(?)) ORDER BY id',
+    JSON.stringify(userIds),
+  );
+}
