@@ -2,7 +2,7 @@
 // fork of Gogs): the X-Gitea-Event header names the event. URL parameter: `branches`.
 // https://zulip.com/integrations/gitea
 import { branchWanted, createBranchMessage, issueMessage, itemMessage, pushCommitsMessage, releaseMessage, topicWithBranch, topicWithItem } from './git.js';
-import { requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
+import { BRANCHES_OPTION, requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
 import type { Wild } from './wild.js';
 
 const issueUrl = (p: Wild, number: number): string => `${p.at('repository').at('html_url').str()}/issues/${number}`;
@@ -126,6 +126,6 @@ export const gitea: Integration = {
   displayName: 'Gitea',
   webhookName: 'Gitea',
   events: ['issue_comment', 'issues', 'create', 'pull_request', 'push', 'release'],
-  urlOptions: [{ name: 'branches', label: 'Filter by branches (comma-separated list)', kind: 'string' }],
+  urlOptions: [BRANCHES_OPTION],
   handle,
 };

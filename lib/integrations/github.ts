@@ -4,7 +4,7 @@
 // `ignore_private_repositories`. https://zulip.com/integrations/github
 import { branchWanted, topicWithBranch, topicWithItem } from './git.js';
 import { branchOf, GITHUB_BODIES, SPONSORS_EVENTS } from './github_bodies.js';
-import { requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
+import { BRANCHES_OPTION, requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
 import type { Wild } from './wild.js';
 
 /** Events GitHub sends that post nothing (Zulip's IGNORED_EVENTS). */
@@ -115,7 +115,7 @@ export const github: Integration = {
   webhookName: 'GitHub',
   events: Object.keys(GITHUB_BODIES),
   urlOptions: [
-    { name: 'branches', label: 'Filter by branches (comma-separated list)', kind: 'string' },
+    BRANCHES_OPTION,
     { name: 'ignore_private_repositories', label: 'Exclude notifications from private repositories', kind: 'bool' },
   ],
   handle,

@@ -3,7 +3,7 @@
 // parameters: `branches`, `use_merge_request_title` (default true). https://zulip.com/integrations/gitlab
 import { branchWanted, topicWithItem } from './git.js';
 import { branchName, GITLAB_BODIES, homepage, repoName } from './gitlab_bodies.js';
-import { requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
+import { BRANCHES_OPTION, requireHeader, UnsupportedEvent, type Integration, type WebhookInput, type WebhookMessage } from './webhook.js';
 import type { Wild } from './wild.js';
 
 /** Zulip's get_topic_based_on_event. */
@@ -71,7 +71,7 @@ export const gitlab: Integration = {
   webhookName: 'GitLab',
   events: Object.keys(GITLAB_BODIES),
   urlOptions: [
-    { name: 'branches', label: 'Filter by branches (comma-separated list)', kind: 'string' },
+    BRANCHES_OPTION,
     { name: 'use_merge_request_title', label: 'Include merge request titles in topics', kind: 'bool' },
   ],
   handle,

@@ -60,44 +60,32 @@ function issueCreated(p: Wild, includeTitle: boolean): string {
   });
 }
 
+/**
+ * Zulip's get_merge_request_event_body (a plain action) and, with `details`,
+ * get_merge_request_open_or_updated_body (the description and assignees too). Merged and created
+ * merge requests name their branches.
+ */
 const mergeRequestEvent =
-  (action: string): Body =>
+  (action: string, details = false): Body =>
   (p, includeTitle) => {
     const mr = p.at('object_attributes');
-    const merged = action === 'merged';
+    const branches = action === 'merged' || action === 'created';
     return itemMessage({
       userName: issueUserName(p),
       action,
       url: mr.at('url').str(),
       number: mr.at('iid').int(),
-      targetBranch: merged ? mr.at('source_branch').str() : null,
-      baseBranch: merged ? mr.at('target_branch').str() : null,
-      type: 'MR',
-      title: titleIf(includeTitle, mr),
-    });
-  };
-
-const mergeRequestOpenedOrUpdated =
-  (action: string): Body =>
-  (p, includeTitle) => {
-    const mr = p.at('object_attributes');
-    const created = action === 'created';
-    return itemMessage({
-      userName: issueUserName(p),
-      action,
-      url: mr.at('url').str(),
-      number: mr.at('iid').int(),
-      targetBranch: created ? mr.at('source_branch').str() : null,
-      baseBranch: created ? mr.at('target_branch').str() : null,
-      message: mr.at('description').strOrNone(),
-      assignees: assigneeNames(p),
+      targetBranch: branches ? mr.at('source_branch').str() : null,
+      baseBranch: branches ? mr.at('target_branch').str() : null,
+      message: details ? mr.at('description').strOrNone() : null,
+      assignees: details ? assigneeNames(p) : undefined,
       type: 'MR',
       title: titleIf(includeTitle, mr),
     });
   };
 
 const mergeRequestUpdated: Body = (p, includeTitle) =>
-  p.at('object_attributes').get('oldrev').truthy ? mergeRequestEvent('added commit(s) to')(p, includeTitle) : mergeRequestOpenedOrUpdated('updated')(p, includeTitle);
+  p.at('object_attributes').get('oldrev').truthy ? mergeRequestEvent('added commit(s) to')(p, includeTitle) : mergeRequestEvent('updated', true)(p, includeTitle);
 
 /** A note (comment) on a merge request, issue or snippet. */
 function noteOn(p: Wild, includeTitle: boolean, on: Wild, type: string, url: string, number: number): string {
@@ -216,7 +204,7 @@ export const GITLAB_BODIES: Readonly<Record<string, Body>> = {
   'Merge Request Hook unapproved': mergeRequestEvent('unapproved'),
   'Merge Request Hook approval': mergeRequestEvent('approval'),
   'Merge Request Hook unapproval': mergeRequestEvent('unapproval'),
-  'Merge Request Hook open': mergeRequestOpenedOrUpdated('created'),
+  'Merge Request Hook open': mergeRequestEvent('created', true),
   'Merge Request Hook update': mergeRequestUpdated,
   'Merge Request Hook merge': mergeRequestEvent('merged'),
   'Merge Request Hook close': mergeRequestEvent('closed'),

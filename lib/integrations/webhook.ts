@@ -34,6 +34,9 @@ export interface UrlOption {
   kind: 'string' | 'bool';
 }
 
+/** Zulip's PresetUrlOption.BRANCHES: pushes to other branches post nothing. */
+export const BRANCHES_OPTION: UrlOption = { name: 'branches', label: 'Filter by branches (comma-separated list)', kind: 'string' };
+
 /** What an integration's handler reads. */
 export interface WebhookInput {
   request: WebhookRequest;
