@@ -1,7 +1,7 @@
 // Reactions, typing notifications and presence pings over HTTP (req/s next to a bare node:http
 // server doing one UPDATE transaction per request): a new reaction each request (one reaction row,
-// one event row), POST /typing to one recipient (one event row), and POST /users/me/presence as
-// clients send it every minute (ping_only, and with everyone's presences).
+// one event row), POST /typing to one recipient (start and stop in turn, one event row each), and
+// POST /users/me/presence as clients send it every minute (ping_only, and with everyone's presences).
 import { record } from './harness.js';
 import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
 import type { Account } from './chat.js';
@@ -41,10 +41,23 @@ export async function run(): Promise<void> {
       return { ...request, path: `/api/v1/messages/${messageIds[n % MESSAGES]!}/reactions`, body: `emoji_name=${emoji}` };
     },
   };
+  // Start and stop in turn in each of 20 conversations (one recipient each): the same op again
+  // within 5 s is dropped (lib/domain/typing_throttle.ts), and each request should write its event
+  // row as a client's do. A request overtaken by the next one of its conversation (20 later) is
+  // still dropped, so a few requests are cheaper than the rest.
+  let typings = 0;
+  const typing = {
+    ...post('/typing', { op: 'start', to: JSON.stringify([members[0]!.user_id]) }),
+    setupRequest: (request: { body?: string }) => {
+      const n = typings++;
+      const to = JSON.stringify([members[n % members.length]!.user_id]);
+      return { ...request, body: new URLSearchParams({ op: Math.floor(n / members.length) % 2 === 0 ? 'start' : 'stop', to }).toString() };
+    },
+  };
   const [updateRps, reactionRps, typingRps, pingRps, fetchRps] = (await interleavedLoads([
     { url: `${update.url}/api/v1/typing`, method: 'POST', headers: { 'content-type': headers['content-type'] }, body: 'v=start' },
     reaction,
-    post('/typing', { op: 'start', to: JSON.stringify([members[0]!.user_id]) }),
+    typing,
     post('/users/me/presence', { status: 'active', ping_only: 'true' }),
     post('/users/me/presence', { status: 'active', slim_presence: 'true' }),
   ])) as [number, number, number, number, number];

@@ -11,6 +11,8 @@ import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
+import type { EmailOptions } from './mail/mailer.js';
+import type { ChatNotification } from './notifications/notification.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -21,8 +23,10 @@ export interface PushOptions {
   fetch?: typeof import('node-fetch').default;
   /** Per-request timeout in ms (Zulip: 15 s). */
   timeoutMs?: number;
-  /** Delays in ms between retries of a device registration (network errors and 5xx). */
+  /** Delays in ms between attempts at a bouncer request (a device registration, a notification). */
   retryDelaysMs?: number[];
+  /** Zulip's PUSH_NOTIFICATION_REDACT_CONTENT: notifications say "New message" instead of the content. */
+  redactContent?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -34,8 +38,8 @@ export interface RateLimitOptions {
   loginFailuresPerAccount?: number;
 }
 
-/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
-export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+// The domain reads the upload limit's default from here: it does not import lib/http.
+export { DEFAULT_UPLOAD_BYTES } from './http/body.js';
 
 export interface LimitOptions {
   /** Largest accepted request body other than uploads, in bytes. */
@@ -44,8 +48,10 @@ export interface LimitOptions {
   uploadBytes?: number;
   /** How long a request body may take to arrive, in ms (then 408 REQUEST_TIMEOUT). */
   bodyTimeoutMs?: number;
-  /** Largest accepted custom emoji image, in bytes (Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
+  /** Largest accepted custom emoji upload, in bytes (default 1 MiB; Zulip: MAX_EMOJI_FILE_SIZE_MIB, 5 MiB). */
   emojiBytes?: number;
+  /** Active bots a user who is not an administrator may own (default 10; Zulip has no such limit). */
+  botsPerUser?: number;
   /** Characters of keys and values one user's /bot_storage may hold (Zulip: USER_STATE_SIZE_LIMIT, 10,000,000). */
   botStorageCharacters?: number;
   /** Where POST /user_uploads spools a file while it arrives (default: the OS's temporary directory). */
@@ -63,6 +69,10 @@ export interface ImageProxyOptions {
   maxBytes?: number;
   /** Lets the proxy reach loopback, private and link-local addresses (tests, intranets). Off by default. */
   allowPrivateAddresses?: boolean;
+  /** Images fetched at once, overall (default 32); one more is answered 503 IMAGE_PROXY_BUSY. */
+  maxConcurrentFetches?: number;
+  /** Images fetched at once for one client address (default 8); one more is answered 429. */
+  maxConcurrentFetchesPerAddress?: number;
 }
 
 export interface ChatOptions {
@@ -88,8 +98,20 @@ export interface ChatOptions {
    * 5 moderators); default 3, administrators only.
    */
   realm?: { name?: string; url?: string; emailAddressVisibility?: 1 | 2 | 3 | 4 | 5 };
+  /**
+   * Who may create bots (Zulip's bot_creation_policy): 1 members and above (default), 2 only
+   * administrators create generic bots, 3 only administrators create bots.
+   */
+  botCreationPolicy?: 1 | 2 | 3;
   events?: EventOptions;
   push?: PushOptions | undefined;
+  /** How emails leave (lib/mail/mailer.ts); without a transport or send function email is off. */
+  email?: EmailOptions | undefined;
+  /**
+   * Receives every notification parley decides on, after its message's transaction commits
+   * (docs/notifications.md); a throw or rejection is retried with back-off.
+   */
+  notify?: ((notification: ChatNotification) => void | Promise<void>) | undefined;
   rateLimit?: RateLimitOptions;
   /**
    * Reverse proxies whose X-Forwarded-For is believed (Express's "trust proxy"): a number of hops,
@@ -122,32 +144,23 @@ export interface Ctx {
   /** WAL checkpoints, in a worker thread once this server has committed enough (lib/store/checkpoints.ts). */
   readonly checkpoints: Checkpoints;
   /**
-   * Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit.
-   * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
+   * Runs fn in one IMMEDIATE transaction; wakes event waiters on commit. Called inside another
+   * transaction, fn joins it: a request is all or nothing (the route runner opens a transactional
+   * route's transaction, in which its handler's runs without a savepoint). SQLITE_BUSY (the write
+   * lock not obtained within the busy timeout) becomes DATABASE_BUSY.
    */
   tx<T>(fn: () => T): T;
-  /**
-   * `tx` for a whole request (a transactional route: authentication, access checks, handler): the
-   * first transaction the handler opens runs in it without a savepoint of its own, since any
-   * error it throws rolls back the request's transaction anyway.
-   */
-  requestTx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
-  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
   /**
    * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
    * a write to them by any process changes the version; one point read per call checks it. `load`
-   * gets the value it replaces, to reuse what still holds. Safe inside a transaction: a version
-   * its writes made is never reached by another commit if it rolls back.
+   * gets the value it replaces, to reuse what still holds, and the version it is made under. Safe
+   * inside a transaction: a version its writes made is never reached by another commit if it rolls back.
    */
-  cached<T>(name: CacheName, load: (previous: T | undefined) => T): T;
-  /**
-   * The value `cached(name)` last returned, its version not read again: for what belongs to the
-   * request that just checked it (the row its caller was authenticated from).
-   */
-  lastCached<T>(name: CacheName): T | undefined;
+  cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T;
 }
 
 export function createContext(
@@ -162,8 +175,6 @@ export function createContext(
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
   const kept = new Map<CacheName, { version: number; value: unknown }>();
-  // Inside requestTx, outside any transaction the handler opened.
-  let flatNested = false;
   const ctx: Ctx = {
     db,
     store,
@@ -175,15 +186,7 @@ export function createContext(
     events: undefined as unknown as EventHub,
     checkpoints,
     tx<T>(fn: () => T): T {
-      if (db.inTransaction) {
-        if (!flatNested) return runInTransaction(fn) as T;
-        flatNested = false;
-        try {
-          return fn();
-        } finally {
-          flatNested = true;
-        }
-      }
+      if (db.inTransaction) return fn();
       let result: T;
       try {
         result = runInTransaction.immediate(fn) as T;
@@ -194,30 +197,23 @@ export function createContext(
       checkpoints.committed();
       return result;
     },
-    requestTx<T>(fn: () => T): T {
-      return ctx.tx(() => {
-        flatNested = true;
-        try {
-          return fn();
-        } finally {
-          flatNested = false;
-        }
-      });
-    },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
-      if (!fixed.has(key)) fixed.set(key, compute());
-      return fixed.get(key) as T;
+      // Every request asks for the user rows' holder: one lookup when the value is there.
+      const held = fixed.get(key);
+      if (held !== undefined || fixed.has(key)) return held as T;
+      const value = compute();
+      fixed.set(key, value);
+      return value;
     },
-    cached<T>(name: CacheName, load: (previous: T | undefined) => T): T {
+    cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T {
       const version = selectCacheVersion(store, name);
       const entry = kept.get(name);
       if (entry !== undefined && entry.version === version) return entry.value as T;
-      const value = load(entry?.value as T | undefined);
+      const value = load(entry?.value as T | undefined, version);
       kept.set(name, { version, value });
       return value;
     },
-    lastCached: <T>(name: CacheName) => kept.get(name)?.value as T | undefined,
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;

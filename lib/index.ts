@@ -2,27 +2,32 @@
 // handler and the in-process API. The public types are exported from here.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
-import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
+import { authenticate } from './domain/callers.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
-import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
+import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
+import { mailerOf } from './domain/email.js';
+import { subscribeToNotifications, type NotificationListener } from './notifications/hook.js';
+import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
-import { roleByName, type Actor } from './domain/roles.js';
+import { roleByName } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
 import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
-import { parseBasicAuth } from './http/basic_auth.js';
+import { sweepStaleSpools } from './http/spool.js';
 import { clientAddressResolver } from './http/client_address.js';
 import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
-import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
+import { routeRunner } from './routes/run.js';
+import { credentialOf } from './routes/ways_in.js';
 import type { Database } from './store/db.js';
 import { backgroundCheckpoints } from './store/checkpoints.js';
 import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
@@ -31,12 +36,15 @@ import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
+export type { ChatNotification } from './notifications/notification.js';
+export type { NotificationTrigger } from './notifications/triggers.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
-export type { ActorRef } from './domain/auth.js';
+export type { ActorRef } from './api.js';
 export type { DeliveredEvent, ChatEvent } from './events/event.js';
 export type { Credentials } from './domain/users.js';
 export type { LibsqlDatabase } from './store/libsql.js';
@@ -66,6 +74,14 @@ export interface ChatServer {
       listener: (event: DeliveredEvent) => void,
       options?: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean },
     ): () => void;
+  };
+  /**
+   * Every notification parley decides on (who, why, the message and its conversation), after its
+   * message's transaction commits: `subscribe(listener)` calls the listener once per notification
+   * while subscribed and returns the function that unsubscribes (options.notify is the durable hook).
+   */
+  notifications: {
+    subscribe(listener: NotificationListener): () => void;
   };
   /** Trusted set-up for the host application and the CLI: no permission checks. */
   admin: {
@@ -122,22 +138,18 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   ensureRealm(ctx);
   ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
-  resumePushForwarding(ctx);
+  startDeliveries(ctx, DELIVERY_KINDS);
 
-  const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
-    route.handler(ctx, actor, input as never, request);
-
+  const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  // Spooled uploads a killed process left behind; in the background, start-up does not wait.
+  void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
-    authenticate: (header, _ip, route, checkedAgain, identified) => {
-      if (identified !== undefined && isCurrentCaller(ctx, identified)) return identified;
-      const { email, apiKey } = parseBasicAuth(header);
-      return (checkedAgain ? authenticateRemembered : authenticate)(ctx, email, apiKey, route);
-    },
-    transaction: (fn) => ctx.requestTx(fn),
-    invoke,
-    before: (route, actor) => route.before?.(ctx, actor),
+    authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),
+    callerId: (caller) => caller.actor.id,
+    precheck: runner.precheck,
+    run: runner.run,
     fileBytes: (route) => route.uploadBytes?.(ctx) ?? limits.uploadBytes,
     limits,
     logger: ctx.logger,
@@ -147,7 +159,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const handler = withWebClient(apiHandler, options.webClient);
 
-  const api = buildApi(ctx, routeGroups, (route, actor, input, signal, files) => invoke(route, actor, input, inProcessRequest(signal, files)));
+  const api = buildApi(ctx, routeGroups, runner);
 
   let server: http.Server | undefined;
 
@@ -195,6 +207,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     handler,
     api,
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
+    notifications: { subscribe: (listener) => subscribeToNotifications(ctx, listener) },
     admin,
     options,
     [CONTEXT]: ctx,
@@ -213,7 +226,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
     async close() {
       ctx.events.close();
-      stopPushForwarding(ctx);
+      await stopDeliveries(ctx);
+      mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
       if (open) {

@@ -3,6 +3,7 @@
 // A missing browser fails the test: CI installs both (.ci/run), so nothing is silently skipped.
 // Every request the pages make is checked: only the test server's loopback address is allowed.
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, LaunchOptions, Page, PuppeteerNode } from 'puppeteer-core';
 
@@ -90,7 +91,8 @@ export async function signIn(page: Page, url: string, email: string, password: s
 export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
   await page.waitForFunction(
     (sel, txt) => [...document.querySelectorAll(sel)].some((el) => el.textContent?.includes(txt)),
-    {},
+    // An interval, not animation frames: a page in a background tab gets no frames.
+    { polling: 100 },
     selector,
     text,
   );
@@ -120,4 +122,47 @@ export async function reactToLast(page: Page, other: Page, emoji: string): Promi
   await page.click(`.emoji-grid button[data-emoji="${emoji}"]`);
   await other.waitForSelector(`.message-list li:last-child .reaction[data-emoji="${emoji}"]`);
   return other.$eval('.message-list li:last-child .reaction', (el) => el.textContent?.trim());
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * The serious and critical accessibility violations axe-core finds in the page as it is now
+ * (contrast, names, roles, focus order). axe is evaluated by the test driver: the page's CSP lets
+ * no script of its own be injected.
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const results = await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const { violations } = await axe.run(document, { resultTypes: ['violations'] });
+    return violations.map((v: any) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n: any) => n.target.join(' ')) }));
+  });
+  return (results as { id: string; impact: string; targets: string[] }[])
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.targets.join(', ')}`);
+}
+
+/**
+ * Grants the page's origin the Notification permission (Chromium over the DevTools protocol,
+ * Firefox over WebDriver BiDi) and records each notification the page shows in
+ * `window.parleyNotifications`; the notifications themselves are the browser's own.
+ */
+export async function recordNotifications(page: Page, url: string): Promise<void> {
+  await page.browserContext().overridePermissions(new URL(url).origin, ['notifications']);
+  await page.evaluateOnNewDocument(() => {
+    const w = globalThis as any;
+    const Real = w.Notification;
+    if (!Real) return;
+    w.parleyNotifications = [];
+    class Recorded extends Real {
+      constructor(title: string, options?: { body?: string }) {
+        super(title, options);
+        w.parleyNotifications.push({ title, body: options?.body ?? '' });
+      }
+    }
+    Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+    (Recorded as any).requestPermission = (...args: unknown[]) => Real.requestPermission(...args);
+    w.Notification = Recorded;
+  });
 }

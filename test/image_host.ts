@@ -1,5 +1,6 @@
 // A stand-in image host for the image proxy tests: a real HTTP server on 127.0.0.1 with one path
-// per case (an image, a page, SVG, bodies over the limit, a host that never answers, redirects).
+// per case (an image, a page, SVG, bodies over the limit, a host that never answers, redirects,
+// answers held until the test releases them).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
@@ -10,17 +11,46 @@ import { IMAGES } from './user_status_helpers.js';
 export interface ImageHost {
   /** http://127.0.0.1:<port> */
   url: string;
+  /** Requests to /held/... waiting now, and the most that ever waited at once. */
+  held(): { now: number; peak: number };
+  /** Lets every waiting /held/... request finish. */
+  release(): void;
   close(): Promise<void>;
 }
+
+/** The bytes /held/stream.png sends before it waits: several times what the proxy holds before answering. */
+export const HELD_FIRST_BYTES = 256 * 1024;
+/** The bytes /held/stream.png sends in all. */
+export const HELD_TOTAL_BYTES = 1024 * 1024;
 
 /** The limit the proxying test servers set (bytes): /big.png and /big-chunked.png are over it. */
 export const TEST_MAX_BYTES = 1024;
 
 export async function startImageHost(): Promise<ImageHost> {
   const stalled: http.ServerResponse[] = [];
+  let waiting: (() => void)[] = [];
+  let peak = 0;
+  const hold = (): Promise<void> =>
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      peak = Math.max(peak, waiting.length);
+    });
+  const release = (): void => {
+    const now = waiting;
+    waiting = [];
+    for (const resolve of now) resolve();
+  };
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
-    if (path === '/cat.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGES.png.length }).end(IMAGES.png);
+    // /held/stream.png: a large chunked PNG that sends its first bytes, then waits for release().
+    // /held/<n>.png: a small chunked PNG sent once released.
+    if (path === '/held/stream.png') {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.write(Buffer.alloc(HELD_FIRST_BYTES, 1));
+      void hold().then(() => res.end(Buffer.alloc(HELD_TOTAL_BYTES - HELD_FIRST_BYTES, 2)));
+    } else if (path.startsWith('/held/')) {
+      void hold().then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(IMAGES.png));
+    } else if (path === '/cat.png') res.writeHead(200, { 'content-type': 'image/png', 'content-length': IMAGES.png.length }).end(IMAGES.png);
     else if (path === '/chunked.gif') {
       res.writeHead(200, { 'content-type': 'image/gif; charset=binary' });
       res.write(IMAGES.gif.subarray(0, 10));
@@ -42,7 +72,10 @@ export async function startImageHost(): Promise<ImageHost> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    held: () => ({ now: waiting.length, peak }),
+    release,
     async close() {
+      release();
       for (const res of stalled) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,7 +4,7 @@
 // or that nobody reads; Slack-format answers; the client name Zulip gives webhook messages.
 import t, { type Test } from 'tap';
 import type { Ctx } from '../lib/context.js';
-import { toActor } from '../lib/domain/auth.js';
+import { toActor } from '../lib/domain/callers.js';
 import type { Actor } from '../lib/domain/roles.js';
 import { ApiError } from '../lib/errors.js';
 import { receiveWebhook, SlackWebhookError } from '../lib/integrations/incoming.js';

@@ -238,6 +238,7 @@ t.test('a request line and headers over 16 KiB get a JSON 431; bytes that are no
     socket.on('error', reject);
   });
   t.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+  t.match(answer, /\r\nX-Content-Type-Options: nosniff\r\n/, 'nosniff, as every JSON answer');
   t.same(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)), { result: 'error', msg: 'Malformed HTTP request', code: 'BAD_REQUEST' });
   t.equal((await s.request('GET', '/users/me', { as: s.owner })).status, 200, 'the server keeps serving');
 });

@@ -28,6 +28,24 @@ export interface Env {
   unique(prefix: string): string;
 }
 
+/** The world the matrix's requests act in: a channel `name` with one message, a custom emoji. */
+export async function matrixEnv(s: TestServer, bouncer: StandInBouncer, name: string): Promise<Env> {
+  let counter = 0;
+  s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name }] });
+  const id = s.chat.api.streams.getId(s.owner.user_id, { stream: name }).stream_id;
+  const messageId = s.chat.api.messages.send(s.owner.user_id, { type: 'stream', to: name, topic: 'matrix', content: 'public' }).id;
+  await uploadEmoji(s, s.owner, `${name}_emoji`, [{ filename: 'e.png', data: IMAGES.png }]);
+  const emoji = Object.values(s.chat.api.realmEmoji.list(s.owner.user_id).emoji).find((e) => e.name === `${name}_emoji`)!;
+  return {
+    s,
+    bouncer,
+    channel: { name, id, messageId },
+    emoji: { name: emoji.name, fileName: emoji.source_url.split('/').at(-1)! },
+    target: () => s.user('member'),
+    unique: (prefix) => `${prefix}${(counter += 1)}`,
+  };
+}
+
 export interface MatrixRequest {
   path: string;
   params?: Record<string, unknown>;
@@ -221,6 +239,10 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'POST /mark_all_as_read': { request: () => ({ path: '/mark_all_as_read' }), expect: everyone },
   'POST /register_client_device': { request: () => ({ path: '/register_client_device' }), expect: everyone },
+  'POST /remove_client_device': {
+    request: (env, caller) => ({ path: '/remove_client_device', params: { device_id: env.s.chat.api.push.registerClientDevice(caller.user_id, {}).device_id } }),
+    expect: everyone,
+  },
   'POST /mobile_push/register': {
     request: (env, caller) => {
       const device = env.s.chat.api.push.registerClientDevice(caller.user_id, {}).device_id;

@@ -1,6 +1,6 @@
 // Rate limits as Zulip reports them: X-RateLimit-* headers on every API
 // answer while limiting is on (authenticated or not, success or error), the strictest limit when
-// several apply, and none at all when it is off. test/http.test.ts covers the buckets themselves.
+// several apply, long-polls in a budget of their own, and none at all when it is off. test/http.test.ts covers the buckets themselves.
 import t from 'tap';
 import { basic, startServer, type TestUser } from './helpers.js';
 
@@ -97,6 +97,25 @@ t.test('failed authentications carry the headers of the per-address attempt limi
   t.same(limitHeaders(limited).slice(0, 2), ['3', '0']);
   const right = await s.request('GET', '/users/me', { as: s.owner });
   t.equal(right.status, 200, 'while the address is over, a right key still works');
+});
+
+t.test("GET /events counts against a per-user budget of its own: polls never spend the user's other requests, nor they the polls'", async (t) => {
+  const s = await startServer({ rateLimit: { requestsPerMinute: 3 }, clock: () => NOW });
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  const queue = await s.request('POST', '/register', { as: member, params: { event_types: ['message'] } });
+  t.equal(queue.headers.get('x-ratelimit-remaining'), '2', 'POST /register is one of the user\'s requests');
+  const poll = () => s.request('GET', '/events', { as: member, params: { queue_id: queue.body.queue_id, last_event_id: -1, dont_block: true } });
+  const polls = [await poll(), await poll(), await poll()];
+  t.same(polls.map((p) => [p.status, ...limitHeaders(p).slice(0, 2)]), [[200, '3', '2'], [200, '3', '1'], [200, '3', '0']], 'three polls: the long-poll budget');
+  const limited = await poll();
+  t.equal(limited.status, 429, 'a fourth poll is over its own budget');
+  t.same(limited.body, { result: 'error', msg: 'API usage exceeded rate limit', code: 'RATE_LIMIT_HIT', 'retry-after': 20 });
+  const me = await s.request('GET', '/users/me', { as: member });
+  t.equal(me.status, 200, 'the user\'s own requests still have theirs');
+  t.equal(me.headers.get('x-ratelimit-remaining'), '1');
+  t.equal((await s.request('GET', '/users/me', { as: member })).status, 200);
+  t.equal((await s.request('GET', '/users/me', { as: member })).status, 429, 'and are limited as before');
 });
 
 t.test('with rate limiting off (createChatServer default) no answer carries the headers', async (t) => {

@@ -1,8 +1,10 @@
-// Custom emoji: POST /realm/emoji/{emoji_name} (multipart image, checked by content), GET
-// /realm/emoji, DELETE /realm/emoji/{emoji_name}, the image at source_url, the realm_emoji event.
+// Custom emoji: POST /realm/emoji/{emoji_name} (multipart image, checked by content, re-encoded
+// 64x64), GET /realm/emoji, DELETE /realm/emoji/{emoji_name}, the image at source_url, the
+// realm_emoji event.
 import t, { type Test } from 'tap';
 import { z } from 'zod';
 import { startServer, type TestUser } from './helpers.js';
+import { ANIMATED, FRAMES, STILLS, describe, pngClaimingPixels, pngOfSize } from './emoji_images.js';
 import {
   IMAGES,
   OK,
@@ -83,15 +85,16 @@ t.test('a member uploads an emoji; GET /realm/emoji lists it keyed by id', async
   t.same(s.chat.api.realmEmoji.list(admin.user_id), { emoji }, 'in-process list');
 });
 
-t.test('the image is served at source_url without credentials, with its type from the content', async (t) => {
-  const cases: [string, Buffer, string][] = [
-    ['img_png', IMAGES.png, 'image/png'],
-    ['img_gif', IMAGES.gif, 'image/gif'],
-    ['img_jpeg', IMAGES.jpeg, 'image/jpeg'],
-    ['img_webp', IMAGES.webp, 'image/webp'],
-    ['img_avif', IMAGES.avif, 'image/avif'],
+t.test('the image is served at source_url without credentials, re-encoded 64x64 in the format of its content', async (t) => {
+  const cases: [string, Buffer, string, string][] = [
+    ['img_png', STILLS.png, 'image/png', 'png'],
+    ['img_gif', STILLS.gif, 'image/gif', 'gif'],
+    ['img_jpeg', STILLS.jpeg, 'image/jpeg', 'jpeg'],
+    ['img_progressive_jpeg', STILLS['progressive jpeg'], 'image/jpeg', 'jpeg'],
+    ['img_webp', STILLS.webp, 'image/webp', 'webp'],
+    ['img_avif', STILLS.avif, 'image/avif', 'heif'],
   ];
-  for (const [name, data, type] of cases) {
+  for (const [name, data, type, format] of cases) {
     // The declared file name and type are not trusted: only the bytes count.
     const reply = await uploadEmoji(s, member, name, [{ filename: 'picture.txt', data, type: 'text/plain' }]);
     t.equal(reply.status, 200, name);
@@ -99,8 +102,40 @@ t.test('the image is served at source_url without credentials, with its type fro
     const image = await fetch(s.url + url);
     t.equal(image.status, 200);
     t.equal(image.headers.get('content-type'), type, `${name} is served as ${type}`);
-    t.same(Buffer.from(await image.arrayBuffer()), data, 'the bytes uploaded');
+    const served = Buffer.from(await image.arrayBuffer());
+    t.same(await describe(served), { format, width: 64, height: 64, frames: 1 }, `${name}: a 120x60 still cropped to 64x64`);
   }
+});
+
+t.test('an animated GIF or WebP stays animated: every frame, fitted into 64x64', async (t) => {
+  for (const [name, data, format] of [['anim_gif', ANIMATED.gif, 'gif'], ['anim_webp', ANIMATED.webp, 'webp']] as const) {
+    t.same(await describe(data), { format, width: 120, height: 60, frames: FRAMES }, `${name}: uploaded animated`);
+    t.equal((await uploadEmoji(s, member, name, [{ filename: `${name}.${format}`, data }])).status, 200, name);
+    const served = Buffer.from(await (await fetch(s.url + (await emojiNamed(name)).source_url)).arrayBuffer());
+    t.same(await describe(served), { format, width: 64, height: 64, frames: FRAMES }, `${name}: served animated`);
+  }
+});
+
+t.test('a tiny image padded with megabytes: data after its end is refused; data inside it is dropped by the re-encoding', async (t) => {
+  const padding = Buffer.alloc(Math.floor(0.9 * 1024 * 1024), 0x41);
+  for (const [format, data] of Object.entries({ ...STILLS, ...ANIMATED, '1x1 png': IMAGES.png })) {
+    await upload(t, member, 'padded', badRequest('The file has data after the end of the image.'), {
+      files: [{ filename: 'padded.png', data: Buffer.concat([data, padding]) }],
+      label: `${format} + 0.9 MiB`,
+    });
+  }
+  const inside = pngOfSize(1024 * 1024);
+  await upload(t, member, 'padded_inside', OK, { files: [{ filename: 'stuffed.png', data: inside }] });
+  const served = Buffer.from(await (await fetch(s.url + (await emojiNamed('padded_inside')).source_url)).arrayBuffer());
+  t.ok(served.length < 2048, `1 MiB uploaded, ${served.length} bytes kept and served`);
+  t.same(await describe(served), { format: 'png', width: 64, height: 64, frames: 1 });
+});
+
+t.test("Zulip's image errors: one that cannot be decoded, one of over 90 million pixels", async (t) => {
+  await upload(t, member, 'broken', badRequest('Could not decode image; did you upload an image file?'), { files: [{ filename: 'x.jpg', data: IMAGES.jpeg }] });
+  const cut = STILLS.png.subarray(0, STILLS.png.length - 20);
+  await upload(t, member, 'broken', badRequest('Could not decode image; did you upload an image file?'), { files: [{ filename: 'x.png', data: cut }], label: 'cut short' });
+  await upload(t, member, 'huge', badRequest('Image size exceeds limit.'), { files: [{ filename: 'x.png', data: pngClaimingPixels() }] });
 });
 
 t.test('an unknown image path is a 404', async (t) => {
@@ -125,21 +160,19 @@ t.test("'Uploaded file is larger than the allowed limit of N MiB'", async (t) =>
   t.teardown(() => server.close());
   const reply = await uploadEmoji(server, server.owner, 'big');
   t.same(outcomeOf(reply), badRequest('Uploaded file is larger than the allowed limit of 0 MiB'));
-  const limited = await startServer({ limits: { emojiBytes: 1024 * 1024 } });
+  const limited = await startServer({ limits: { emojiBytes: 512 * 1024 } });
   t.teardown(() => limited.close());
-  const big = Buffer.concat([IMAGES.png, Buffer.alloc(1024 * 1024 + 1 - IMAGES.png.length)]);
-  const refused = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: big }]);
-  t.same(outcomeOf(refused), badRequest('Uploaded file is larger than the allowed limit of 1 MiB'));
-  const fits = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: big.subarray(0, big.length - 1) }]);
+  const refused = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: pngOfSize(512 * 1024 + 1) }]);
+  t.same(outcomeOf(refused), badRequest('Uploaded file is larger than the allowed limit of 0.5 MiB'));
+  const fits = await uploadEmoji(limited, limited.owner, 'big', [{ filename: 'big.png', data: pngOfSize(512 * 1024) }]);
   t.equal(fits.status, 200, 'exactly the limit is accepted');
 });
 
-t.test("with the default limits, a 5 MiB + 1 image gets 'larger than the allowed limit of 5 MiB', not a 413", async (t) => {
-  const big = Buffer.concat([IMAGES.png, Buffer.alloc(5 * 1024 * 1024 + 1 - IMAGES.png.length)]);
-  await upload(t, member, 'too_big', badRequest('Uploaded file is larger than the allowed limit of 5 MiB'), {
-    files: [{ filename: 'big.png', data: big }],
+t.test("with the default limits, a 1 MiB + 1 image gets 'larger than the allowed limit of 1 MiB', not a 413", async (t) => {
+  await upload(t, member, 'too_big', badRequest('Uploaded file is larger than the allowed limit of 1 MiB'), {
+    files: [{ filename: 'big.png', data: pngOfSize(1024 * 1024 + 1) }],
   });
-  await upload(t, member, 'just_fits', OK, { files: [{ filename: 'big.png', data: big.subarray(0, big.length - 1) }] });
+  await upload(t, member, 'just_fits', OK, { files: [{ filename: 'big.png', data: pngOfSize(1024 * 1024) }] });
 });
 
 t.test("Zulip's name rules", async (t) => {

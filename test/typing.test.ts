@@ -3,6 +3,7 @@
 import t, { type Test } from 'tap';
 import { startServer, type TestUser } from './helpers.js';
 import { OK, badRequest, camel, eventsSince, expectBoth, register, type Outcome } from './user_status_helpers.js';
+import { TYPING_REPEAT_MS } from '../lib/domain/typing_throttle.js';
 
 let nowMs = Date.UTC(2026, 0, 1);
 const s = await startServer({ clock: () => nowMs });
@@ -17,8 +18,19 @@ const secretId = api.streams.getId(s.owner.user_id, { stream: 'secret typing' })
 type Params = Record<string, unknown>;
 const person = (u: TestUser) => ({ user_id: u.user_id, email: u.email });
 
+/**
+ * The same notification passed on again: later than the throttle's window (the same op again
+ * within it is dropped), for a notification that is passed on.
+ */
+function later<T>(wanted: Outcome, call: () => T): () => T {
+  return () => {
+    if (wanted === OK) nowMs += TYPING_REPEAT_MS;
+    return call();
+  };
+}
+
 function typing(tt: Test, as: TestUser, params: Params, wanted: Outcome, label = '') {
-  return expectBoth(tt, wanted, () => s.request('POST', '/typing', { as, params }), () => api.typing.send(as.user_id, camel(params) as never), label);
+  return expectBoth(tt, wanted, () => s.request('POST', '/typing', { as, params }), later(wanted, () => api.typing.send(as.user_id, camel(params) as never)), label);
 }
 
 function editTyping(tt: Test, as: TestUser, messageId: number, params: Params, wanted: Outcome, label = '') {
@@ -26,7 +38,7 @@ function editTyping(tt: Test, as: TestUser, messageId: number, params: Params, w
     tt,
     wanted,
     () => s.request('POST', `/messages/${messageId}/typing`, { as, params }),
-    () => api.typing.edit(as.user_id, { messageId, ...camel(params) } as never),
+    later(wanted, () => api.typing.edit(as.user_id, { messageId, ...camel(params) } as never)),
     label,
   );
 }
@@ -76,6 +88,7 @@ t.test("op and type: Zulip's errors", async (t) => {
 
 t.test('channel: subscribers but the sender get stream_id and topic, as "stream" or "channel"', async (t) => {
   for (const type of ['stream', 'channel']) {
+    nowMs += TYPING_REPEAT_MS;
     const [a, b, o, c] = await eventsOf([alice, bob, s.owner, carol], () =>
       s.request('POST', '/typing', { as: alice, params: { op: 'start', type, stream_id: channelId, topic: 'lunch' } }),
     );
@@ -146,8 +159,87 @@ t.test("editing: Zulip's errors (who may edit, the time limit without a buffer)"
   await editTyping(t, alice, 999999, { op: 'start' }, badRequest('Invalid message(s)'), 'unknown message');
   await editTyping(t, alice, id, { op: 'begin' }, badRequest('Invalid op'), 'unknown op');
   await editTyping(t, alice, id, {}, { status: 400, code: 'REQUEST_VARIABLE_MISSING', msg: "Missing 'op' argument" }, 'no op');
-  nowMs += 600_000;
+  // Over HTTP a window before the limit, in-process at the limit (the throttle's window between them).
+  nowMs += 600_000 - TYPING_REPEAT_MS;
   await editTyping(t, alice, id, { op: 'start' }, OK, 'at the limit');
   nowMs += 1000;
   await editTyping(t, alice, id, { op: 'start' }, badRequest('The time limit for editing this message has passed'), 'a second later');
+});
+
+/** Typing events `user` got while `act` ran, without ids. */
+async function typingEventsOf(user: TestUser, act: () => Promise<unknown> | unknown): Promise<Record<string, unknown>[]> {
+  const [events] = await eventsOf([user], act);
+  return strip(events!);
+}
+
+const send = (as: TestUser, params: Params) => s.request('POST', '/typing', { as, params });
+
+t.test('the same op again in a conversation within 5 s is answered success and passed on to no one; after 5 s it passes again', async (t) => {
+  nowMs += TYPING_REPEAT_MS;
+  const events = await typingEventsOf(bob, async () => {
+    for (let i = 0; i < 20; i += 1) t.equal((await send(alice, { op: 'start', to: [bob.user_id] })).status, 200);
+    for (let i = 0; i < 5; i += 1) api.typing.send(alice.user_id, { op: 'start', to: [bob.user_id] });
+    nowMs += TYPING_REPEAT_MS - 1;
+    await send(alice, { op: 'start', to: [bob.user_id] });
+    nowMs += 1;
+    await send(alice, { op: 'start', to: [bob.user_id] });
+  });
+  t.same(events.map((e) => e.op), ['start', 'start'], '26 starts within the window: one; the next window: one more');
+});
+
+t.test('the throttle is per sender and per conversation: other conversations and other senders pass', async (t) => {
+  nowMs += TYPING_REPEAT_MS;
+  const events = await typingEventsOf(bob, async () => {
+    await send(alice, { op: 'start', to: [bob.user_id] });
+    await send(alice, { op: 'start', to: [bob.user_id, carol.user_id] });
+    await send(alice, { op: 'start', to: [carol.user_id, bob.user_id, alice.user_id] });
+    await send(carol, { op: 'start', to: [bob.user_id] });
+    await send(alice, { op: 'start', type: 'channel', stream_id: channelId, topic: 'one' });
+    await send(alice, { op: 'start', type: 'channel', stream_id: channelId, topic: 'ONE' });
+    await send(alice, { op: 'start', type: 'channel', stream_id: channelId, topic: 'two' });
+  });
+  t.same(
+    events.map((e) => [(e.sender as { user_id: number }).user_id, e.message_type, e.topic ?? (e.recipients as { user_id: number }[]).length]),
+    [
+      [alice.user_id, 'direct', 2],
+      [alice.user_id, 'direct', 3],
+      [carol.user_id, 'direct', 2],
+      [alice.user_id, 'stream', 'one'],
+      [alice.user_id, 'stream', 'two'],
+    ],
+    'the group conversation is one whatever the order of `to`; a topic is one whatever its case',
+  );
+});
+
+t.test("what Zulip's clients send all passes: start and stop as the user types and sends, start again every 10 s or 30 s", async (t) => {
+  nowMs += TYPING_REPEAT_MS;
+  const expected: string[] = [];
+  const events = await typingEventsOf(bob, async () => {
+    // Typing, sending (stop), typing the next message at once, several times within a second.
+    for (let i = 0; i < 4; i += 1) {
+      for (const op of ['start', 'stop']) {
+        await send(alice, { op, to: [bob.user_id] });
+        expected.push(op);
+        nowMs += 100;
+      }
+    }
+    // Typing on and on: start repeated every 10 s (clients before feature level 204), then every 30 s.
+    for (const every of [10_000, 10_000, 30_000, 30_000]) {
+      nowMs += every;
+      await send(alice, { op: 'start', to: [bob.user_id] });
+      expected.push('start');
+    }
+  });
+  t.same(events.map((e) => e.op), expected, 'every one of them');
+});
+
+t.test('editing: the same op again on a message within 5 s is dropped too', async (t) => {
+  nowMs += TYPING_REPEAT_MS;
+  const id = api.messages.send(alice.user_id, { type: 'direct', to: [bob.user_id], content: 'to edit' }).id;
+  const events = await typingEventsOf(bob, async () => {
+    for (const op of ['start', 'start', 'start', 'stop', 'stop', 'start']) {
+      t.equal((await s.request('POST', `/messages/${id}/typing`, { as: alice, params: { op } })).status, 200);
+    }
+  });
+  t.same(events.map((e) => e.op), ['start', 'stop', 'start']);
 });

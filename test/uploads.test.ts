@@ -94,11 +94,12 @@ t.test("Zulip's upload errors, over HTTP and in-process", async (t) => {
   t.same(readdirSync(spoolDir), [], 'refused uploads leave no spooled file');
 });
 
-t.test('downloads: safe headers, inline only for types browsers merely display', async (t) => {
+t.test('downloads: safe headers, inline only for types browsers merely display, any other type as application/octet-stream', async (t) => {
   const cases: [FilePart, string, string][] = [
     [{ filename: 'pic.txt', data: IMAGES.png }, 'image/png', 'inline; filename="pic.txt"'],
-    [{ filename: 'page.html', data: Buffer.from('<script>alert(1)</script>') }, 'text/html', 'attachment; filename="page.html"'],
-    [{ filename: 'd.svg', data: IMAGES.svg }, 'image/svg+xml', 'attachment; filename="d.svg"'],
+    [{ filename: 'page.html', data: Buffer.from('<script>alert(1)</script>') }, 'application/octet-stream', 'attachment; filename="page.html"'],
+    [{ filename: 'd.svg', data: IMAGES.svg }, 'application/octet-stream', 'attachment; filename="d.svg"'],
+    [{ filename: 'app.js', data: Buffer.from('alert(document.cookie)') }, 'application/octet-stream', 'attachment; filename="app.js"'],
     [{ filename: 'notes', data: Buffer.from('plain') }, 'application/octet-stream', 'attachment; filename="notes"'],
     [{ filename: 'résumé.pdf', data: Buffer.from('%PDF-1.4\n%\xe2\xe3\n') }, 'application/pdf', "inline; filename*=utf-8''r%C3%A9sum%C3%A9.pdf"],
   ];
@@ -112,6 +113,19 @@ t.test('downloads: safe headers, inline only for types browsers merely display',
     t.equal(reply.headers.get('content-security-policy'), "default-src 'none'; sandbox");
     t.equal(reply.headers.get('content-length'), String(file.data.length));
     t.same(Buffer.from(await reply.arrayBuffer()), file.data);
+  }
+});
+
+t.test('a script at its credential-free temporary URL is application/octet-stream, a download, never a script', async (t) => {
+  for (const [filename, data] of [['app.js', 'alert(document.cookie)'], ['module.mjs', 'export {}'], ['page.html', '<script>alert(1)</script>']] as const) {
+    const { url } = await upload(alice, { filename, data: Buffer.from(data) });
+    const temporary = (await s.request('GET', url, { as: alice })).body.url as string;
+    const reply = await get(temporary, null);
+    t.equal(reply.status, 200, filename);
+    t.equal(reply.headers.get('content-type'), 'application/octet-stream', `${filename}: application/octet-stream`);
+    t.equal(reply.headers.get('content-disposition'), `attachment; filename="${filename}"`);
+    t.equal(reply.headers.get('x-content-type-options'), 'nosniff');
+    t.equal(await reply.text(), data, 'the bytes as uploaded');
   }
 });
 

@@ -14,6 +14,7 @@ import { changeBotService, checkInterfaceType, INTERFACES, OUTGOING_WEBHOOK_BOT 
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { deactivate } from './user_activation.js';
 import { addUser, changeFullName, checkFullName, requireMemberOrAdmin } from './users.js';
+import { checkBotCreationPolicy, checkMayOwnAnotherBot } from './bot_limits.js';
 
 /** Zulip's access_bot_by_id. */
 function accessBotById(ctx: Ctx, actor: Actor, botId: number): UserRow {
@@ -34,7 +35,10 @@ export interface NewBot {
   serviceName?: string | undefined;
 }
 
-/** POST /bots: members and administrators (not guests, not bots) create a bot they own. */
+/**
+ * POST /bots: members and administrators (not guests, not bots) create a bot they own, as the
+ * bot creation policy allows, up to the active bots a user may own (lib/domain/bot_limits.ts).
+ */
 export async function createBot(ctx: Ctx, actor: Actor, input: NewBot): Promise<CreatedBot> {
   requireMemberOrAdmin(actor);
   const shortName = input.shortName.trim().toLowerCase();
@@ -48,7 +52,15 @@ export async function createBot(ctx: Ctx, actor: Actor, input: NewBot): Promise<
   if (selectUserByEmail(ctx.store, email)) throw badRequest('Username already in use');
   const service =
     botType === OUTGOING_WEBHOOK_BOT ? { name: input.serviceName ?? input.shortName.trim(), baseUrl: input.payloadUrl ?? '', interface: interfaceType } : undefined;
-  const created = await addUser(ctx, { email, fullName: input.fullName, botType, botOwnerId: actor.id, service });
+  checkBotCreationPolicy(ctx, actor, botType);
+  const created = await addUser(ctx, {
+    email,
+    fullName: input.fullName,
+    botType,
+    botOwnerId: actor.id,
+    service,
+    checkInTransaction: () => checkMayOwnAnotherBot(ctx, actor.id),
+  });
   return {
     user_id: created.user_id,
     api_key: created.api_key,

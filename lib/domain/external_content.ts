@@ -4,6 +4,12 @@
 import type { Ctx, ImageProxyOptions } from '../context.js';
 import { ApiError } from '../errors.js';
 import {
+  DEFAULT_MAX_CONCURRENT_FETCHES,
+  DEFAULT_MAX_CONCURRENT_FETCHES_PER_ADDRESS,
+  FetchSlots,
+  type NoSlot,
+} from '../proxy/fetch_slots.js';
+import {
   DEFAULT_IMAGE_MAX_BYTES,
   DEFAULT_IMAGE_TIMEOUT_MS,
   ImageFetchFailure,
@@ -64,18 +70,41 @@ const FAILURES: Record<ImageFailureKind, string> = {
   too_large: 'The image is too large.',
 };
 
-/** GET /external_content/{digest}/{hex_url}: the image a signed URL stands for. */
+const FETCH_SLOTS = Symbol('image proxy fetch slots');
+
+const fetchSlots = (ctx: Ctx, options: ImageProxyOptions): FetchSlots =>
+  ctx.once(FETCH_SLOTS, () =>
+    new FetchSlots(options.maxConcurrentFetches ?? DEFAULT_MAX_CONCURRENT_FETCHES, options.maxConcurrentFetchesPerAddress ?? DEFAULT_MAX_CONCURRENT_FETCHES_PER_ADDRESS),
+  );
+
+/** Seconds a client waits before asking again for an image the proxy had no slot for. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+function noSlot(why: NoSlot): ApiError {
+  const headers = { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) };
+  // One address over its share is limited as a client over its rate limit is.
+  if (why === 'address') return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', { extra: { 'retry-after': BUSY_RETRY_AFTER_SECONDS }, headers });
+  return new ApiError('IMAGE_PROXY_BUSY', 'The image proxy is busy; retry the request.', { headers });
+}
+
+/**
+ * GET /external_content/{digest}/{hex_url}: the image a signed URL stands for. Each fetch holds a
+ * slot (lib/proxy/fetch_slots.ts) of the server and of the asking address until its body is done.
+ */
 export async function proxyExternalContent(
   ctx: Ctx,
-  input: { digest: string; hexUrl: string; signal?: AbortSignal | undefined },
+  input: { digest: string; hexUrl: string; signal?: AbortSignal | undefined; address: string },
 ): Promise<FetchedImage> {
   const options = proxyOptions(ctx);
   if (options === undefined) throw new ApiError('NOT_FOUND', 'Not Found');
   const key = proxyKey(ctx, options);
   const url = key && verifyImageUrl(key, input.digest, input.hexUrl);
   if (url === undefined) throw new ApiError('INVALID_IMAGE_PROXY_URL', 'Not a valid URL.');
+  const release = fetchSlots(ctx, options).take(input.address);
+  if (typeof release === 'string') throw noSlot(release);
+  let image: FetchedImage;
   try {
-    return await fetchImage(url, {
+    image = await fetchImage(url, {
       fetch: options.fetch,
       timeoutMs: options.timeoutMs ?? DEFAULT_IMAGE_TIMEOUT_MS,
       maxBytes: options.maxBytes ?? DEFAULT_IMAGE_MAX_BYTES,
@@ -83,7 +112,18 @@ export async function proxyExternalContent(
       signal: input.signal,
     });
   } catch (error) {
+    release();
     if (error instanceof ImageFetchFailure) throw new ApiError('IMAGE_PROXY_FAILED', FAILURES[error.kind]);
     throw error;
   }
+  // A streamed body ends by 'close' in every case: read to the end, cut off, or timed out.
+  if (Buffer.isBuffer(image.body)) release();
+  else image.body.once('close', release);
+  return image;
+}
+
+/** Image fetches under way (tests: every slot is given back). */
+export function imageFetchesInUse(ctx: Ctx): number {
+  const options = proxyOptions(ctx);
+  return options === undefined ? 0 : fetchSlots(ctx, options).inUse;
 }

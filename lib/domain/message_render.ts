@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { AlertWordMatcher } from '../render/alert_words.js';
-import { contentFeatures } from '../render/content_features.js';
-import { currentLinkifiers } from '../render/linkifiers.js';
+import { compileLinkifier, type CompiledLinkifier } from '../render/linkifier_patterns.js';
+import { contentFeatures } from '../store/content_features.js';
+import { selectLinkifiers } from '../store/linkifiers.js';
 import { topicLinks } from '../render/topic_links.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { markdownEmojiLookup } from './emoji.js';
@@ -29,13 +30,17 @@ export interface RenderedMessage {
   columns: RenderedColumns;
   /** Directly mentioned users and the members of mentioned groups. */
   mentionedUserIds: Set<number>;
+  /** Users mentioned by name (not through a group). */
+  directMentionIds: Set<number>;
+  /** Mentioned groups with their members (notifications name the smallest one a user is in). */
+  mentionedGroups: { id: number; name: string; memberIds: number[] }[];
   /** Mentioned users that are generic bots: they get a row even when not subscribed (Zulip). */
   mentionedBotIds: Set<number>;
   streamWildcard: boolean;
   topicWildcard: boolean;
 }
 
-function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
+function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser>; groupNames: Map<number, string> } {
   const may = mayMention(content);
   const byName = new Map<string, MentionedUser>();
   const byId = new Map<number, MentionedUser>();
@@ -53,6 +58,7 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
   if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
   return {
     users,
+    groupNames: new Map([...groups.values()].map((group) => [group.id, group.name])),
     lookup: {
       userByName: (name) => byName.get(name.toLowerCase()),
       userById: (id) => byId.get(id),
@@ -62,7 +68,7 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
 }
 
 export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
-  const { lookup, users } = mentionLookup(ctx, content);
+  const { lookup, users, groupNames } = mentionLookup(ctx, content);
   const rendered = renderMarkdown({
     content,
     mentions: lookup,
@@ -71,15 +77,21 @@ export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
     emoji: markdownEmojiLookup(ctx),
   });
   const mentioned = new Set(rendered.mentions.userIds);
+  const directMentionIds = new Set(mentioned);
   const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
+  const mentionedGroups: RenderedMessage['mentionedGroups'] = [];
   for (const groupId of rendered.mentions.groupIds) {
-    for (const userId of selectGroupMemberIds(ctx.store, groupId)) mentioned.add(userId);
+    const memberIds = selectGroupMemberIds(ctx.store, groupId);
+    for (const userId of memberIds) mentioned.add(userId);
+    mentionedGroups.push({ id: groupId, name: groupNames.get(groupId) ?? '', memberIds });
   }
   const has = contentFeatures(rendered.html);
   return {
     html: rendered.html,
     columns: { rendered_content: rendered.html, has_link: Number(has.link), has_image: Number(has.image), has_attachment: Number(has.attachment) },
     mentionedUserIds: mentioned,
+    directMentionIds,
+    mentionedGroups,
     mentionedBotIds,
     streamWildcard: rendered.mentions.streamWildcard,
     topicWildcard: rendered.mentions.topicWildcard,
@@ -96,6 +108,17 @@ export function previewMessage(ctx: Ctx, _actor: Actor, input: { content: string
 /** topic_links for a channel message's topic, as stored on the message. */
 export function topicLinksJson(ctx: Ctx, topic: string): string {
   return JSON.stringify(topicLinks(topic, currentLinkifiers(ctx)));
+}
+
+/**
+ * The organization's linkifiers in processing order, compiled: kept until any process changes a
+ * linkifier (ctx.cached); unchanged linkifiers keep their compiled pattern across a reload.
+ */
+export function currentLinkifiers(ctx: Ctx): readonly CompiledLinkifier[] {
+  return ctx.cached<readonly CompiledLinkifier[]>('linkifier', (cached) => {
+    const previous = new Map((cached ?? []).map((l) => [`${l.id}\u0000${l.pattern}\u0000${l.urlTemplate}`, l]));
+    return selectLinkifiers(ctx.store).map((row) => previous.get(`${row.id}\u0000${row.pattern}\u0000${row.url_template}`) ?? compileLinkifier(row));
+  });
 }
 
 /** The organization's alert-word matcher, built again after any change to alert_word (any process). */

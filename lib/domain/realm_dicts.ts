@@ -56,6 +56,8 @@ export const realmStateSchema = z.object({
   realm_enable_read_receipts: z.boolean(),
   realm_can_delete_any_message_group: groupSettingValueSchema,
   realm_can_delete_own_message_group: groupSettingValueSchema,
+  realm_can_create_bots_group: groupSettingValueSchema.describe('Whether the caller may create bots of every type: the caller alone, or no one'),
+  realm_can_create_write_only_bots_group: groupSettingValueSchema.describe('Whether the caller may create incoming webhook bots: the caller alone, or no one'),
   realm_message_content_delete_limit_seconds: z.int().nullable(),
   realm_topics_policy: z.string(),
   realm_mandatory_topics: z.boolean(),
@@ -110,7 +112,22 @@ export const linkifierStateSchema = z.object({
 });
 export type LinkifierState = z.infer<typeof linkifierStateSchema>;
 
+/** Who may create bots, as the caller sees it (lib/domain/bot_limits.ts). */
+export const botCreationGroupsSchema = z.object({
+  can_create_bots_group: groupSettingValueSchema,
+  can_create_write_only_bots_group: groupSettingValueSchema,
+});
+export type BotCreationGroups = z.infer<typeof botCreationGroupsSchema>;
+
+/** The realm's group settings an update_dict event may carry (those that changed). */
+const realmGroupSettingsSchema = botCreationGroupsSchema
+  .extend({ can_delete_any_message_group: groupSettingValueSchema, can_delete_own_message_group: groupSettingValueSchema })
+  .partial();
+
 export const realmEventSchemas = [
   realmEmojiStateSchema.extend({ type: z.literal('realm_emoji'), op: z.literal('update') }),
+  // Zulip's realm update_dict event with the group settings that changed: who may create bots (to a
+  // user whose role changed it) and who may delete messages (to everyone).
+  z.object({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.literal('default'), data: realmGroupSettingsSchema }),
   z.object({ type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }),
 ] as const;

@@ -1,6 +1,8 @@
 // Custom emoji: GET /realm/emoji, POST and DELETE /realm/emoji/{emoji_name}, the images at their
 // source_url, the realm_emoji event and its /register state.
 import { fileTypeFromBuffer } from 'file-type';
+import { EmojiImageError, resizeEmoji, type EmojiImageProblem } from '../images/emoji_image.js';
+import type { ImageContainer } from '../images/image_end.js';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, notFound } from '../errors.js';
 import type { StateOptions } from './state_options.js';
@@ -19,19 +21,39 @@ import { requireHuman } from './users.js';
 import { emit } from './event_types.js';
 import type { RealmEmoji, RealmEmojiState } from './realm_dicts.js';
 
-/** Zulip's MAX_EMOJI_FILE_SIZE_MIB default; `limits.emojiBytes` overrides it. */
-const DEFAULT_EMOJI_BYTES = 5 * 1024 * 1024;
+/**
+ * The largest upload, `limits.emojiBytes`: 1 MiB, below Zulip's MAX_EMOJI_FILE_SIZE_MIB (5), since
+ * what is kept is a 64x64 image of at most 128 KiB anyway.
+ */
+const DEFAULT_EMOJI_BYTES = 1024 * 1024;
 
-/** The image types accepted (Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES), by sniffed MIME type -> stored type and extension. */
-const IMAGE_FORMATS: Readonly<Record<string, { contentType: string; ext: string }>> = {
-  'image/png': { contentType: 'image/png', ext: 'png' },
-  // Animated PNG is PNG to every consumer (browsers send image/png for it).
-  'image/apng': { contentType: 'image/png', ext: 'png' },
-  'image/gif': { contentType: 'image/gif', ext: 'gif' },
-  'image/jpeg': { contentType: 'image/jpeg', ext: 'jpg' },
-  'image/webp': { contentType: 'image/webp', ext: 'webp' },
-  'image/avif': { contentType: 'image/avif', ext: 'avif' },
+/** The image types accepted (Zulip's THUMBNAIL_ACCEPT_IMAGE_TYPES), by sniffed MIME type -> container, stored type and extension. */
+const IMAGE_FORMATS: Readonly<Record<string, { container: ImageContainer; contentType: string; ext: string }>> = {
+  'image/png': { container: 'png', contentType: 'image/png', ext: 'png' },
+  // Animated PNG is PNG to every consumer (browsers send image/png for it); libvips reads its first frame.
+  'image/apng': { container: 'png', contentType: 'image/png', ext: 'png' },
+  'image/gif': { container: 'gif', contentType: 'image/gif', ext: 'gif' },
+  'image/jpeg': { container: 'jpeg', contentType: 'image/jpeg', ext: 'jpg' },
+  'image/webp': { container: 'webp', contentType: 'image/webp', ext: 'webp' },
+  'image/avif': { container: 'avif', contentType: 'image/avif', ext: 'avif' },
 };
+
+const IMAGE_PROBLEMS: Record<EmojiImageProblem, string> = {
+  // Zulip's BadImageError messages.
+  undecodable: 'Could not decode image; did you upload an image file?',
+  too_large: 'Image size exceeds limit.',
+  trailing_data: 'The file has data after the end of the image.',
+};
+
+/** The 64x64 emoji the upload becomes (lib/images/emoji_image.ts), or Zulip's error for a bad image. */
+async function emojiImage(data: Buffer, container: ImageContainer): Promise<Buffer> {
+  try {
+    return await resizeEmoji(data, container);
+  } catch (error) {
+    if (error instanceof EmojiImageError) throw badRequest(IMAGE_PROBLEMS[error.problem]);
+    throw error;
+  }
+}
 
 /** The one organization's id in Zulip-shaped URLs. */
 const REALM_ID = 1;
@@ -55,7 +77,7 @@ function formatRealmEmoji(realmUrl: string, row: RealmEmojiRow): RealmEmoji {
     id: String(row.id),
     name: row.name,
     source_url: emojiSourceUrl(realmUrl, row.file_name),
-    // No still frame is made of animated images (parley does not decode images).
+    // No still frame is kept of animated images (Zulip serves one as still_url).
     still_url: null,
     deactivated: row.deactivated === 1,
     author_id: row.author_id,
@@ -106,7 +128,8 @@ export function emojiBytes(ctx: Ctx): number {
 /**
  * POST /realm/emoji/{emoji_name}: members, moderators and administrators (not guests, not bots)
  * add an emoji; only administrators may shadow a Unicode emoji's name. The image type is
- * checked by its content, before the transaction (the check is asynchronous).
+ * checked by its content and the image made 64x64, before the transaction (both asynchronous):
+ * what is stored and served is that small image, never the upload.
  */
 export async function uploadRealmEmoji(
   ctx: Ctx,
@@ -119,13 +142,14 @@ export async function uploadRealmEmoji(
   checkValidEmojiName(name);
   checkNameFree(ctx, name);
   if (input.files.length !== 1) throw badRequest('You must upload exactly one file.');
-  if (unicodeEmoji(ctx).nameToCode.has(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
+  if (unicodeEmoji().nameToCode.has(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
   const file = input.files[0]!;
   const limit = emojiBytes(ctx);
   if (file.data.length > limit) throw badRequest(`Uploaded file is larger than the allowed limit of ${mebibytes(limit)} MiB`);
   const sniffed = await fileTypeFromBuffer(file.data);
   const format = sniffed ? IMAGE_FORMATS[sniffed.mime] : undefined;
   if (!format) throw badRequest('Invalid image format');
+  const image = await emojiImage(file.data, format.container);
   return ctx.tx(() => {
     // Again under the write lock: another upload may have taken the name while the image was checked.
     checkNameFree(ctx, name);
@@ -134,7 +158,7 @@ export async function uploadRealmEmoji(
       author_id: actor.id,
       file_name: `${ctx.random(8).toString('hex')}.${format.ext}`,
       content_type: format.contentType,
-      image: file.data,
+      image,
       date_created: ctx.now(),
     });
     emit(ctx, null, { type: 'realm_emoji', op: 'update', realm_emoji: allRealmEmoji(ctx) });

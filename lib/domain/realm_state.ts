@@ -4,6 +4,7 @@
 import type { Ctx } from '../context.js';
 import { DEFAULT_UPLOAD_BYTES } from '../context.js';
 import type { StateOptions } from './state_options.js';
+import { botCreationGroups } from './bot_limits.js';
 import { emojiDataUrl } from './emoji_data.js';
 import { longpollTimeoutSeconds } from './heartbeat.js';
 import { MAX_MESSAGE_LENGTH, MAX_TOPIC_LENGTH } from './message_addressee.js';
@@ -11,14 +12,11 @@ import { CONTENT_EDIT_LIMIT_SECONDS, TOPIC_EDIT_LIMIT_SECONDS } from './message_
 import { OFFLINE_THRESHOLD_SECONDS, PING_INTERVAL_SECONDS } from './presence.js';
 import { botDomain, getRealm, pushNotificationsEnabled, REALM_ICON_URL } from './realm.js';
 import type { Actor } from './roles.js';
-import type { RealmState } from './realm_dicts.js';
+import type { BotCreationGroups, RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
-import type { GroupSettingValue } from './user_group_dicts.js';
+import { DELETE_LIMIT_SECONDS, messageDeleteGroups } from './message_delete_settings.js';
 
 const MIB = 1024 * 1024;
-
-/** A group-setting value no user is in. */
-const NOBODY = (): GroupSettingValue => ({ direct_members: [], direct_subgroups: [] });
 
 /** Zulip's settings that parley has no counterpart for, at Zulip's defaults (fixed). */
 const zulipDefaults = () => ({
@@ -34,8 +32,14 @@ const zulipDefaults = () => ({
   server_thumbnail_formats: [],
 });
 
-export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmState {
+/** The realm_ names /register gives a realm property (update_dict events name it without). */
+function realmKeys(groups: BotCreationGroups) {
+  return { realm_can_create_bots_group: groups.can_create_bots_group, realm_can_create_write_only_bots_group: groups.can_create_write_only_bots_group };
+}
+
+export function fetchRealmState(ctx: Ctx, actor: Actor, _options: StateOptions): RealmState {
   const realm = getRealm(ctx);
+  const deleteGroups = messageDeleteGroups(ctx);
   return {
     realm_name: realm.name,
     realm_url: realm.url,
@@ -48,13 +52,15 @@ export function fetchRealmState(ctx: Ctx, _actor: Actor, _options: StateOptions)
     realm_push_notifications_enabled: pushNotificationsEnabled(ctx, realm),
     realm_presence_disabled: false,
     // parley's rules, as Zulip's settings: anyone may mention everyone, there is no waiting period
-    // for full membership, no read receipts and no message deletion; the empty topic is allowed.
+    // for full membership, no read receipts; administrators delete any message, everyone their
+    // own for a while (lib/domain/message_delete.ts); the empty topic is allowed.
     realm_wildcard_mention_policy: 1,
     realm_waiting_period_threshold: 0,
     realm_enable_read_receipts: false,
-    realm_can_delete_any_message_group: NOBODY(),
-    realm_can_delete_own_message_group: NOBODY(),
-    realm_message_content_delete_limit_seconds: null,
+    realm_can_delete_any_message_group: deleteGroups.can_delete_any_message_group,
+    realm_can_delete_own_message_group: deleteGroups.can_delete_own_message_group,
+    ...realmKeys(botCreationGroups(ctx, actor)),
+    realm_message_content_delete_limit_seconds: DELETE_LIMIT_SECONDS,
     realm_topics_policy: 'allow_empty_topic',
     realm_mandatory_topics: false,
     realm_allow_message_editing: true,

@@ -2,7 +2,8 @@
 // (the typing_edit_message event), Zulip's zerver/views/typing.py and zerver/actions/typing.py.
 // Nothing is stored: the events go through the event log like any other (so queues served by
 // other processes get them, with ids in sequence) and are pruned with it. They go to the other
-// participants, not to the sender (Zulip also sends the sender its own).
+// participants, not to the sender (Zulip also sends the sender its own). The same op again in a
+// conversation within a few seconds is dropped (lib/domain/typing_throttle.ts).
 import type { Ctx } from '../context.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { emit } from './event_types.js';
@@ -18,6 +19,7 @@ import type { Actor } from './roles.js';
 import { existingUser } from './users.js';
 import { canAccessStreamContent } from './stream_access.js';
 import { userSetting } from './user_settings.js';
+import { typingPasses } from './typing_throttle.js';
 import { selectUsersWithSetting } from '../store/user_settings.js';
 
 /** Zulip's MAX_STREAM_SIZE_FOR_TYPING_NOTIFICATIONS: channels with more subscribers get no typing events. */
@@ -71,6 +73,7 @@ function sendDirectTyping(ctx: Ctx, actor: Actor, op: TypingOp, to: readonly num
     if (!user) throw badRequest(`Invalid user ID ${id}`);
     return user;
   });
+  if (!typingPasses(ctx, actor.id, { type: 'direct', userIds: ids }, op)) return;
   const sender = users.find((user) => user.id === actor.id)!;
   const event: TypingEvent = { type: 'typing', op, message_type: 'direct', sender: personOf(ctx)(sender), recipients: users.map(personOf(ctx)) };
   emit(ctx, receivingTyping(ctx, users.filter((user) => user.is_active === 1 && user.id !== actor.id).map((user) => user.id)), event);
@@ -88,6 +91,7 @@ export function sendTyping(ctx: Ctx, actor: Actor, input: TypingInput): Record<s
       const stream = accessChannelForTyping(ctx, actor, input.streamId);
       // Zulip's maybe_rename_no_topic_to_empty_topic, as for messages (message_addressee.ts checkTopic).
       const topic = input.topic === '(no topic)' ? '' : input.topic;
+      if (!typingPasses(ctx, actor.id, { type: 'channel', streamId: stream.id, topic }, input.op)) return {};
       const sender = personOf(ctx)(existingUser(ctx, actor.id));
       const event: TypingEvent = { type: 'typing', op: input.op, message_type: 'stream', sender, stream_id: stream.id, topic };
       emit(ctx, channelAudience(ctx, stream.id, actor.id), event);
@@ -108,6 +112,7 @@ export function sendEditTyping(ctx: Ctx, actor: Actor, input: { messageId: numbe
   return ctx.tx(() => {
     const { row } = accessMessage(ctx, actor, input.messageId);
     checkCanEditContent(ctx, actor, row, 0);
+    if (!typingPasses(ctx, actor.id, { type: 'edit', messageId: row.id }, input.op)) return {};
     const event = { type: 'typing_edit_message', op: input.op, sender_id: actor.id, message_id: row.id } as const;
     if (row.stream_id !== null) {
       const edit: TypingEditEvent = { ...event, recipient: { type: 'channel', channel_id: row.stream_id, topic: row.topic } };

@@ -183,8 +183,14 @@ function bodyOf(ctx: Ctx, row: AttachmentRow): Buffer | Readable {
   );
 }
 
+/**
+ * A type outside the inline list is served as application/octet-stream: a script, a page or an
+ * SVG reached at its URL (a credential-free temporary one included) is only ever bytes to save.
+ */
 function downloadable(ctx: Ctx, row: AttachmentRow): DownloadableFile {
-  return { fileName: row.path_id.split('/').at(-1)!, size: row.size, contentType: row.content_type, inline: INLINE_TYPES.has(row.content_type), body: bodyOf(ctx, row) };
+  const inline = INLINE_TYPES.has(row.content_type);
+  const contentType = inline ? row.content_type : 'application/octet-stream';
+  return { fileName: row.path_id.split('/').at(-1)!, size: row.size, contentType, inline, body: bodyOf(ctx, row) };
 }
 
 /** GET /user_uploads/{realm_id}/{path}: the file itself. */

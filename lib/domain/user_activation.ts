@@ -6,9 +6,11 @@ import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { deleteQueuesOfUser } from '../store/events.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import { botDict, botOwnerUserIds } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById, existingUser } from './users.js';
+import { checkMayOwnAnotherBot } from './bot_limits.js';
 
 /** DELETE /users/{user_id}: administrators (and a bot's owner, for the bot); the bots the user owns go too. */
 export function deactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
@@ -51,6 +53,7 @@ export function deactivate(ctx: Ctx, userId: number): number[] {
     if (!row || row.is_active !== 1) return [];
     const bots = row.bot_type === null ? selectBotsOwnedBy(ctx.store, row.id).filter((bot) => bot.is_active === 1) : [];
     for (const account of [...bots, row]) deactivateOne(ctx, account);
+    announceMessageDeleteGroups(ctx);
     return [...bots, row].map((account) => account.id);
   });
 }
@@ -65,10 +68,18 @@ function deactivateOne(ctx: Ctx, row: UserRow): void {
   }
 }
 
-/** POST /users/{user_id}/reactivate: Zulip's access_user_by_id(for_admin): administrators, or a bot's owner. */
+/**
+ * POST /users/{user_id}/reactivate: Zulip's access_user_by_id(for_admin): administrators, or a
+ * bot's owner; a bot only while its owner may have one more.
+ */
 export function reactivateUser(ctx: Ctx, actor: Actor, input: { userId: number }): Record<string, never> {
   return ctx.tx(() => {
     const target = accessUserById(ctx, actor, input.userId, { allowBots: true, forAdmin: true, allowDeactivated: true });
+    if (target.bot_type !== null && target.is_active !== 1 && target.bot_owner_id !== null) {
+      // The bot goes back to its owner, or to the caller when its owner is deactivated.
+      const ownerActive = selectUserById(ctx.store, target.bot_owner_id)?.is_active === 1;
+      checkMayOwnAnotherBot(ctx, ownerActive ? target.bot_owner_id : actor.id);
+    }
     reactivate(ctx, target.id, actor.id);
     return {};
   });
@@ -93,6 +104,7 @@ export function reactivate(ctx: Ctx, userId: number, actingUserId: number | null
     if (ownerGone) updateBotOwner(ctx.store, row.id, actingUserId!);
     const reactivated = existingUser(ctx, row.id);
     emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
+    announceMessageDeleteGroups(ctx);
     if (row.bot_type === null) return;
     emit(ctx, botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });
     if (ownerGone) sendBotOwnerUpdateEvents(ctx, reactivated, previousOwner);

@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, rememberedUserRow, toActor } from './auth.js';
+import { callerAvatarUrl, callerEmailDomain, toActor, userRowById, type Caller } from './callers.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -23,7 +23,9 @@ import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, i
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botDict, botOwnerUserIds } from './bot_dicts.js';
 import { addBotService, type NewService } from './bot_services.js';
+import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -94,7 +96,7 @@ export function accessUserById(
   userId: number,
   options: { allowBots: boolean; forAdmin: boolean; allowDeactivated?: boolean },
 ): UserRow {
-  const target = rememberedUserRow(ctx, userId);
+  const target = userRowById(ctx, userId);
   if (!target) throw badRequest('No such user');
   if (target.bot_type !== null && !options.allowBots) throw badRequest('No such user');
   if (target.is_active === 0 && !options.allowDeactivated) throw badRequest('User is deactivated');
@@ -106,19 +108,18 @@ export function accessUserById(
 
 /** A user the caller knows exists (the authenticated actor, a row just written); throws otherwise. */
 export function existingUser(ctx: Ctx, userId: number): UserRow {
-  const row = rememberedUserRow(ctx, userId);
+  const row = userRowById(ctx, userId);
   if (!row) throw new Error(`user ${userId} does not exist`);
   return row;
 }
 
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
-export function getOwnUser(ctx: Ctx, actor: Actor): OwnUserDict {
-  const row = authenticatedRow(ctx, actor) ?? existingUser(ctx, actor.id);
-  // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
-  const domain = rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx));
+export function getOwnUser(ctx: Ctx, caller: Caller): OwnUserDict {
+  // The domain kept with the caller's rows: GET /users/me's figure in `npm run bench` (foundation).
+  const domain = callerEmailDomain(ctx, caller, () => fakeEmailDomain(ctx));
   // Filled in place (a copy with the extra key costs more than the rest of the dictionary).
-  const user: UserDict & { max_message_id?: number } = formatUser(row, domain, true, rememberedAvatarUrl(ctx, row, gravatarUrl));
-  user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
+  const user: UserDict & { max_message_id?: number } = formatUser(caller.row, domain, true, callerAvatarUrl(ctx, caller, gravatarUrl));
+  user.max_message_id = selectUserMaxMessageId(ctx.store, caller.actor.id);
   // avatar_url is the gravatar URL given above, never null.
   return user as OwnUserDict;
 }
@@ -143,10 +144,11 @@ export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {})
 }
 
 /** GET /users/{user_id}, and Zulip's GET /users/{email} (get_user_by_email: the email rules of userByEmail). */
-export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: UserListOptions = {}): { user: UserDict } {
+export function getUser(ctx: Ctx, actor: Actor, input: UserListOptions & { userId: number | string }): { user: UserDict } {
+  const ref = input.userId;
   const row = typeof ref === 'number' ? selectUserById(ctx.store, ref) : userByEmail(ctx, actor, ref);
   if (!row) throw badRequest('No such user');
-  return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
+  return { user: userFormatterFor(ctx, actor, input.clientGravatar ?? true)(row) };
 }
 
 export interface NewUser {
@@ -165,6 +167,10 @@ export interface NewUser {
   emailAddressVisibility?: number | undefined;
   /** An outgoing webhook bot's service, made before the realm_bot add event that shows it. */
   service?: NewService | undefined;
+  /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
+  checkInTransaction?: (() => void) | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -204,8 +210,13 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     // Another process may have created the organization since the caller looked.
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     checkEmailFree(ctx, email);
+    input.checkInTransaction?.();
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
+      id: input.id ?? null,
       email,
       full_name: fullName,
       role: input.role ?? ROLE.member,
@@ -239,6 +250,7 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
     const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
     if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
   }
+  announceMessageDeleteGroups(ctx);
 }
 
 /** POST /users: administrators create users. */
@@ -272,10 +284,19 @@ export function updateUser(
       }
       updateUserRole(ctx.store, target.id, input.role);
       emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
+      notifyBotCreationChange(ctx, toActor(target), input.role as Role);
+      announceMessageDeleteGroups(ctx);
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};
   });
+}
+
+/** A role change that changes which bots the user may create: the user's realm update_dict (bot_limits.ts). */
+function notifyBotCreationChange(ctx: Ctx, before: Actor, role: Role): void {
+  const was = botCreationGroups(ctx, before);
+  const now = botCreationGroups(ctx, { ...before, role });
+  if (JSON.stringify(was) !== JSON.stringify(now)) emit(ctx, [before.id], { type: 'realm', op: 'update_dict', property: 'default', data: now });
 }
 
 /** Zulip's do_change_full_name for a checked name: realm_user update to everyone, realm_bot update to a bot's owners. */

@@ -1,13 +1,11 @@
 // Request bodies: application/x-www-form-urlencoded (URLSearchParams) and multipart/form-data
 // (@fastify/busboy, a streaming parser), for every method. Every received byte counts against the
 // route's limit, declared or chunked; over-large bodies are refused with 413 as soon as they pass it.
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import { ApiError } from '../errors.js';
-import { DEFAULT_UPLOAD_BYTES } from '../context.js';
+import { Spool } from './spool.js';
 
 export interface UploadedFile {
   field: string;
@@ -35,7 +33,9 @@ export interface BodyLimits {
   spoolDir?: string;
 }
 
-// uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE.
+/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
+export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+
 export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: DEFAULT_UPLOAD_BYTES, bodyTimeoutMs: 30_000 };
 
 /** Fields per multipart body (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000 too). */
@@ -153,52 +153,6 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
     countBytes(req, limit, sink, () => reject(tooLarge(limit)));
     req.on('error', reject);
   });
-}
-
-/**
- * Spooled files: each part streams to a file of one temporary directory per request, so a large
- * upload holds no more than the streams' buffers in memory.
- */
-class Spool {
-  #dir: string | undefined;
-  #count = 0;
-  #removed = false;
-  readonly #writing: Promise<boolean>[] = [];
-
-  constructor(private readonly parent: string) {}
-
-  write(stream: NodeJS.ReadableStream, file: UploadedFile): void {
-    if (this.#removed) {
-      stream.resume();
-      return;
-    }
-    this.#dir ??= mkdtempSync(join(this.parent, 'parley-upload-'));
-    const path = join(this.#dir, String(this.#count++));
-    const spooled = { path, size: 0 };
-    file.spooled = spooled;
-    const out = createWriteStream(path);
-    stream.on('data', (chunk: Buffer) => {
-      spooled.size += chunk.length;
-    });
-    stream.pipe(out);
-    this.#writing.push(
-      new Promise((resolve) => {
-        out.on('close', () => resolve(true));
-        out.on('error', () => resolve(false));
-      }),
-    );
-  }
-
-  /** Whether every file reached the disk (resolves once they all did or failed). */
-  async written(): Promise<boolean> {
-    return (await Promise.all(this.#writing)).every(Boolean);
-  }
-
-  remove(): void {
-    this.#removed = true;
-    if (this.#dir !== undefined) rmSync(this.#dir, { recursive: true, force: true });
-    this.#dir = undefined;
-  }
 }
 
 function readMultipart(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined, spoolFiles: boolean): Promise<ParsedBody> {

@@ -23,6 +23,6 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const status = ERROR_CODES[code];
   const body = JSON.stringify({ result: 'error', msg, code });
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

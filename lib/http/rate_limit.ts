@@ -1,4 +1,5 @@
-// Zulip-compatible rate limiting: a token bucket per user (N requests per minute), one per address
+// Zulip-compatible rate limiting: a token bucket per user (N requests per minute) and one for the
+// user's long-polls, one per address
 // for requests without credentials, stricter ones per address for failed authentications, and one
 // per account for password logins (Zulip's authenticate_by_username); their state is reported in
 // X-RateLimit-* headers. Over: 429 RATE_LIMIT_HIT.
@@ -104,6 +105,12 @@ function rateLimited(retryAfterSeconds: number, headers: Record<string, string> 
 export interface RateLimiter {
   /** Per-user requests (Zulip's api_by_user): takes one. */
   user(userId: number): RateLimitHeaders;
+  /**
+   * Per-user long-polls (GET /events), from a bucket of the same size kept apart from `user`'s, as
+   * Zulip's Tornado process keeps its own buckets (RATE_LIMITING_DOMAINS_FOR_TORNADO): however
+   * often other people's events end a user's polls, the user's own requests keep their budget.
+   */
+  longPoll(userId: number): RateLimitHeaders;
   /** Requests without credentials, per address (Zulip's api_by_ip): takes one. */
   address(ip: string): RateLimitHeaders;
   /** Counts a failed API-key authentication of the address; throws when it had no attempt left. */
@@ -138,6 +145,7 @@ export function createRateLimiter(
   const accounts = perAccount > 0 ? new TokenBuckets(perAccount, LOGIN_WINDOW_MS, clock) : undefined;
   return {
     user: (userId) => requests?.take(`user ${userId}`) ?? {},
+    longPoll: (userId) => requests?.take(`long-poll ${userId}`) ?? {},
     address: (ip) => requests?.take(`ip ${ip}`) ?? {},
     authFailed: (ip) => failures?.take(`api_key ${ip}`) ?? {},
     loginAttempt: (account) => accounts?.take(accountKey(account)) ?? {},

@@ -18,6 +18,8 @@ function sendText(res: ServerResponse, status: number, text: string, headers: Re
     ...headers,
     'Content-Type': 'application/json',
     'Content-Length': Buffer.byteLength(text),
+    // A browser never reads an answer as another type (HTML, script) than the JSON it is.
+    'X-Content-Type-Options': 'nosniff',
   });
   res.end(text);
 }
@@ -32,7 +34,7 @@ export function sendSuccess(
   ignored: readonly string[],
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  const body: { result: 'success'; msg: ''; ignored_parameters_unsupported?: readonly string[] } = { result: 'success', msg: '', ...data };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body, headers);
 }

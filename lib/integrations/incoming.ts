@@ -23,8 +23,9 @@ export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
 /** An error of the Slack-compatible integration, answered as Slack does: `{"ok": false, "error": msg}`. */
 export class SlackWebhookError extends ApiError {
-  override toJSON(): Record<string, unknown> {
-    return { ok: false, error: this.message };
+  override toJSON(): ReturnType<ApiError['toJSON']> {
+    // Slack's error body has none of Zulip's fields; the answer is written from this object as it is.
+    return { ok: false, error: this.message } as unknown as ReturnType<ApiError['toJSON']>;
   }
 }
 

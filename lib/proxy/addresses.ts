@@ -22,19 +22,38 @@ const IPV4: readonly [string, number][] = [
 ];
 
 const IPV6: readonly [string, number][] = [
+  // IPv4-mapped addresses (::ffff:0:0/96) are not listed: BlockList checks them against the IPv4
+  // ranges (and IPv4 addresses against IPv4-mapped rules, so listing the prefix refused every one).
   ['::', 96], // unspecified, loopback, IPv4-compatible
-  ['::ffff:0:0', 96], // IPv4-mapped: reaches IPv4 addresses, private ones included
   ['64:ff9b:1::', 48], // local-use NAT64
   ['100::', 64], // discard-only
   ['2001:db8::', 32], // documentation
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
+  ['fec0::', 10], // site-local (deprecated by RFC 3879, still routed inside some networks)
   ['ff00::', 8], // multicast
+];
+
+/**
+ * IPv6 forms that carry an IPv4 address: each refused IPv4 range is refused inside them too, and
+ * their public addresses pass (on an IPv6-only host with DNS64 every IPv4-only image host has a
+ * 64:ff9b:: address). NAT64 (RFC 6052) holds the IPv4 address in the last 32 bits, 6to4 (RFC 3056)
+ * in the 32 bits after 2002::/16.
+ */
+const EMBEDDING_IPV4: readonly ((network: string, prefix: number) => [string, number])[] = [
+  (network, prefix) => [`64:ff9b::${network}`, 96 + prefix],
+  (network, prefix) => {
+    const hex = Buffer.from(network.split('.').map(Number)).toString('hex');
+    return [`2002:${hex.slice(0, 4)}:${hex.slice(4)}::`, 16 + prefix];
+  },
 ];
 
 const BLOCKED = new BlockList();
 for (const [network, prefix] of IPV4) BLOCKED.addSubnet(network, prefix, 'ipv4');
 for (const [network, prefix] of IPV6) BLOCKED.addSubnet(network, prefix, 'ipv6');
+for (const embed of EMBEDDING_IPV4) {
+  for (const [network, prefix] of IPV4) BLOCKED.addSubnet(...embed(network, prefix), 'ipv6');
+}
 
 /** True for an IP address in a refused range; false for a public address or a host name. */
 export function isPrivateAddress(address: string): boolean {

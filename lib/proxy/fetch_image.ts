@@ -1,9 +1,9 @@
 // The image proxy's client: fetches one image for GET /external_content with a time limit, a size
-// limit, redirects followed by hand (http and https only, each hop checked), the refused
-// addresses of lib/proxy/addresses.ts, and only raster image types.
+// limit every body streams through, redirects followed by hand (http and https only, each hop
+// checked), the refused addresses of lib/proxy/addresses.ts, and only raster image types.
 import http from 'node:http';
 import https from 'node:https';
-import { Transform, pipeline, type Readable } from 'node:stream';
+import { Readable, Transform, pipeline } from 'node:stream';
 import nodeFetch from 'node-fetch';
 import { PRIVATE_ADDRESS, isPrivateAddress, publicOnlyLookup } from './addresses.js';
 
@@ -12,6 +12,12 @@ const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/gi
 export const DEFAULT_IMAGE_TIMEOUT_MS = 10_000;
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
+/**
+ * A body without Content-Length is held up to this much before its answer starts: a small image
+ * then gets a length, and one over the limit within it a JSON error. Past it the body streams, so
+ * a fetch never holds more than this and the streams' buffers, whatever the image's size.
+ */
+export const BUFFERED_PREFIX_BYTES = 64 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface ImageFetchConfig {
@@ -37,7 +43,7 @@ export class ImageFetchFailure extends Error {
 
 export interface FetchedImage {
   contentType: string;
-  /** Known when the host sent Content-Length (the body is then streamed), or the body was read whole. */
+  /** Known when the host sent Content-Length or the body was small enough to be held whole; else the body streams. */
   length: number | undefined;
   body: Readable | Buffer;
 }
@@ -113,33 +119,60 @@ async function acceptResponse(
     pipeline(body, limited, () => undefined);
     return { contentType, length, body: limited };
   }
-  // No length announced: read it whole (up to the limit) so that a body too large still gets an error answer.
+  // No length announced: the first bytes are held (a small image is answered whole, with its
+  // length); the rest streams through the same limit.
   const chunks: Buffer[] = [];
   let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > config.maxBytes) {
-        timeout.abort();
-        throw new ImageFetchFailure('too_large', String(size));
-      }
-      chunks.push(chunk as Buffer);
+  const reader = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const next = async (): Promise<IteratorResult<Buffer>> => {
+    try {
+      return await reader.next();
+    } catch {
+      throw new ImageFetchFailure(timeout.signal.aborted ? 'timeout' : 'network', 'body failed');
     }
-  } catch (error) {
-    if (error instanceof ImageFetchFailure) throw error;
-    throw new ImageFetchFailure(timeout.signal.aborted ? 'timeout' : 'network', 'body failed');
+  };
+  for (;;) {
+    const read = await next();
+    if (read.done) {
+      const whole = Buffer.concat(chunks);
+      return { contentType, length: whole.length, body: whole };
+    }
+    size += read.value.length;
+    if (size > config.maxBytes) {
+      timeout.abort();
+      throw new ImageFetchFailure('too_large', String(size));
+    }
+    chunks.push(read.value);
+    if (size > BUFFERED_PREFIX_BYTES) break;
   }
-  const whole = Buffer.concat(chunks);
-  return { contentType, length: whole.length, body: whole };
+  const rest = Readable.from(
+    (async function* () {
+      try {
+        yield* chunks.splice(0);
+        for (;;) {
+          const read = await reader.next();
+          if (read.done) return;
+          yield read.value;
+        }
+      } finally {
+        // The answer was cut short (the client left, the limit or the time passed): so is the fetch.
+        await reader.return?.();
+      }
+    })(),
+    { objectMode: false },
+  );
+  const limited = byteLimit(config.maxBytes);
+  pipeline(rest, limited, () => undefined);
+  return { contentType, length: undefined, body: limited };
 }
 
-/** Passes at most `limit` bytes on; more is an error that ends the stream. */
+/** Passes at most `limit` bytes on; more is an error that ends the stream (the answer is cut short). */
 function byteLimit(limit: number): Transform {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      done(seen > limit ? new Error('body longer than announced') : null, chunk);
+      done(seen > limit ? new Error('body longer than the limit') : null, chunk);
     },
   });
 }

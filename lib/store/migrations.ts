@@ -1,6 +1,6 @@
 // Column changes to existing tables, by the schema version that introduced them. New tables and
 // indexes need no entry: schema.sql is re-applied (IF NOT EXISTS) after these run.
-import { contentFeatures } from '../render/content_features.js';
+import { contentFeatures } from './content_features.js';
 import type { Database } from './db.js';
 
 export interface Migration {
@@ -169,6 +169,21 @@ export const MIGRATIONS: readonly Migration[] = [
       if (!hasColumn(db, 'user_message', 'starred')) return;
       db.exec('INSERT OR IGNORE INTO starred_message (user_id, message_id) SELECT user_id, message_id FROM user_message WHERE starred <> 0');
       db.exec('ALTER TABLE user_message DROP COLUMN starred');
+    },
+  },
+  {
+    // The delivery outbox (created by schema.sql): registrations an older server was still
+    // forwarding to the bouncer become push_registration deliveries, due at once; the index that
+    // found them on start goes.
+    version: 19,
+    up(db) {
+      db.exec('DROP INDEX IF EXISTS device_forwarding');
+    },
+    afterSchema(db) {
+      db.exec(`INSERT OR IGNORE INTO delivery (kind, key, payload, due_at, created_at)
+               SELECT 'push_registration', CAST(id AS TEXT), json_object('device_id', id, 'token_id', pending_push_token_id), 0,
+                      CAST(strftime('%s', 'now') AS INTEGER) * 1000
+               FROM device WHERE encrypted_push_registration IS NOT NULL AND pending_push_token_id IS NOT NULL`);
     },
   },
   {

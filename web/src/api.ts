@@ -17,7 +17,7 @@ export class ApiFailure extends Error {
   }
 }
 
-type Params = Record<string, unknown>;
+export type Params = Record<string, unknown>;
 
 /** Zulip's form encoding: strings as they are, everything else as JSON. */
 function form(params: Params): URLSearchParams {
@@ -31,39 +31,50 @@ function form(params: Params): URLSearchParams {
 /** The API's root, relative to the page: the client works when mounted under any path. */
 export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 
-export class Api {
-  constructor(readonly credentials: Credentials | null) {}
+/** An error answer's fields, or a success answer's `result`. */
+interface Envelope { result?: string; code?: string; msg?: string }
 
-  async call<T = any>(method: string, path: string, params: Params = {}, signal?: AbortSignal): Promise<T> {
+export class Api {
+  /** Called when the credentials stop working (the key was regenerated or the user deactivated). */
+  onUnauthorized?: () => void;
+
+  constructor(public credentials: Credentials | null) {}
+
+  /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
+  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
     const headers: Record<string, string> = {};
     if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
     let url = API_ROOT + path.replace(/^\//, '');
-    let body: URLSearchParams | null = null;
-    if (method === 'GET') {
+    let body: URLSearchParams | FormData | null = null;
+    if (params instanceof FormData) body = params;
+    else if (method === 'GET') {
       const query = form(params).toString();
       if (query !== '') url += '?' + query;
     } else body = form(params);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store' });
+      // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
+      // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
+      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit' });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
     }
-    let data: any;
+    let data: Envelope;
     try {
-      data = await response.json();
+      data = (await response.json()) as Envelope;
     } catch {
       throw new ApiFailure(response.status, 'BAD_RESPONSE', `The server answered ${response.status}.`);
     }
+    if (response.status === 401 && this.credentials) this.onUnauthorized?.();
     if (!response.ok || data.result !== 'success') {
       throw new ApiFailure(response.status, String(data.code ?? 'BAD_REQUEST'), String(data.msg ?? 'Error'));
     }
     return data as T;
   }
 
-  get = <T = any>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
-  post = <T = any>(path: string, params?: Params) => this.call<T>('POST', path, params);
-  patch = <T = any>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
-  delete = <T = any>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+  get = <T>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
+  post = <T = unknown>(path: string, params?: Params | FormData) => this.call<T>('POST', path, params);
+  patch = <T = unknown>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
+  delete = <T = unknown>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
 }

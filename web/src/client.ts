@@ -1,50 +1,148 @@
-// The signed-in client: the state, the API, the event queue and the actions components call.
-import { Api } from './api.js';
+// The signed-in client: the state, the event queue, the open view, and the requests components
+// make, grouped by subject (client.messages, client.channels, client.people, client.org), each
+// typed with the server's schemas. Components make no request of their own.
+import { Api, type Credentials } from './api.js';
 import { applyEvent, applyInitialState, EVENT_TYPES, FETCH_TYPES } from './apply.js';
 import { EventQueue } from './live.js';
-import { apiNarrow, inView, isMessageView, viewHash, type View } from './narrow.js';
-import { State, type Message } from './store.js';
+import { apiNarrow, dmUserIds, inView, isMessageView, viewHash, type View } from './narrow.js';
+import { notifyOfMessage } from './notify.js';
+import { ChannelRequests } from './requests/channels.js';
+import { MessageRequests, type Narrow } from './requests/messages.js';
+import { OrganizationRequests, PeopleRequests } from './requests/people.js';
+import { presenceOf } from './apply_state.js';
+import { State } from './store.js';
+import type { Message, ServerEvent } from './types.js';
 
 const PAGE = 50;
 
+/** Views whose request needs the registered state (the user's id, channel names, all messages). */
+const needsState = (view: View): boolean => view.kind === 'dm' || view.kind === 'search' || view.kind === 'recent';
+/** Messages the Recent view reads to find the conversations (Zulip's web app starts with a few hundred). */
+const RECENT_MESSAGES = 400;
+/** Input within this long counts as active for presence (Zulip's web app: 5 minutes idle). */
+const IDLE_AFTER_MS = 5 * 60_000;
+
 export class Client {
   readonly state = new State();
-  readonly api: Api;
+  readonly messages: MessageRequests;
+  readonly channels: ChannelRequests;
+  readonly people: PeopleRequests;
+  readonly org: OrganizationRequests;
   view: View = { kind: 'unread' };
+  #api: Api;
   #queue: EventQueue;
   #emojiLoaded = false;
+  #recentLoaded = false;
+  #presenceTimer: number | undefined;
+  #lastInput = Date.now();
+  #registered = false;
+  #viewFetch: Promise<void> = Promise.resolve();
+  #stopped = false;
 
-  constructor(api: Api, onUnauthorized: () => void) {
-    this.api = api;
+  constructor(credentials: Credentials, private readonly handlers: { unauthorized: () => void; credentials: (c: Credentials) => void }) {
+    this.#api = new Api(credentials);
+    this.#api.onUnauthorized = () => {
+      if (this.#stopped) return;
+      this.#stopped = true;
+      handlers.unauthorized();
+    };
+    this.messages = new MessageRequests(this.#api);
+    this.channels = new ChannelRequests(this.#api);
+    this.people = new PeopleRequests(this.#api);
+    this.org = new OrganizationRequests(this.#api);
     this.#queue = new EventQueue(
-      api,
-      { apply_markdown: true, client_gravatar: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },
+      this.#api,
+      { apply_markdown: true, client_gravatar: true, slim_presence: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },
       {
         registered: (s) => {
+          const first = !this.#registered;
+          this.#registered = true;
           applyInitialState(this.state, s);
-          void this.#loadEmojiNames(s.server_emoji_data_url);
+          this.#recentLoaded = false;
           this.state.changed();
-          void this.open(this.view, true);
+          // The first view's messages may already be on their way (open() fetches views that need
+          // no state in parallel with registering); a new queue after a lost one reloads the view.
+          const v = this.state.view;
+          const fetched = first && v.key === viewHash(this.view) && isMessageView(this.view) && !needsState(this.view);
+          const shown = fetched ? this.#viewFetch.then(() => this.#catchUp(s.max_message_id ?? -1)) : this.open(this.view, true);
+          // What the first paint does not need waits for it.
+          void shown.finally(() => {
+            void this.#loadEmojiNames(s.server_emoji_data_url);
+            this.#startPresence();
+          });
         },
-        events: (events) => {
-          for (const e of events) applyEvent(this.state, e, (m) => inView(this.view, m, this.state.me.user_id));
-          this.state.changed();
-        },
+        events: (events) => this.#apply(events),
         connection: (status) => {
           this.state.connection = status;
           this.state.changed();
         },
-        unauthorized: onUnauthorized,
+        unauthorized: () => this.#api.onUnauthorized?.(),
       },
     );
   }
 
+  get credentials(): Credentials {
+    return this.#api.credentials!;
+  }
+
   start(): void {
     this.#queue.start();
+    for (const type of ['keydown', 'pointerdown', 'focus']) addEventListener(type, this.#noteInput, { passive: true });
   }
 
   stop(): void {
     this.#queue.stop();
+    clearInterval(this.#presenceTimer);
+    for (const type of ['keydown', 'pointerdown', 'focus']) removeEventListener(type, this.#noteInput);
+  }
+
+  /** A new API key for this user: every other session is signed out, this one goes on with the new key. */
+  async regenerateApiKey(): Promise<string> {
+    const apiKey = await this.people.regenerateApiKey();
+    this.#api.credentials = { ...this.credentials, apiKey };
+    this.handlers.credentials(this.#api.credentials);
+    return apiKey;
+  }
+
+  #apply(events: ServerEvent[]): void {
+    for (const e of events) {
+      applyEvent(this.state, e, (m) => inView(this.view, m, this.state.me.user_id));
+      if (e.type === 'realm_user' && e.op === 'update' && e.person.user_id === this.state.me.user_id && 'is_active' in e.person && !e.person.is_active) {
+        return this.#api.onUnauthorized?.();
+      }
+      if (e.type === 'message') notifyOfMessage(this.state, { ...e.message, flags: e.flags }, (m) => this.hashOf(m));
+    }
+    this.state.changed();
+  }
+
+  /** The address of a message's conversation. */
+  hashOf(m: Message): string {
+    return m.type === 'stream' ? viewHash({ kind: 'channel', streamId: m.stream_id ?? 0, topic: m.subject }) : viewHash({ kind: 'dm', userIds: dmUserIds(m) });
+  }
+
+  #noteInput = (): void => {
+    const wasIdle = Date.now() - this.#lastInput > IDLE_AFTER_MS;
+    this.#lastInput = Date.now();
+    if (wasIdle) void this.#reportPresence();
+  };
+
+  /** Presence: reported now and every server_presence_ping_interval_seconds, as Zulip's clients do. */
+  #startPresence(): void {
+    clearInterval(this.#presenceTimer);
+    void this.#reportPresence();
+    this.#presenceTimer = window.setInterval(() => void this.#reportPresence(), this.state.realm.pingSeconds * 1000);
+  }
+
+  async #reportPresence(): Promise<void> {
+    const active = document.visibilityState === 'visible' && Date.now() - this.#lastInput < IDLE_AFTER_MS;
+    try {
+      const answer = await this.people.reportPresence(active ? 'active' : 'idle');
+      for (const [id, p] of Object.entries(answer.presences)) this.state.presence.set(Number(id), presenceOf(p));
+      this.state.clockSkew = answer.server_timestamp - Date.now() / 1000;
+      this.state.changed();
+    } catch {
+      // The event queue reports the connection; the next ping tries again.
+    }
   }
 
   /** Shows a view: its newest messages, or around the first unread one. */
@@ -54,55 +152,85 @@ export class Client {
     this.view = view;
     this.state.view = { key, ids: [], foundOldest: false, foundNewest: false, loading: isMessageView(view) };
     this.state.changed();
-    if (view.kind === 'channel') void this.loadTopics(view.streamId);
-    if (!isMessageView(view) || this.state.me.user_id === 0) return;
+    if (view.kind === 'channel' && this.#registered) void this.loadTopics(view.streamId);
+    if (!this.#registered && needsState(view)) return;
+    if (view.kind === 'recent') return this.#loadRecent();
+    if (!isMessageView(view)) return;
     const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-    await this.#fetch(key, { anchor, num_before: PAGE, num_after: PAGE });
+    this.#viewFetch = this.#fetch(key, { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE });
+    await this.#viewFetch;
+  }
+
+  /** Messages sent between a fetch made before registering and the queue's creation: fetched once more. */
+  async #catchUp(maxMessageId: number): Promise<void> {
+    const v = this.state.view;
+    const last = v.ids[v.ids.length - 1] ?? -1;
+    if (this.view.kind === 'channel') void this.loadTopics(this.view.streamId);
+    if (v.error !== undefined) return this.open(this.view, true);
+    if (!v.foundNewest || maxMessageId <= last) return;
+    v.foundNewest = false;
+    if (v.ids.length === 0) return this.open(this.view, true);
+    await this.loadNewer();
   }
 
   /** More history above the oldest message shown. */
   async loadOlder(): Promise<void> {
     const v = this.state.view;
     if (v.loading || v.foundOldest || v.ids.length === 0) return;
-    await this.#fetch(v.key, { anchor: v.ids[0], num_before: PAGE, num_after: 0, include_anchor: false });
+    await this.#fetch(v.key, { anchor: v.ids[0]!, num_before: PAGE, num_after: 0, include_anchor: false });
   }
 
   /** More messages below the newest shown (a view opened at its first unread). */
   async loadNewer(): Promise<void> {
     const v = this.state.view;
     if (v.loading || v.foundNewest || v.ids.length === 0) return;
-    await this.#fetch(v.key, { anchor: v.ids[v.ids.length - 1], num_before: 0, num_after: PAGE, include_anchor: false });
+    await this.#fetch(v.key, { anchor: v.ids[v.ids.length - 1]!, num_before: 0, num_after: PAGE, include_anchor: false });
   }
 
-  async #fetch(key: string, params: Record<string, unknown>): Promise<void> {
+  narrow(view: View): Narrow {
+    const byName = new Map([...this.state.streams.values(), ...this.state.subs.values()].map((s) => [s.name.toLowerCase(), s.stream_id]));
+    return apiNarrow(view, this.state.me.user_id, (name) => byName.get(name.toLowerCase()));
+  }
+
+  async #fetch(key: string, range: Parameters<MessageRequests['page']>[1]): Promise<void> {
     this.state.view.loading = true;
     try {
-      const answer = await this.api.get('messages', { ...params, narrow: apiNarrow(this.view, this.state.me.user_id), apply_markdown: true, client_gravatar: true });
+      const answer = await this.messages.page(this.narrow(this.view), range);
       if (this.state.view.key !== key) return;
       const v = this.state.view;
-      for (const m of answer.messages as Message[]) this.state.messages.set(m.id, m);
-      v.ids = [...new Set([...v.ids, ...answer.messages.map((m: Message) => m.id)])].sort((a, b) => a - b);
-      if (params.num_before !== 0) v.foundOldest ||= answer.found_oldest;
-      if (params.num_after !== 0) v.foundNewest ||= answer.found_newest;
+      for (const m of answer.messages) this.state.messages.set(m.id, m);
+      v.ids = [...new Set([...v.ids, ...answer.messages.map((m) => m.id)])].sort((a, b) => a - b);
+      if (range.num_before !== 0) v.foundOldest ||= answer.found_oldest ?? true;
+      if (range.num_after !== 0) v.foundNewest ||= answer.found_newest ?? true;
+    } catch (error) {
+      if (this.state.view.key === key) this.state.view.error = error instanceof Error ? error.message : 'Failed.';
     } finally {
       if (this.state.view.key === key) this.state.view.loading = false;
       this.state.changed();
     }
   }
 
+  /** The Recent view: the conversations of the newest messages, kept current by message events. */
+  async #loadRecent(): Promise<void> {
+    if (this.#recentLoaded) return;
+    this.#recentLoaded = true;
+    try {
+      const answer = await this.messages.page([], { anchor: 'newest', num_before: RECENT_MESSAGES, num_after: 0 });
+      for (const m of answer.messages) this.state.noteConversation(m);
+    } catch {
+      this.#recentLoaded = false;
+    }
+    this.state.changed();
+  }
+
   /** A channel's topics, newest first (GET /users/me/{stream_id}/topics). */
   async loadTopics(streamId: number): Promise<void> {
-    const { topics } = await this.api.get(`users/me/${streamId}/topics`);
-    this.state.topics.set(streamId, topics);
+    this.state.topics.set(streamId, await this.channels.topics(streamId));
     this.state.changed();
   }
 
   markRead(ids: number[]): Promise<unknown> {
-    return this.api.post('messages/flags', { messages: ids, op: 'add', flag: 'read' });
-  }
-
-  setFlag(id: number, flag: string, on: boolean): Promise<unknown> {
-    return this.api.post('messages/flags', { messages: [id], op: on ? 'add' : 'remove', flag });
+    return this.messages.setFlag(ids, 'read', true);
   }
 
   async #loadEmojiNames(url: string | undefined): Promise<void> {

@@ -2,12 +2,9 @@
 // /drafts, Zulip's draft sync) and typing notifications (POST /typing, start at most every
 // 10 seconds while typing, stop after 5 idle seconds or on send).
 import type { Client } from './client.js';
+import type { Destination } from './requests/messages.js';
 
-export interface Destination {
-  type: 'stream' | 'private';
-  to: number[];
-  topic: string;
-}
+export type { Destination } from './requests/messages.js';
 
 const TYPING_REPEAT_MS = 10_000;
 const TYPING_IDLE_MS = 5_000;
@@ -49,10 +46,9 @@ export class ComposeSync {
       const draft = { type: dest.type, to: dest.to, topic: dest.topic, content, timestamp: Math.floor(Date.now() / 1000) };
       if (content.trim() === '') return this.discardDraft();
       if (this.draftId !== null && this.client.state.drafts.has(this.draftId)) {
-        await this.client.api.patch(`drafts/${this.draftId}`, { draft });
+        await this.client.messages.updateDraft(this.draftId, draft);
       } else {
-        const { ids } = await this.client.api.post('drafts', { drafts: [draft] });
-        this.draftId = ids[0];
+        this.draftId = (await this.client.messages.createDraft(draft)) ?? null;
       }
     }).catch(() => undefined);
     return this.#saving;
@@ -61,7 +57,7 @@ export class ComposeSync {
   async discardDraft(): Promise<void> {
     const id = this.draftId;
     this.draftId = null;
-    if (id !== null) await this.client.api.delete(`drafts/${id}`).catch(() => undefined);
+    if (id !== null) await this.client.messages.deleteDraft(id).catch(() => undefined);
   }
 
   /** After sending: no draft left behind, and no pending save that would bring it back. */
@@ -73,7 +69,6 @@ export class ComposeSync {
   }
 
   #typing(dest: Destination, op: 'start' | 'stop') {
-    const params = dest.type === 'stream' ? { type: 'stream', op, stream_id: dest.to[0], topic: dest.topic } : { type: 'direct', op, to: dest.to };
-    return this.client.api.post('typing', params).catch(() => undefined);
+    return this.client.messages.typing(dest, op).catch(() => undefined);
   }
 }

@@ -3,11 +3,12 @@
 // the state and the open view; a network failure means retrying with a growing pause, while the
 // page shows "reconnecting". Events are applied by id once each: none lost, none twice.
 import { ApiFailure, type Api } from './api.js';
+import type { RegisterAnswer, ServerEvent } from './types.js';
 
 export interface QueueHandlers {
   /** A fresh queue and its initial state; the client reloads what it shows. */
-  registered(state: any): void;
-  events(events: any[]): void;
+  registered(state: RegisterAnswer): void;
+  events(events: ServerEvent[]): void;
   connection(status: 'live' | 'reconnecting'): void;
   /** The credentials stopped working (the key was regenerated or the user deactivated). */
   unauthorized(): void;
@@ -43,10 +44,10 @@ export class EventQueue {
     while (!this.#stopped) {
       try {
         if (this.#queueId === null) await this.#register();
-        const { events } = await this.api.get('events', { queue_id: this.#queueId, last_event_id: this.#lastEventId }, this.#abort.signal);
+        const { events } = await this.api.get<{ events: ServerEvent[] }>('events', { queue_id: this.#queueId, last_event_id: this.#lastEventId }, this.#abort.signal);
         this.#pause = 500;
         this.#setLive(true);
-        const fresh = (events as any[]).filter((e) => e.id > this.#lastEventId);
+        const fresh = events.filter((e) => e.id > this.#lastEventId);
         if (fresh.length > 0) this.#lastEventId = Math.max(...fresh.map((e) => e.id));
         const real = fresh.filter((e) => e.type !== 'heartbeat');
         if (real.length > 0) this.on.events(real);
@@ -68,7 +69,7 @@ export class EventQueue {
   }
 
   async #register(): Promise<void> {
-    const state = await this.api.post('register', this.params);
+    const state = await this.api.post<RegisterAnswer>('register', this.params);
     this.#queueId = state.queue_id;
     this.#lastEventId = state.last_event_id;
     this.#setLive(true);

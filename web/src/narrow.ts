@@ -1,21 +1,38 @@
-// Where the user is: the URL's hash says it (#channel/5/topic/lunch, #dm/3,7, #unread, ...), so
-// back/forward, reloads and links work without framework state. Also: which messages a view shows.
+// Where the user is: the URL's hash says it (#channel/5/topic/lunch, #dm/3,7, #unread,
+// #search/..., #settings/profile, ...), so back/forward, reloads and links work without framework
+// state. Also: which messages a view shows.
+import type { Narrow } from './requests/messages.js';
+import { parseSearchQuery } from './search_syntax.js';
 
 export type View =
   | { kind: 'channel'; streamId: number; topic?: string }
   | { kind: 'dm'; userIds: number[] }
   | { kind: 'unread' | 'mentions' | 'starred' | 'all' }
-  | { kind: 'drafts' | 'settings' };
+  | { kind: 'search'; query: string }
+  | { kind: 'drafts' | 'recent' | 'inbox' | 'followed' }
+  /** Pages with sections: the channel browser (all, new, or a channel's id), settings, administration. */
+  | { kind: 'channels' | 'settings' | 'organization'; section: string };
+
+const SIMPLE = ['unread', 'mentions', 'starred', 'all', 'drafts', 'recent', 'inbox', 'followed'] as const;
+const PAGES = { channels: 'all', settings: 'profile', organization: 'users' } as const;
 
 export function parseHash(hash: string): View {
-  const parts = hash.replace(/^#\/?/, '').split('/').map((p) => decodeURIComponent(p));
+  const parts = hash.replace(/^#\/?/, '').split('/').map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
   const [head, a, b, c] = parts;
   if (head === 'channel' && /^\d+$/.test(a ?? '')) {
     return b === 'topic' && c !== undefined ? { kind: 'channel', streamId: Number(a), topic: c } : { kind: 'channel', streamId: Number(a) };
   }
   if (head === 'dm' && a) return { kind: 'dm', userIds: a.split(',').map(Number).filter((n) => n > 0).sort((x, y) => x - y) };
-  if (head === 'unread' || head === 'mentions' || head === 'starred' || head === 'drafts' || head === 'settings' || head === 'all') return { kind: head };
-  return { kind: 'unread' };
+  if (head === 'search' && a) return { kind: 'search', query: a };
+  if (head === 'channels' || head === 'settings' || head === 'organization') return { kind: head, section: a || PAGES[head] };
+  const simple = SIMPLE.find((k) => k === head);
+  return { kind: simple ?? 'unread' };
 }
 
 export function viewHash(view: View): string {
@@ -24,13 +41,19 @@ export function viewHash(view: View): string {
       return `#channel/${view.streamId}` + (view.topic === undefined ? '' : `/topic/${encodeURIComponent(view.topic)}`);
     case 'dm':
       return `#dm/${view.userIds.join(',')}`;
+    case 'search':
+      return `#search/${encodeURIComponent(view.query)}`;
+    case 'channels':
+    case 'settings':
+    case 'organization':
+      return `#${view.kind}/${encodeURIComponent(view.section)}`;
     default:
       return `#${view.kind}`;
   }
 }
 
 /** The `narrow` parameter of GET /messages for a message view. */
-export function apiNarrow(view: View, myId: number): { operator: string; operand: unknown }[] {
+export function apiNarrow(view: View, myId: number, channelId: (name: string) => number | undefined = () => undefined): Narrow {
   switch (view.kind) {
     case 'channel':
       return [{ operator: 'channel', operand: view.streamId }, ...(view.topic === undefined ? [] : [{ operator: 'topic', operand: view.topic }])];
@@ -42,6 +65,8 @@ export function apiNarrow(view: View, myId: number): { operator: string; operand
       return [{ operator: 'is', operand: 'mentioned' }];
     case 'starred':
       return [{ operator: 'is', operand: 'starred' }];
+    case 'search':
+      return parseSearchQuery(view.query, channelId);
     default:
       return [];
   }
@@ -50,7 +75,7 @@ export function apiNarrow(view: View, myId: number): { operator: string; operand
 export interface MessageLike {
   id: number;
   type: 'stream' | 'private';
-  stream_id?: number;
+  stream_id?: number | undefined;
   subject: string;
   display_recipient: string | { id: number }[];
   flags: string[];
@@ -84,4 +109,5 @@ export function inView(view: View, message: MessageLike, myId: number): boolean 
   }
 }
 
-export const isMessageView = (view: View): boolean => view.kind !== 'drafts' && view.kind !== 'settings';
+export const isMessageView = (view: View): boolean =>
+  view.kind === 'channel' || view.kind === 'dm' || view.kind === 'unread' || view.kind === 'mentions' || view.kind === 'starred' || view.kind === 'all' || view.kind === 'search';

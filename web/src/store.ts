@@ -1,31 +1,46 @@
 // The client's copy of the server's state: filled from POST /register, kept current by events
-// (events.ts), read by components through useStore(). One object, one change counter.
+// (apply.ts), read by components through useStore(). One object, one change counter.
 import { useEffect, useState } from 'preact/hooks';
-import { dmUserIds, type MessageLike } from './narrow.js';
+import { dmUserIds } from './narrow.js';
+import type { Draft, Linkifier, Message, NavigationView, RealmEmoji, Stream, Sub, User, UserSettings, UserStatus, UserTopic } from './types.js';
 
-export interface User { user_id: number; full_name: string; email: string; is_bot?: boolean; is_active?: boolean; role?: number }
-export interface Sub { stream_id: number; name: string; color?: string; pin_to_top?: boolean }
-export interface Reaction { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }
-export interface Message extends MessageLike {
-  sender_id: number;
-  sender_full_name: string;
-  content: string;
-  timestamp: number;
-  reactions: Reaction[];
-  last_edit_timestamp?: number;
-}
-export interface Draft { id: number; type: 'stream' | 'private' | ''; to: number[]; topic: string; content: string; timestamp: number }
+export type { Message, User, Sub } from './types.js';
 /** Where an unread message is, for the counts. */
 export type UnreadPlace = { streamId: number; topic: string } | { dm: string };
 export type Connection = 'live' | 'reconnecting' | 'offline';
+/** A user's presence: when they were last active and last idle (seconds), as Zulip's modern format. */
+export interface Presence { active: number; idle: number }
+
+/** A conversation as the Recent view lists it. */
+export interface Conversation {
+  key: string;
+  streamId?: number;
+  topic: string;
+  /** Direct messages: the participants, the user included, sorted. */
+  userIds?: number[];
+  lastId: number;
+  timestamp: number;
+  /** Who wrote in it, most recent first. */
+  senders: number[];
+}
+
+/** Zulip's user_topic visibility policies (https://zulip.com/api/update-user-topic). */
+export const TOPIC_MUTED = 1;
+export const TOPIC_UNMUTED = 2;
+export const TOPIC_FOLLOWED = 3;
 
 export class State {
   version = 0;
   connection: Connection = 'live';
-  me = { user_id: 0, email: '', full_name: '', is_admin: false };
-  realm = { name: '', icon: '' };
+  me = { user_id: 0, email: '', delivery_email: '', full_name: '', is_admin: false, is_owner: false };
+  realm = { name: '', icon: '', description: '', url: '', maxMessageId: -1, pingSeconds: 60, offlineSeconds: 140, maxStreamName: 60 };
   users = new Map<number, User>();
+  /** Deactivated users (administrators reactivate them). */
+  inactiveUsers = new Map<number, User>();
   subs = new Map<number, Sub>();
+  /** Every channel the user may see, subscribed or not. */
+  streams = new Map<number, Stream>();
+  defaultStreams: number[] = [];
   unread = new Map<number, UnreadPlace>();
   mentions = new Set<number>();
   starred = new Set<number>();
@@ -35,13 +50,22 @@ export class State {
   dmKeys: string[] = [];
   /** Who is typing where (a conversation key, see conversationKey), with when it started. */
   typing = new Map<string, Map<number, number>>();
-  realmEmoji = new Map<string, { id: string; name: string; source_url: string; deactivated?: boolean }>();
+  realmEmoji = new Map<string, RealmEmoji>();
   alertWords: string[] = [];
-  linkifiers: { id: number; pattern: string; url_template: string }[] = [];
-  userStatus = new Map<number, { status_text?: string; emoji_name?: string; emoji_code?: string; reaction_type?: string }>();
-  navigationViews: { fragment: string; is_pinned: boolean; name?: string | null }[] = [];
+  linkifiers: Linkifier[] = [];
+  userStatus = new Map<number, UserStatus>();
+  navigationViews: NavigationView[] = [];
+  presence = new Map<number, Presence>();
+  /** Seconds to add to this browser's clock to get the server's (presence is in server time). */
+  clockSkew = 0;
+  settings: UserSettings | null = null;
+  /** The user's topic settings (muted, followed), by topicKey. */
+  userTopics = new Map<string, UserTopic>();
+  mutedUsers = new Set<number>();
+  /** Recent conversations (channel topics and direct messages) by their key, for the Recent view. */
+  conversations = new Map<string, Conversation>();
   /** The messages of the open view, oldest first, and whether its ends are reached. */
-  view = { key: '', ids: [] as number[], foundOldest: false, foundNewest: false, loading: false };
+  view: { key: string; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error?: string } = { key: '', ids: [], foundOldest: false, foundNewest: false, loading: false };
   messages = new Map<number, Message>();
   emojiNames: string[] = [];
   readonly #listeners = new Set<() => void>();
@@ -57,7 +81,30 @@ export class State {
   }
 
   userName(id: number): string {
-    return this.users.get(id)?.full_name ?? `User ${id}`;
+    return this.users.get(id)?.full_name ?? this.inactiveUsers.get(id)?.full_name ?? `User ${id}`;
+  }
+
+  /** A personal setting's value (user_settings lists them by name: https://zulip.com/api/update-settings). */
+  settingValue(name: string): unknown {
+    return (this.settings as Record<string, unknown> | null)?.[name];
+  }
+
+  /** A boolean personal setting, with Zulip's default when the state has none. */
+  setting(name: string, fallback: boolean): boolean {
+    const value = this.settingValue(name);
+    return typeof value === 'boolean' ? value : fallback;
+  }
+
+  topicPolicy(streamId: number, topic: string): number {
+    return this.userTopics.get(topicKey(streamId, topic))?.visibility_policy ?? 0;
+  }
+
+  /** Whether messages of a channel topic are hidden from Unread counts (Zulip: muted channel or topic, unless unmuted/followed). */
+  isMuted(streamId: number, topic: string): boolean {
+    const policy = this.topicPolicy(streamId, topic);
+    if (policy === TOPIC_MUTED) return true;
+    if (policy === TOPIC_UNMUTED || policy === TOPIC_FOLLOWED) return false;
+    return this.subs.get(streamId)?.is_muted ?? false;
   }
 
   /** Counts of unread messages per channel, per channel topic and per direct conversation. */
@@ -84,8 +131,32 @@ export class State {
     this.topics.set(streamId, [{ name: topic, max_id: id }, ...rest].sort((a, b) => b.max_id - a.max_id));
   }
 
+  /** Records a message in the Recent view's conversations. */
+  noteConversation(m: Message): void {
+    const stream = m.type === 'stream';
+    const ids = stream ? undefined : dmUserIds(m);
+    const key = stream ? topicKey(m.stream_id ?? 0, m.subject) : `dm:${ids!.join(',')}`;
+    const known = this.conversations.get(key);
+    if (known && known.lastId >= m.id) {
+      if (!known.senders.includes(m.sender_id)) known.senders.push(m.sender_id);
+      return;
+    }
+    const senders = [m.sender_id, ...(known?.senders ?? []).filter((id) => id !== m.sender_id)];
+    this.conversations.set(key, { key, topic: m.subject, lastId: m.id, timestamp: m.timestamp, senders, ...(stream ? { streamId: m.stream_id ?? 0 } : { userIds: ids! }) });
+  }
+
   placeOf(message: Message): UnreadPlace {
-    return message.type === 'stream' ? { streamId: message.stream_id!, topic: message.subject } : { dm: dmUserIds(message).join(',') };
+    return message.type === 'stream' ? { streamId: message.stream_id ?? 0, topic: message.subject } : { dm: dmUserIds(message).join(',') };
+  }
+
+  /** Every channel one may see, with one's subscription settings for those one is subscribed to. */
+  allStreams(): (Stream | Sub)[] {
+    return [...new Map<number, Stream | Sub>([...this.streams.values(), ...this.subs.values()].map((s) => [s.stream_id, s])).values()];
+  }
+
+  /** A channel's name, from the subscriptions or the channels one may see. */
+  streamName(id: number): string {
+    return this.subs.get(id)?.name ?? this.streams.get(id)?.name ?? String(id);
   }
 }
 

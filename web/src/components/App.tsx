@@ -1,18 +1,27 @@
-// The application shell: the sign-in form, or the signed-in layout (sidebar, the open view,
-// compose) with the connection state; the URL's hash picks the view.
+// The application shell: the sign-in form, or the signed-in layout (views and channels on the
+// left, the open view with compose in the middle, people on the right) with the connection
+// state; the URL's hash picks the view. Keys as Zulip's: c new message, x new direct message,
+// / search.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { Api, type Credentials } from '../api.js';
+import type { Credentials } from '../api.js';
 import { Client } from '../client.js';
-import { isMessageView, parseHash } from '../narrow.js';
+import { isMessageView, parseHash, type View } from '../narrow.js';
+import { pageTitle } from '../notify.js';
 import { loadSession, saveSession } from '../session.js';
 import { useStore } from '../store.js';
-import { Compose } from './Compose.js';
+import { ChannelsPage } from './Channels.js';
+import { Compose, openCompose } from './Compose.js';
+import { Inbox, Recent } from './Conversations.js';
 import { Drafts } from './Drafts.js';
 import { Login } from './Login.js';
 import { MessageList } from './MessageList.js';
+import { isNewOrganization, Onboarding } from './Onboarding.js';
+import { Organization } from './Organization.js';
+import { People } from './People.js';
+import { SearchBox } from './SearchBox.js';
 import { Settings } from './Settings.js';
 import { Sidebar } from './Sidebar.js';
-import { ViewTitle } from './ViewTitle.js';
+import { ViewTitle, viewTitle } from './ViewTitle.js';
 
 export function App() {
   const [credentials, setCredentials] = useState<Credentials | null>(loadSession);
@@ -24,52 +33,102 @@ export function App() {
   return <SignedIn key={credentials.email} credentials={credentials} onSignOut={() => signIn(null)} />;
 }
 
+const typingInField = (e: KeyboardEvent) => {
+  const el = e.target as HTMLElement | null;
+  return el !== null && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName));
+};
+
+function MainView({ client, view, signOut }: { client: Client; view: View; signOut: () => void }) {
+  if (view.kind === 'unread') {
+    const empty = (
+      <div class="empty-view">
+        {isNewOrganization(client) ? <Onboarding client={client} /> : <p class="empty">No unread messages. You are all caught up!</p>}
+      </div>
+    );
+    return <MessageList client={client} empty={empty} />;
+  }
+  if (isMessageView(view)) return <MessageList client={client} />;
+  switch (view.kind) {
+    case 'recent':
+      return <Recent client={client} />;
+    case 'inbox':
+      return <Inbox client={client} />;
+    case 'followed':
+      return <Inbox client={client} followedOnly />;
+    case 'drafts':
+      return <Drafts client={client} />;
+    case 'channels':
+      return <ChannelsPage client={client} section={view.section} />;
+    case 'settings':
+      return <Settings client={client} section={view.section} onSignOut={signOut} />;
+    case 'organization':
+      return <Organization client={client} section={view.section} />;
+    default:
+      return null;
+  }
+}
+
 function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSignOut: () => void }) {
-  const client = useMemo(() => new Client(new Api(credentials), onSignOut), [credentials]);
+  const client = useMemo(() => new Client(credentials, { unauthorized: onSignOut, credentials: saveSession }), [credentials]);
   const state = useStore(client.state);
-  const [menuOpen, setMenuOpen] = useState(false);
+  const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
 
   useEffect(() => {
     const follow = () => {
       void client.open(parseHash(location.hash));
-      setMenuOpen(false);
+      setPanel('none');
+    };
+    const keys = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || typingInField(e)) return;
+      if (e.key === 'c' || e.key === 'x') {
+        e.preventDefault();
+        openCompose(e.key === 'c' ? 'stream' : 'private');
+      } else if (e.key === '/') {
+        e.preventDefault();
+        dispatchEvent(new Event('parley:search'));
+      }
     };
     follow();
     client.start();
     addEventListener('hashchange', follow);
+    addEventListener('keydown', keys);
     return () => {
       removeEventListener('hashchange', follow);
+      removeEventListener('keydown', keys);
       client.stop();
     };
   }, [client]);
+
+  const view = client.view;
+  useEffect(() => {
+    document.title = pageTitle(state, viewTitle(client, view));
+  });
 
   const signOut = () => {
     client.stop();
     onSignOut();
   };
-  const view = client.view;
+  const toggle = (p: 'menu' | 'people') => setPanel(panel === p ? 'none' : p);
   return (
-    <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
+    <div class={`shell${panel === 'menu' ? ' menu-open' : ''}${panel === 'people' ? ' people-open' : ''}`}>
       <header class="topbar">
-        <button class="menu-button" aria-label="Channels and views" aria-expanded={menuOpen} onClick={() => setMenuOpen(!menuOpen)}>☰</button>
+        <button class="menu-button" aria-label="Channels and views" aria-expanded={panel === 'menu'} onClick={() => toggle('menu')}>☰</button>
         <ViewTitle client={client} view={view} />
+        <SearchBox view={view} />
         <span class={`connection ${state.connection}`} role="status" data-connection={state.connection}>
           {state.connection === 'live' ? '' : 'Reconnecting…'}
         </span>
-        <a class="settings-link" href="#settings">Settings</a>
+        <button class="people-button" aria-label="People" aria-expanded={panel === 'people'} onClick={() => toggle('people')}>People</button>
+        {state.me.is_admin && <a class="settings-link" href="#organization/users">Organization</a>}
+        <a class="settings-link" href="#settings/profile">Settings</a>
         <button class="link-button" onClick={signOut}>Sign out</button>
       </header>
       <Sidebar client={client} />
       <main class="view" id="view">
-        {isMessageView(view) && (
-          <>
-            <MessageList client={client} />
-            <Compose client={client} view={view} />
-          </>
-        )}
-        {view.kind === 'drafts' && <Drafts client={client} />}
-        {view.kind === 'settings' && <Settings client={client} />}
+        <MainView client={client} view={view} signOut={signOut} />
+        <Compose client={client} view={view} />
       </main>
+      <People client={client} />
     </div>
   );
 }

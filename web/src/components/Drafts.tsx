@@ -11,16 +11,15 @@ export function Drafts({ client }: { client: Client }) {
   return (
     <ul class="drafts">
       {drafts.map((d) => {
-        const stream = d.type === 'stream' ? state.subs.get(d.to[0]!) : undefined;
-        const hash = d.type === 'stream'
+                const hash = d.type === 'stream'
           ? viewHash({ kind: 'channel', streamId: d.to[0]!, topic: d.topic })
           : viewHash({ kind: 'dm', userIds: [...d.to, state.me.user_id].sort((a, b) => a - b) });
-        const where = d.type === 'stream' ? `#${stream?.name ?? d.to[0]} › ${d.topic}` : d.to.map((id) => state.userName(id)).join(', ');
+        const where = d.type === 'stream' ? `#${state.streamName(d.to[0]!)} › ${d.topic}` : d.to.map((id) => state.userName(id)).join(', ');
         return (
           <li class="draft" key={d.id} data-draft-id={d.id}>
             <a href={hash}>{where}</a>
             <p class="draft-content">{d.content}</p>
-            <button onClick={() => void client.api.delete(`drafts/${d.id}`)}>Delete</button>
+            <button onClick={() => void client.messages.deleteDraft(d.id)}>Delete</button>
           </li>
         );
       })}

@@ -2,7 +2,7 @@
 // organization's custom emoji, filtered by name.
 import { useState } from 'preact/hooks';
 import type { Client } from '../client.js';
-import type { Reaction } from '../store.js';
+import type { Reaction } from '../types.js';
 
 export type EmojiChoice = Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>;
 
@@ -10,6 +10,8 @@ const unicode = (code: string) => String.fromCodePoint(...code.split('-').map((h
 
 /** A reaction's emoji: the Unicode character, or the custom emoji's image (same origin). */
 export function emojiGlyph(client: Client, r: EmojiChoice) {
+  // Zulip's "Plain text" emoji set shows names.
+  if (r.reaction_type === 'unicode_emoji' && client.state.settingValue('emojiset') === 'text') return <span class="emoji">:{r.emoji_name}:</span>;
   if (r.reaction_type === 'unicode_emoji') return <span class="emoji">{unicode(r.emoji_code)}</span>;
   const custom = client.state.realmEmoji.get(r.emoji_code);
   if (custom) return <img class="emoji" src={new URL(custom.source_url, location.href).pathname.replace(/^\//, '')} alt={`:${r.emoji_name}:`} />;

@@ -1,7 +1,8 @@
 // The sign-in form: email and password to POST /fetch_api_key; the organization's name and icon
 // from GET /server_settings.
 import { useEffect, useState } from 'preact/hooks';
-import { Api, ApiFailure, type Credentials } from '../api.js';
+import { ApiFailure, type Credentials } from '../api.js';
+import { fetchApiKey, serverSettings } from '../requests/public.js';
 import { OrgIcon } from './OrgIcon.js';
 
 export function Login({ onLogin }: { onLogin: (c: Credentials) => void }) {
@@ -9,7 +10,7 @@ export function Login({ onLogin }: { onLogin: (c: Credentials) => void }) {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    new Api(null).get('server_settings').then(setOrg, () => undefined);
+    serverSettings().then((s) => setOrg({ realm_name: s.realm_name, realm_icon: s.realm_icon }), () => undefined);
   }, []);
 
   async function submit(event: Event) {
@@ -18,7 +19,7 @@ export function Login({ onLogin }: { onLogin: (c: Credentials) => void }) {
     setBusy(true);
     setError('');
     try {
-      const answer = await new Api(null).post('fetch_api_key', { username: String(data.get('email')), password: String(data.get('password')) });
+      const answer = await fetchApiKey(String(data.get('email')), String(data.get('password')));
       onLogin({ email: answer.email, apiKey: answer.api_key });
     } catch (e) {
       setError(e instanceof ApiFailure ? e.message : 'Could not sign in.');

@@ -3,12 +3,12 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
 import type { Client } from '../client.js';
-import type { Message, Reaction } from '../store.js';
+import { initials } from '../people.js';
+import type { Message, Reaction } from '../types.js';
 import { EmojiPicker, emojiGlyph } from './EmojiPicker.js';
 
-const time = (seconds: number) => new Date(seconds * 1000).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' });
-
-export const initials = (name: string) => name.split(/\s+/).filter(Boolean).slice(0, 2).map((w) => w[0]!.toUpperCase()).join('');
+const time = (seconds: number, twentyFour: boolean) =>
+  new Date(seconds * 1000).toLocaleString([], { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
 
 /**
  * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
@@ -41,36 +41,36 @@ export function MessageItem({ client, message: m }: { client: Client; message: M
   const mine = m.sender_id === state.me.user_id;
   const starred = m.flags.includes('starred');
   const unread = state.unread.has(m.id);
+  const twentyFour = state.setting('twenty_four_hour_time', false);
   const act = (p: Promise<unknown>) => p.then(() => setError(''), (e) => setError(e instanceof ApiFailure ? e.message : 'Failed.'));
 
-  const raw = async () => (await client.api.get(`messages/${m.id}`, { apply_markdown: false })).message.content as string;
+  const raw = () => client.messages.raw(m.id);
   const startEdit = async () => setEditing(await raw());
   const saveEdit = (event: Event) => {
     event.preventDefault();
-    void act(client.api.patch(`messages/${m.id}`, { content: editing }).then(() => setEditing(null)));
+    void act(client.messages.edit(m.id, editing ?? '').then(() => setEditing(null)));
   };
   const remove = () => {
-    if (confirm('Delete this message?')) void act(client.api.delete(`messages/${m.id}`));
+    if (confirm('Delete this message?')) void act(client.messages.remove(m.id));
   };
   const toggleReaction = (r: Pick<Reaction, 'emoji_name' | 'emoji_code' | 'reaction_type'>) => {
     const had = m.reactions.some((x) => x.user_id === state.me.user_id && x.emoji_code === r.emoji_code && x.reaction_type === r.reaction_type);
-    const params = { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type };
-    void act(had ? client.api.delete(`messages/${m.id}/reactions`, params) : client.api.post(`messages/${m.id}/reactions`, params));
+    void act(client.messages.react(m.id, { emoji_name: r.emoji_name, emoji_code: r.emoji_code, reaction_type: r.reaction_type }, !had));
   };
   const quote = async () => dispatchEvent(new CustomEvent('parley:quote', { detail: quoteOf(m, await raw()) }));
 
   return (
-    <article class={`message${unread ? ' unread' : ''}${mine ? ' mine' : ''}`} data-message-id={m.id} tabIndex={0} aria-label={`${m.sender_full_name}, ${time(m.timestamp)}`}>
+    <article class={`message${unread ? ' unread' : ''}${mine ? ' mine' : ''}`} data-message-id={m.id} tabIndex={0} aria-label={`${m.sender_full_name}, ${time(m.timestamp, twentyFour)}`}>
       <span class="avatar" aria-hidden="true">{initials(m.sender_full_name)}</span>
       <div class="message-body">
         <header>
           <strong class="sender">{m.sender_full_name}</strong>
-          <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp)}</time>
+          <time dateTime={new Date(m.timestamp * 1000).toISOString()}>{time(m.timestamp, twentyFour)}</time>
           {m.last_edit_timestamp !== undefined && <span class="edited">(edited)</span>}
           {starred && <span class="star-mark" aria-label="Starred">★</span>}
         </header>
         {editing === null ? (
-          <div class="content rendered" onClick={toggleSpoiler} dangerouslySetInnerHTML={{ __html: m.content }} />
+          <div class="content rendered" onClick={toggleSpoiler} dangerouslySetInnerHTML={{ __html: m.match_content ?? m.content }} />
         ) : (
           <form class="edit" onSubmit={saveEdit}>
             <textarea aria-label="Edit message" value={editing} onInput={(e) => setEditing((e.target as HTMLTextAreaElement).value)} />
@@ -96,7 +96,7 @@ export function MessageItem({ client, message: m }: { client: Client; message: M
         )}
         {error && <p class="error" role="alert">{error}</p>}
         <div class="actions">
-          <button class="star" aria-pressed={starred} onClick={() => act(client.setFlag(m.id, 'starred', !starred))}>{starred ? 'Unstar' : 'Star'}</button>
+          <button class="star" aria-pressed={starred} onClick={() => act(client.messages.setFlag([m.id], 'starred', !starred))}>{starred ? 'Unstar' : 'Star'}</button>
           <button class="react" aria-expanded={picking} onClick={() => setPicking(!picking)}>React</button>
           <button class="quote" onClick={() => void quote()}>Quote</button>
           {mine && <button class="edit-button" onClick={() => void startEdit()}>Edit</button>}

@@ -1,15 +1,23 @@
 // The open view's messages, oldest first, grouped under their conversation's heading. Scrolls to
 // the first unread; loads more at either end; marks messages read once they have been seen.
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import type { Client } from '../client.js';
 import { viewHash, type View } from '../narrow.js';
-import { useStore, type Message } from '../store.js';
+import { useStore } from '../store.js';
+import type { Message } from '../types.js';
 import { MessageItem } from './MessageItem.js';
 
-function heading(client: Client, m: Message): { key: string; label: string; hash: string } {
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function heading(client: Client, m: Message): { key: string; label: string; hash: string; html?: string } {
   if (m.type === 'stream') {
-    const name = client.state.subs.get(m.stream_id!)?.name ?? String(m.stream_id);
-    return { key: `${m.stream_id}/${m.subject.toLowerCase()}`, label: `#${name} › ${m.subject || '(general chat)'}`, hash: viewHash({ kind: 'channel', streamId: m.stream_id!, topic: m.subject }) };
+    const name = client.state.streamName(m.stream_id ?? 0);
+    const label = `#${name} › ${m.subject || '(general chat)'}`;
+    const hash = viewHash({ kind: 'channel', streamId: m.stream_id ?? 0, topic: m.subject });
+    // A search's match_subject: the topic, HTML-escaped, with its matching words highlighted.
+    const html = m.match_subject !== undefined && m.match_subject.includes('<span') ? `#${escapeHtml(name)} › ${m.match_subject}` : undefined;
+    return { key: `${m.stream_id}/${m.subject.toLowerCase()}`, label, hash, ...(html === undefined ? {} : { html }) };
   }
   const ids = Array.isArray(m.display_recipient) ? m.display_recipient.map((r) => r.id).sort((a, b) => a - b) : [];
   return { key: `dm/${ids.join()}`, label: 'Direct message: ' + ids.map((id) => client.state.userName(id)).join(', '), hash: viewHash({ kind: 'dm', userIds: ids }) };
@@ -22,7 +30,7 @@ function heading(client: Client, m: Message): { key: string; label: string; hash
  */
 const marksRead = (view: View): boolean => view.kind === 'channel' || view.kind === 'dm';
 
-export function MessageList({ client }: { client: Client }) {
+export function MessageList({ client, empty }: { client: Client; empty?: ComponentChildren }) {
   const state = useStore(client.state);
   const scroller = useRef<HTMLDivElement>(null);
   const seen = useRef(new Set<number>());
@@ -88,7 +96,8 @@ export function MessageList({ client }: { client: Client }) {
   return (
     <div class="messages" ref={scroller} onScroll={onScroll} aria-busy={v.loading} data-loaded={v.loading ? undefined : v.key}>
       {v.foundOldest && v.ids.length > 0 && <p class="list-edge">The beginning of this conversation.</p>}
-      {!v.loading && v.ids.length === 0 && <p class="empty">No messages here yet.</p>}
+      {v.error && <p class="error" role="alert">{v.error}</p>}
+      {!v.loading && !v.error && v.ids.length === 0 && (empty ?? <p class="empty">No messages here yet.</p>)}
       <ol class="message-list" aria-label="Messages">
         {v.ids.map((id) => {
           const m = state.messages.get(id);
@@ -98,7 +107,7 @@ export function MessageList({ client }: { client: Client }) {
           last = h.key;
           return (
             <li key={id}>
-              {showHeading && <a class="recipient" href={h.hash}>{h.label}</a>}
+              {showHeading && (h.html === undefined ? <a class="recipient" href={h.hash}>{h.label}</a> : <a class="recipient" href={h.hash} dangerouslySetInnerHTML={{ __html: h.html }} />)}
               <MessageItem client={client} message={m} />
             </li>
           );

@@ -1,9 +1,21 @@
-// Settings: one's own status (text and emoji, POST /users/me/status), alert words, and for
-// administrators the organization's linkifiers and other users' statuses.
+// Personal settings (#settings/<section>): profile, account and security, notifications,
+// display, status and alert words, muted and followed topics and muted users.
 import type { Client } from '../client.js';
 import { useStore } from '../store.js';
-import { LinkifierSettings, UserStatusAdmin } from './AdminSettings.js';
-import { useOutcome } from './outcome.js';
+import { AccountSettings, ProfileSettings } from './AccountSettings.js';
+import { MutedSettings } from './MutedSettings.js';
+import { submitting, useOutcome } from './outcome.js';
+import { DisplaySettings, NotificationSettings } from './PreferenceSettings.js';
+import { SectionNav } from './SectionNav.js';
+
+export const SETTINGS_SECTIONS = [
+  { id: 'profile', label: 'Profile' },
+  { id: 'account', label: 'Account and privacy' },
+  { id: 'notifications', label: 'Notifications' },
+  { id: 'display', label: 'Display' },
+  { id: 'status', label: 'Status and alert words' },
+  { id: 'topics', label: 'Topics and muted users' },
+] as const;
 
 function StatusSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
@@ -13,16 +25,16 @@ function StatusSettings({ client }: { client: Client }) {
     e.preventDefault();
     const data = new FormData(e.target as HTMLFormElement);
     const emoji = String(data.get('emoji') ?? '').trim().replace(/^:|:$/g, '');
-    run(client.api.post('users/me/status', { status_text: String(data.get('text') ?? ''), emoji_name: emoji }));
+    run(client.people.setStatus('me', { status_text: String(data.get('text') ?? ''), emoji_name: emoji }));
   };
   return (
     <section>
       <h2>Your status</h2>
-      <form class="settings-form" onSubmit={submit}>
-        <label>Status text <input name="text" maxLength={60} value={mine.status_text ?? ''} /></label>
-        <label>Emoji name <input name="emoji" placeholder="e.g. palm_tree" value={mine.emoji_name ?? ''} /></label>
+      <form class="settings-form" onSubmit={submit} key={`${mine.status_text}/${mine.emoji_name}`}>
+        <label>Status text <input name="text" maxLength={60} defaultValue={mine.status_text ?? ''} /></label>
+        <label>Emoji name <input name="emoji" placeholder="e.g. palm_tree" defaultValue={mine.emoji_name ?? ''} /></label>
         <button type="submit">Save status</button>
-        <button type="button" onClick={() => run(client.api.post('users/me/status', { status_text: '', emoji_name: '' }), 'Cleared.')}>Clear</button>
+        <button type="button" onClick={() => run(client.people.setStatus('me', { status_text: '', emoji_name: '' }), 'Cleared.')}>Clear</button>
       </form>
       <p role="status">{outcome}</p>
     </section>
@@ -32,18 +44,16 @@ function StatusSettings({ client }: { client: Client }) {
 function AlertWordSettings({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [outcome, run] = useOutcome();
-  const add = (e: Event) => {
-    e.preventDefault();
-    const form = e.target as HTMLFormElement;
-    const word = String(new FormData(form).get('word') ?? '').trim();
-    if (word) run(client.api.post('users/me/alert_words', { alert_words: [word] }).then(() => form.reset()), 'Added.');
-  };
+  const add = submitting(run, (data) => {
+    const word = String(data.get('word') ?? '').trim();
+    return word ? client.people.addAlertWord(word) : null;
+  });
   return (
     <section>
       <h2>Alert words</h2>
       <ul class="alert-words">
         {state.alertWords.map((w) => (
-          <li key={w}>{w} <button aria-label={`Remove ${w}`} onClick={() => run(client.api.delete('users/me/alert_words', { alert_words: [w] }), 'Removed.')}>Remove</button></li>
+          <li key={w}>{w} <button aria-label={`Remove ${w}`} onClick={() => run(client.people.removeAlertWord(w), 'Removed.')}>Remove</button></li>
         ))}
       </ul>
       <form class="settings-form" onSubmit={add}>
@@ -55,14 +65,19 @@ function AlertWordSettings({ client }: { client: Client }) {
   );
 }
 
-export function Settings({ client }: { client: Client }) {
-  const state = useStore(client.state);
+export function Settings({ client, section, onSignOut }: { client: Client; section: string; onSignOut: () => void }) {
   return (
-    <div class="settings">
-      <StatusSettings client={client} />
-      <AlertWordSettings client={client} />
-      {state.me.is_admin && <LinkifierSettings client={client} />}
-      {state.me.is_admin && <UserStatusAdmin client={client} />}
+    <div class="settings with-sections">
+      <SectionNav page="settings" sections={SETTINGS_SECTIONS} current={section} label="Settings sections" />
+      <div class="section-body">
+        {section === 'profile' && <ProfileSettings client={client} />}
+        {section === 'account' && <AccountSettings client={client} onSignOut={onSignOut} />}
+        {section === 'notifications' && <NotificationSettings client={client} />}
+        {section === 'display' && <DisplaySettings client={client} />}
+        {section === 'status' && <><StatusSettings client={client} /><AlertWordSettings client={client} /></>}
+        {section === 'topics' && <MutedSettings client={client} />}
+        {!SETTINGS_SECTIONS.some((s) => s.id === section) && <p class="empty">No such settings page.</p>}
+      </div>
     </div>
   );
 }

@@ -1,21 +1,26 @@
-// The left column: the organization, the views (unread, mentions, starred, drafts and the user's
-// pinned navigation views), the subscribed channels with their topics, and direct messages.
+// The left column: the organization, the views (inbox, recent conversations, unread, mentions,
+// starred, followed topics, drafts and the user's pinned navigation views), the subscribed
+// channels with their topics (muted ones dimmed), and direct messages.
 import { useState } from 'preact/hooks';
 import type { Client } from '../client.js';
 import { parseHash, viewHash } from '../narrow.js';
 import { topicKey, useStore } from '../store.js';
+import { openCompose } from './Compose.js';
 import { OrgIcon } from './OrgIcon.js';
 
 const Count = ({ n }: { n: number | undefined }) => (n ? <span class="count" aria-label={`${n} unread`}>{n}</span> : null);
 
-const BUILT_IN: readonly [string, string][] = [['#unread', 'Unread'], ['#mentions', 'Mentions'], ['#starred', 'Starred'], ['#drafts', 'Drafts']];
+const BUILT_IN: readonly [string, string][] = [
+  ['#inbox', 'Inbox'], ['#recent', 'Recent conversations'], ['#unread', 'Unread'], ['#mentions', 'Mentions'], ['#starred', 'Starred'],
+  ['#followed', 'Followed topics'], ['#drafts', 'Drafts'],
+];
 
 export function Sidebar({ client }: { client: Client }) {
   const state = useStore(client.state);
   const [expanded, setExpanded] = useState<Set<number>>(new Set());
   const counts = state.unreadCounts();
   const current = viewHash(client.view);
-  const badge: Record<string, number> = { '#unread': state.unread.size, '#mentions': state.mentions.size, '#starred': state.starred.size, '#drafts': state.drafts.size };
+  const badge: Record<string, number> = { '#inbox': state.unread.size, '#unread': state.unread.size, '#mentions': state.mentions.size, '#starred': state.starred.size, '#drafts': state.drafts.size };
   // Zulip's navigation views: built-in ones may be renamed or hidden; pinned custom ones are listed.
   const named = new Map(state.navigationViews.map((v) => [v.fragment.replace(/^#?/, '#'), v]));
   const views = [
@@ -47,13 +52,17 @@ export function Sidebar({ client }: { client: Client }) {
           </li>
         ))}
       </ul>
-      <h2>Channels</h2>
+      <div class="sidebar-heading">
+        <h2>Channels</h2>
+        <a class="heading-action" href="#channels/all" aria-label="Browse channels">Browse</a>
+        <a class="heading-action" href="#channels/new" aria-label="Create a channel">+</a>
+      </div>
       <ul class="channels">
         {subs.map((sub) => {
           const isOpen = expanded.has(sub.stream_id) || (open.kind === 'channel' && open.streamId === sub.stream_id);
           const hash = viewHash({ kind: 'channel', streamId: sub.stream_id });
           return (
-            <li key={sub.stream_id} data-stream-id={sub.stream_id}>
+            <li key={sub.stream_id} data-stream-id={sub.stream_id} class={sub.is_muted ? 'muted-channel' : undefined}>
               <div class="channel-row">
                 <button class="expander" aria-label={`${isOpen ? 'Hide' : 'Show'} topics of ${sub.name}`} aria-expanded={isOpen} onClick={() => toggle(sub.stream_id)}>
                   {isOpen ? '▾' : '▸'}
@@ -67,7 +76,7 @@ export function Sidebar({ client }: { client: Client }) {
                   {(state.topics.get(sub.stream_id) ?? []).map((t) => {
                     const th = viewHash({ kind: 'channel', streamId: sub.stream_id, topic: t.name });
                     return (
-                      <li key={t.name}>
+                      <li key={t.name} class={state.isMuted(sub.stream_id, t.name) ? 'muted-channel' : undefined}>
                         <a href={th} aria-current={current === th ? 'page' : undefined} class="topic-link">{t.name || '(general chat)'}<Count n={counts.topics.get(topicKey(sub.stream_id, t.name))} /></a>
                       </li>
                     );
@@ -78,7 +87,10 @@ export function Sidebar({ client }: { client: Client }) {
           );
         })}
       </ul>
-      <h2>Direct messages</h2>
+      <div class="sidebar-heading">
+        <h2>Direct messages</h2>
+        <button class="heading-action" aria-label="New direct message" onClick={() => openCompose('private')}>+</button>
+      </div>
       <ul class="dms">
         {state.dmKeys.slice(0, 20).map((key) => {
           const ids = key.split(',').map(Number);
@@ -90,6 +102,10 @@ export function Sidebar({ client }: { client: Client }) {
             </li>
           );
         })}
+      </ul>
+      <ul class="phone-only more-links">
+        <li><a href="#settings/profile">Settings</a></li>
+        {state.me.is_admin && <li><a href="#organization/users">Organization</a></li>}
       </ul>
     </nav>
   );

@@ -10,3 +10,13 @@ export function useOutcome(): [string, (p: Promise<unknown>, done?: string) => v
   };
   return [message, run];
 }
+
+/** A form's submit handler: runs the request made of its fields (none: nothing to send) and empties the form once it succeeded. */
+export function submitting(run: (p: Promise<unknown>, done?: string) => void, request: (data: FormData) => Promise<unknown> | null, done = 'Added.') {
+  return (e: Event) => {
+    e.preventDefault();
+    const form = e.target as HTMLFormElement;
+    const p = request(new FormData(form));
+    if (p) run(p.then(() => form.reset()), done);
+  };
+}
