@@ -159,7 +159,7 @@ t.test('the Slack-compatible integration answers {ok: true}, and its errors as S
   } catch (error) {
     t.ok(error instanceof SlackWebhookError);
     const slack = error as SlackWebhookError;
-    t.same([slack.status, slack.code, slack.toJSON()], [400, 'REQUEST_VARIABLE_MISSING', { ok: false, error: "Missing 'payload' argument" }]);
+    t.same([slack.status, slack.code, slack.wireBody()], [400, 'REQUEST_VARIABLE_MISSING', { ok: false, error: "Missing 'payload' argument" }]);
   }
   t.same(receiveWebhook(ctx, bot, 'slack_incoming', webhookRequest({ text: null }, { params: { stream: 'commits' } })), { ok: true }, 'nothing to post is still a success');
 });

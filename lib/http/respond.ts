@@ -40,7 +40,7 @@ export function sendSuccess(
 }
 
 export function sendError(res: ServerResponse, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {
-  sendJson(res, error.status, error.toJSON(), { ...headers, ...error.headers });
+  sendJson(res, error.status, error.wireBody(), { ...headers, ...error.headers });
 }
 
 /** A handler result that is not JSON (for example a custom emoji image); a stream body is piped. */

@@ -21,13 +21,19 @@ const OWNER_NOTICE_SECONDS = 5 * 60;
 export const webhookAnswerSchema = z.object({ ok: z.literal(true).optional() });
 export type WebhookAnswer = z.infer<typeof webhookAnswerSchema>;
 
-/** An error of the Slack-compatible integration, answered as Slack does: `{"ok": false, "error": msg}`. */
+/**
+ * An error of the Slack-compatible integration, answered over HTTP as Slack does (Zulip's
+ * slack_error_handler): `{"ok": false, "error": msg}` with the error's status.
+ */
 export class SlackWebhookError extends ApiError {
-  override toJSON(): ReturnType<ApiError['toJSON']> {
-    // Slack's error body has none of Zulip's fields; the answer is written from this object as it is.
-    return { ok: false, error: this.message } as unknown as ReturnType<ApiError['toJSON']>;
+  override wireBody(): { ok: false; error: string } {
+    return { ok: false, error: this.message };
   }
 }
+
+/** Zulip's INVALID_JSON_MESSAGE (zerver/lib/webhooks/common.py), told to the bot's owner. */
+const invalidJsonNotice = (webhookName: string): string =>
+  `Hi there! It looks like you tried to set up the Zulip ${webhookName} integration,\nbut didn't correctly configure the webhook to send data in the JSON format\nthat this integration expects!`;
 
 /** Zulip's client name for a webhook's messages: ZulipGitHubWebhook. */
 export const webhookClient = (integration: Integration): string => `Zulip${integration.webhookName}Webhook`;
@@ -95,6 +101,8 @@ export function receiveWebhook(ctx: Ctx, actor: Actor, integrationName: string, 
     if (integration.slackAnswers && error instanceof ApiError) {
       throw new SlackWebhookError(error.code, error.message, { status: error.status, headers: error.headers });
     }
+    // Zulip's webhook_view: a body that is not JSON is the sender's setup, so the owner is told.
+    if (error instanceof ApiError && error.code === 'INVALID_JSON') notices.unshift(invalidJsonNotice(integration.webhookName));
     throw error;
   } finally {
     const first = notices[0];

@@ -4,7 +4,7 @@
 // apply the same to all of them.
 import type { IncomingMessage } from 'node:http';
 import type { Credential } from '../domain/callers.js';
-import { unauthorized, type ApiError } from '../errors.js';
+import { missing, unauthorized, type ApiError } from '../errors.js';
 import { parseBasicAuth } from '../http/basic_auth.js';
 
 interface WayInReader {
@@ -24,6 +24,21 @@ const WAYS_IN = {
       return { kind: 'apiKey', email, apiKey };
     },
     absent: () => unauthorized('Missing authorization header for basic auth'),
+  },
+  /**
+   * Zulip's webhook_view: an API key alone, as the `api_key` query parameter of the URL a service is
+   * given (stripped, as Zulip strips it). Read from the query string only, before the body; the
+   * value never goes further than the credential (the route's parameters and logs leave it out).
+   */
+  webhookKey: {
+    read(req) {
+      const url = req.url ?? '';
+      const queryAt = url.indexOf('?');
+      if (queryAt < 0) return undefined;
+      const apiKey = new URLSearchParams(url.slice(queryAt + 1)).get('api_key');
+      return apiKey === null ? undefined : { kind: 'webhookKey', apiKey: apiKey.trim() };
+    },
+    absent: () => missing('api_key'),
   },
 } satisfies Record<string, WayInReader>;
 
