@@ -137,7 +137,8 @@ t.test('errors of the integration post nothing: unsupported events (HTTP 200), m
   fails(t, () => receiveWebhook(ctx, bot, 'github', github({ stream: 'commits' }, null, { raw: '{' })), { status: 400, code: 'INVALID_JSON', msg: 'Malformed JSON' });
   fails(t, () => receiveWebhook(ctx, bot, 'github', github({ stream: 'commits', topic: 'bad\u0000topic' })), { status: 400, code: 'BAD_REQUEST', msg: 'Invalid character in topic, at position 4!' });
   fails(t, () => receiveWebhook(ctx, bot, 'gitbucket', github({ stream: 'commits' })), { status: 404, code: 'NOT_FOUND', msg: 'Not Found' });
-  t.equal(messageCount(s), before);
+  t.equal(messageCount(s), before + 1, "only the owner's notice about the body that is not JSON");
+  t.equal(lastMessage(s)!.stream_id, null);
 });
 
 t.test('several messages (Alertmanager topics) are posted in order, all or none', async (t) => {
