@@ -27,7 +27,19 @@ export const integrationRoutes = {
       payload: str().optional().describe("The payload as a form field's JSON text (Slack's and GitHub's form content type), in place of a JSON body"),
     },
     response: webhookAnswerSchema,
-    errors: ['BAD_REQUEST', 'INVALID_API_KEY', 'INVALID_JSON', 'MISSING_HTTP_EVENT_HEADER', 'ANOMALOUS_WEBHOOK_PAYLOAD', 'UNSUPPORTED_WEBHOOK_EVENT_TYPE', 'STREAM_DOES_NOT_EXIST', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
+    errors: [
+      'BAD_REQUEST',
+      'REQUEST_VARIABLE_MISSING',
+      'INVALID_API_KEY',
+      'USER_DEACTIVATED',
+      'INVALID_JSON',
+      'MISSING_HTTP_EVENT_HEADER',
+      'ANOMALOUS_WEBHOOK_PAYLOAD',
+      // Zulip's UnsupportedWebhookEventTypeError answers 200: the service should not retry.
+      { code: 'UNSUPPORTED_WEBHOOK_EVENT_TYPE', status: 200 },
+      'STREAM_DOES_NOT_EXIST',
+      'NOT_FOUND',
+    ],
     handler: (ctx, { actor }, { integration, stream, topic, onlyEvents, excludeEvents, payload }, request) =>
       receiveWebhook(ctx, actor, integration, toWebhookRequest(request.raw ?? sentRaw({}), { stream, topic, only_events: onlyEvents, exclude_events: excludeEvents, payload })),
   }),
