@@ -2,6 +2,7 @@
 // integration URL generator show), in the shape of Zulip's realm_incoming_webhook_bots.
 import t from 'tap';
 import { INTEGRATIONS, integrationSummarySchema, listIntegrations } from '../lib/integrations/registry.js';
+import { startServer } from './helpers.js';
 
 t.test('every integration: its URL name, display name, event types and URL options', async (t) => {
   const list = listIntegrations();
@@ -17,4 +18,12 @@ t.test('every integration: its URL name, display name, event types and URL optio
   t.same(list.find((entry) => entry.name === 'grafana')!.all_event_types, ['ok', 'pending', 'alerting', 'paused', 'firing', 'resolved']);
   t.equal(list.find((entry) => entry.name === 'sentry')!.all_event_types, null, 'no event filtering');
   t.same([...INTEGRATIONS.keys()].sort(), list.map((entry) => entry.name));
+});
+
+t.test("POST /register's realm_incoming_webhook_bots is the list, as Zulip's fetch type gives it", async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const reply = await s.request('POST', '/register', { as: s.owner, params: { fetch_event_types: ['realm_incoming_webhook_bots'] } });
+  t.same(reply.body.realm_incoming_webhook_bots, listIntegrations());
+  t.same(listIntegrations()[0]!.config_options, [], 'no integration takes options at bot creation');
 });

@@ -18,9 +18,18 @@ export const integrationSummarySchema = z.object({
   display_name: z.string(),
   /** Null: the integration's messages cannot be filtered by event type. */
   all_event_types: z.array(z.string()).nullable(),
+  /** Options set when the bot is created: none of parley's integrations has one. */
+  config_options: z.array(z.never()),
   url_options: z.array(z.object({ key: z.string(), label: z.string(), validator: z.enum(['check_string', 'check_bool']) })),
 });
 export type IntegrationSummary = z.infer<typeof integrationSummarySchema>;
+
+/** POST /register's realm_incoming_webhook_bots: the same for everyone, and never changing while the server runs. */
+export const incomingWebhookBotStateSchema = z.object({ realm_incoming_webhook_bots: z.array(integrationSummarySchema) });
+
+export function fetchIncomingWebhookBotState(): z.infer<typeof incomingWebhookBotStateSchema> {
+  return { realm_incoming_webhook_bots: listIntegrations() };
+}
 
 /**
  * The integrations in the shape of Zulip's realm_incoming_webhook_bots (POST /register): event
@@ -31,6 +40,7 @@ export function listIntegrations(): IntegrationSummary[] {
     name: integration.name,
     display_name: integration.displayName,
     all_event_types: integration.events === null ? null : [...integration.events],
+    config_options: [],
     url_options: integration.urlOptions.map((option) => ({
       key: option.name,
       label: option.label,
