@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { selectOwnerNoticeTime, upsertOwnerNoticeTime } from '../store/bot_services.js';
-import { selectActiveSubscriberIds, type StreamRow } from '../store/streams.js';
+import { selectHasActiveSubscriber, type StreamRow } from '../store/streams.js';
 import { selectUserById } from '../store/users.js';
 import { addressedStream, checkTopic } from '../domain/message_addressee.js';
 import { sendMessage } from '../domain/message_send.js';
@@ -56,7 +56,7 @@ function channelFor(ctx: Ctx, actor: Actor, stream: string, topic: string, notic
   const checked = checkTopic(topic);
   try {
     const row = byId ? addressedStream(ctx, { kind: 'stream_id', id: Number(stream), topic: checked }) : addressedStream(ctx, { kind: 'stream', name: stream, topic: checked });
-    if (selectActiveSubscriberIds(ctx.store, row.id).length === 0) {
+    if (!selectHasActiveSubscriber(ctx.store, row.id)) {
       notices.push(`Your bot ${identity} tried to send a message to channel #**${row.name}**. The channel exists but does not have any subscribers.`);
     }
     return row;
