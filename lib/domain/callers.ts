@@ -17,7 +17,14 @@ export type Credential =
   /** An API key alone: an incoming webhook's `api_key` parameter (Zulip's webhook_view). */
   | { readonly kind: 'webhookKey'; readonly apiKey: string }
   /** A user the host application vouches for: the in-process API. */
-  | { readonly kind: 'trusted'; readonly userId: number };
+  | { readonly kind: 'trusted'; readonly userId: number }
+  /** The web client's session cookie (lib/accounts/sessions.ts), already found unexpired: its user and row id. */
+  | { readonly kind: 'session'; readonly userId: number; readonly sessionId: number }
+  /**
+   * The embedding application's `authenticate(request)` hook (options.authenticate): the user it
+   * names, and whether it meant a bot (a bot is refused unless it did).
+   */
+  | { readonly kind: 'host'; readonly userId: number; readonly bot: boolean };
 
 export interface Caller {
   /** Who is calling, as domain functions take it; one frozen object per user row. */
@@ -56,6 +63,9 @@ class UserRows {
 }
 
 const MAX_CACHED_USERS = 10_000;
+
+/** A way in that names a user id which is not (or, for the host's hook, not meant to be) an account. */
+const NOT_AN_ACCOUNT = 'Not logged in: API authentication or user session required';
 
 /** The rows this process last read, per server. */
 const LAST = Symbol('parley.lastUserRows');
@@ -108,6 +118,9 @@ function find(ctx: Ctx, rows: UserRows, credential: Credential): Known | undefin
   return known;
 }
 
+/** The credentials that present an API key (HTTP Basic's, a webhook URL's). */
+const hasKey = (credential: Credential): credential is Extract<Credential, { apiKey: string }> => credential.kind === 'apiKey' || credential.kind === 'webhookKey';
+
 /**
  * Why a credential is refused: HTTP Basic's 401 UNAUTHORIZED (Zulip's REST authentication turns
  * every refusal into it), or for a webhook's `api_key` the errors Zulip's webhook_view lets through
@@ -121,8 +134,11 @@ function refused(credential: Credential, msg: string): ApiError {
 /** The caller `known` is, if the credential and the account rules let it pass; throws the 401 otherwise. */
 function admit(known: Known | undefined, rows: UserRows, credential: Credential, rules: CallerRules): Caller {
   // The key found by its own value is compared too: a miss costs the same as a wrong key.
-  if (credential.kind !== 'trusted' && !checkApiKey(credential.apiKey, known?.row)) throw refused(credential, 'Invalid API key');
-  if (known === undefined) throw refused(credential, 'Invalid API key');
+  if (hasKey(credential) && !checkApiKey(credential.apiKey, known?.row)) throw refused(credential, 'Invalid API key');
+  if (credential.kind === 'host' && (known === undefined || (known.row.bot_type !== null && !credential.bot))) {
+    throw unauthorized(NOT_AN_ACCOUNT);
+  }
+  if (known === undefined) throw refused(credential, credential.kind === 'session' ? NOT_AN_ACCOUNT : 'Invalid API key');
   const refusedWhy = refusal(known.row, rules);
   if (refusedWhy !== undefined) throw refused(credential, refusedWhy);
   return { actor: known.actor, row: known.row, version: rows.version, credential };
@@ -134,7 +150,7 @@ function admit(known: Known | undefined, rows: UserRows, credential: Credential,
  * (`confirm`).
  */
 export function authenticate(ctx: Ctx, credential: Credential, rules: CallerRules): Caller {
-  if (credential.kind !== 'trusted' && !apiKeyWellFormed(credential.apiKey)) throw refused(credential, 'Malformed API key');
+  if (hasKey(credential) && !apiKeyWellFormed(credential.apiKey)) throw refused(credential, 'Malformed API key');
   const last = lastRead(ctx).rows;
   const known = last && kept(last, credential);
   if (last !== undefined && known !== undefined) {

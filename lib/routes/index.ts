@@ -25,6 +25,9 @@ import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
 import { integrationRoutes } from './integrations.js';
+import { sessionRoutes } from './sessions.js';
+import { inviteRoutes } from './invites.js';
+import { accountRoutes } from './accounts.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -57,6 +60,9 @@ export const routeGroups = {
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
   integrations: integrationRoutes,
+  sessions: sessionRoutes,
+  invites: inviteRoutes,
+  accounts: accountRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

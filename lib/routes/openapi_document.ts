@@ -75,8 +75,13 @@ function commonErrors(route: RouteDef, hasBody: boolean): ErrorCode[] {
 const errorKey = (error: ErrorCode | ErrorVariant): string =>
   typeof error === 'string' ? `${ERROR_CODES[error]} ${error}` : `${error.status} ${error.code}`;
 
-/** The security scheme of each way in (components.securitySchemes). */
-const SECURITY_SCHEMES: Readonly<Record<WayIn, string>> = { basic: 'basicAuth', webhookKey: 'apiKeyQuery' };
+/**
+ * The security scheme of each way in an API client uses (components.securitySchemes); the web
+ * client's session and the embedding application's hook are not for API clients.
+ */
+const SECURITY_SCHEMES: Readonly<Partial<Record<WayIn, string>>> = { basic: 'basicAuth', webhookKey: 'apiKeyQuery' };
+
+const securityOf = (waysIn: readonly WayIn[]): Json[] => waysIn.flatMap((way) => (SECURITY_SCHEMES[way] === undefined ? [] : [{ [SECURITY_SCHEMES[way]]: [] }]));
 
 const jsonSchemaOf = (response: Json): Json => ((response.content as Json)['application/json'] as Json).schema as Json;
 
@@ -145,7 +150,7 @@ function operation(group: string, name: string, route: RouteDef): Json {
     operationId: `${group}.${name}`,
     summary: route.summary,
     tags: [group],
-    security: route.access === 'public' ? [] : (route.waysIn ?? ['basic']).map((way) => ({ [SECURITY_SCHEMES[way]]: [] })),
+    security: route.access === 'public' ? [] : securityOf(route.waysIn ?? ['basic']),
     parameters,
     responses,
   };

@@ -188,11 +188,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     // bot_service (outgoing webhook bots' services) and bot_owner_notice: new tables, created when
-    // schema.sql is applied after this step.
-    version: 20,
+    // schema.sql is applied after this step (numbered after main's 21 and 22, the sessions and
+    // invitations, which a database may already have).
+    version: 23,
     up() {},
   },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 20;
+export const SCHEMA_VERSION = 23;
