@@ -133,6 +133,14 @@ t.test("the key: missing, malformed, wrong, a deactivated bot's (Zulip's webhook
   t.same(await post(s, 'json', { query: { api_key: bot.api_key, stream: 'commits' }, body }), { status: 401, body: { result: 'error', msg: 'Account is deactivated', code: 'USER_DEACTIVATED' } });
 });
 
+t.test('the api_key parameter is a way into the webhook URLs only', async (t) => {
+  const { s, owner } = await world(t);
+  const me = await fetch(`${s.url}/api/v1/users/me?api_key=${owner.api_key}`);
+  t.same([me.status, await me.json()], [401, { result: 'error', msg: 'Missing authorization header for basic auth', code: 'UNAUTHORIZED' }]);
+  const send = await fetch(`${s.url}/api/v1/messages?api_key=${owner.api_key}`, { method: 'POST', body: new URLSearchParams({ type: 'stream', to: 'commits', topic: 't', content: 'x' }) });
+  t.equal(send.status, 401, 'not even where incoming webhook bots may post');
+});
+
 t.test("any account's key posts, as Zulip's webhook_view allows; a human has no owner to send a direct message to", async (t) => {
   const { s, owner } = await world(t);
   t.same(await post(s, 'json', { query: { api_key: owner.api_key, stream: 'commits' }, body: '{"b": 2}' }), { status: 200, body: { result: 'success', msg: '' } });
