@@ -226,3 +226,13 @@ t.test('the api_key never reaches a log, an answer or a message', async (t) => {
   const stored = (s.db.prepare('SELECT group_concat(content) FROM message').pluck().get() as string) ?? '';
   for (const text of [JSON.stringify(answers), logged.join('\n'), stored]) t.notOk(text.includes(bot.api_key.slice(0, 16)), 'no part of the key');
 });
+
+t.test('wrong webhook keys count as failed authentications of the address; a valid key still posts', async (t) => {
+  const s = await startServer({ rateLimit: { requestsPerMinute: 1000, authAttemptsPerMinute: 3 } });
+  t.teardown(() => s.close());
+  const bot = withAuth((await s.request('POST', '/bots', { as: s.owner, params: { full_name: 'Hook', short_name: 'hook', bot_type: 2 } })).body as never);
+  const statuses: number[] = [];
+  for (let i = 0; i < 5; i += 1) statuses.push((await post(s, 'json', { query: { api_key: `${i}`.repeat(32) }, body: '{}' })).status);
+  t.same(statuses, [401, 401, 401, 429, 429], 'three failures, then 429s');
+  t.same((await post(s, 'json', { query: { api_key: bot.api_key }, body: '{}' })).status, 200, 'the valid key is never refused for others\' failures');
+});
