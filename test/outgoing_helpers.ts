@@ -150,6 +150,6 @@ export function postedBy(s: TestServer, senderId: number): Posted[] {
 }
 
 /** The outgoing_webhook deliveries still in the outbox. */
-export function pendingDeliveries(s: TestServer): number {
+export function pendingDeliveries(s: Pick<TestServer, 'db'>): number {
   return s.db.prepare("SELECT count(*) FROM delivery WHERE kind = 'outgoing_webhook'").pluck().get() as number;
 }
