@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
+import { fromEnv, integer, openChat, parse, processIo, required, secret, switchFromEnv, UsageError, type Io, type Values } from './cli_args.js';
 import { PASSWORD_ENV, userCommand } from './cli_user.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';

@@ -3,6 +3,7 @@
 // posted back where the message was, by the bot (https://zulip.com/api/outgoing-webhooks).
 import t, { type Test } from 'tap';
 import { contextOf } from '../lib/context.js';
+import { botOf } from './bot_helpers.js';
 import { sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
 import { channel, outgoingBot, outgoingServer, pendingDeliveries, postedBy, settle, startTarget, tokenOf } from './outgoing_helpers.js';
 
@@ -125,8 +126,9 @@ t.test('what triggers nothing: a bot subscribed but not mentioned, a mention in 
   await sendToStream(s, iago, 'Verona', 't', 'no mention here');
   await sendToStream(s, iago, 'Verona', 't', '`@**Echo Bot**` in code');
   await sendToStream(s, iago, 'Verona', 't', '@_**Echo Bot** a silent mention');
-  const generic = await s.request('POST', '/bots', { as: iago, params: { full_name: 'Plain Bot', short_name: 'plain' } });
-  await s.request('POST', '/messages', { as: { email: generic.body.email, api_key: generic.body.api_key }, params: { type: 'stream', to: 'Verona', topic: 't', content: '@**Echo Bot** hi' } });
+  const generic = await botOf(s, iago, 'plain');
+  await s.request('POST', '/users/me/subscriptions', { as: generic, params: { subscriptions: [{ name: 'Verona' }] } });
+  t.equal((await s.request('POST', '/messages', { as: generic, params: { type: 'stream', to: 'Verona', topic: 't', content: '@**Echo Bot** hi' } })).status, 200);
   await settle(s);
   t.equal(pendingDeliveries(s), 0);
   t.equal(target.requests.length, 0);
