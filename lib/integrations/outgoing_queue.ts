@@ -37,9 +37,10 @@ export interface TriggeringMessage {
  * one: a send that reaches no bot reads nothing more than the cached set of bots.
  */
 export function queueOutgoingWebhooks(ctx: Ctx, message: TriggeringMessage): void {
-  if (message.senderIsBot) return;
+  const possible = message.kind === 'stream' ? [...message.mentionedUserIds] : message.recipientIds;
+  if (message.senderIsBot || possible.length === 0) return;
   const bots = botIds(ctx);
-  const candidates = [...(message.kind === 'stream' ? message.mentionedUserIds : message.recipientIds)].filter((id) => bots.has(id));
+  const candidates = possible.filter((id) => bots.has(id));
   if (candidates.length === 0) return;
   const events = serviceBotEvents({
     senderIsBot: message.senderIsBot,
