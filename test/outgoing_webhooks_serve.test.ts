@@ -87,44 +87,40 @@ async function topicMessages(served: Served, topic: string): Promise<{ sender_fu
   return reply.body.messages;
 }
 
-t.test('a mention of the bot gets its answer in the topic, from a bot server on 127.0.0.1 (PARLEY_WEBHOOKS_ALLOW_PRIVATE=1)', async (t) => {
-  const served = await serve(t, { PARLEY_WEBHOOKS_ALLOW_PRIVATE: '1' });
-  const placeholder = await createBot(served, 'http://127.0.0.1:1/');
-  const botServerAt = await botServer(t, [placeholder]);
+/**
+ * `parley serve` with `env`, the bot server, an outgoing webhook bot pointing at it, and a mention
+ * of the bot in `topic` of #general: the topic's messages once the bot has posted, and what the
+ * bot server saw.
+ */
+async function mentionTheBot(t: Test, env: Record<string, string | undefined>, topic: string) {
+  const served = await serve(t, env);
+  const bot = await createBot(served, 'http://127.0.0.1:1/');
+  const botServerAt = await botServer(t, [bot]);
   const auth = { authorization: basic(served.owner.email, served.owner.apiKey) };
-  await sendRequest(served.url, 'PATCH', `/bots/${placeholder.id}`, { headers: auth, params: { service_payload_url: JSON.stringify(botServerAt.url) } });
+  await sendRequest(served.url, 'PATCH', `/bots/${bot.id}`, { headers: auth, params: { service_payload_url: JSON.stringify(botServerAt.url) } });
   await sendRequest(served.url, 'POST', '/users/me/subscriptions', { headers: auth, params: { subscriptions: JSON.stringify([{ name: 'general' }]) } });
-  await sendRequest(served.url, 'POST', '/messages', { headers: auth, params: { type: 'stream', to: 'general', topic: 'greetings', content: '@**Hello World** hello there' } });
-  let messages = await topicMessages(served, 'greetings');
+  await sendRequest(served.url, 'POST', '/messages', { headers: auth, params: { type: 'stream', to: 'general', topic, content: '@**Hello World** hello there' } });
+  let messages = await topicMessages(served, topic);
   for (let i = 0; i < 200 && messages.length < 2; i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 25));
-    messages = await topicMessages(served, 'greetings');
+    messages = await topicMessages(served, topic);
   }
-  t.same(
-    messages.map((m) => [m.sender_full_name, m.content]),
-    [
-      ['Owner', `<p><span class="user-mention" data-user-id="${placeholder.id}">@Hello World</span> hello there</p>`],
-      ['Hello World', '<p>beep boop</p>'],
-    ],
-  );
-  t.same(botServerAt.seen, [{ status: 200, trigger: 'mention' }]);
+  return { bot, messages: messages.map((m) => [m.sender_full_name, m.content]), seen: botServerAt.seen };
+}
+
+t.test('a mention of the bot gets its answer in the topic, from a bot server on 127.0.0.1 (PARLEY_WEBHOOKS_ALLOW_PRIVATE=1)', async (t) => {
+  const { bot, messages, seen } = await mentionTheBot(t, { PARLEY_WEBHOOKS_ALLOW_PRIVATE: '1' }, 'greetings');
+  t.same(messages, [
+    ['Owner', `<p><span class="user-mention" data-user-id="${bot.id}">@Hello World</span> hello there</p>`],
+    ['Hello World', '<p>beep boop</p>'],
+  ]);
+  t.same(seen, [{ status: 200, trigger: 'mention' }]);
 });
 
 t.test('without PARLEY_WEBHOOKS_ALLOW_PRIVATE the bot server on 127.0.0.1 is never asked', async (t) => {
-  const served = await serve(t, {});
-  const placeholder = await createBot(served, 'http://127.0.0.1:1/');
-  const botServerAt = await botServer(t, [placeholder]);
-  const auth = { authorization: basic(served.owner.email, served.owner.apiKey) };
-  await sendRequest(served.url, 'PATCH', `/bots/${placeholder.id}`, { headers: auth, params: { service_payload_url: JSON.stringify(botServerAt.url) } });
-  await sendRequest(served.url, 'POST', '/users/me/subscriptions', { headers: auth, params: { subscriptions: JSON.stringify([{ name: 'general' }]) } });
-  await sendRequest(served.url, 'POST', '/messages', { headers: auth, params: { type: 'stream', to: 'general', topic: 'refused', content: '@**Hello World** hello' } });
-  let messages = await topicMessages(served, 'refused');
-  for (let i = 0; i < 200 && messages.length < 2; i += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    messages = await topicMessages(served, 'refused');
-  }
-  t.same(messages[1], { ...messages[1], sender_full_name: 'Hello World', content: '<p>Failure! Third party responded with 407</p>' });
-  t.same(botServerAt.seen, []);
+  const { messages, seen } = await mentionTheBot(t, {}, 'refused');
+  t.same(messages[1], ['Hello World', '<p>Failure! Third party responded with 407</p>']);
+  t.same(seen, []);
 });
 
 t.test('PARLEY_WEBHOOKS_ALLOW_PRIVATE takes 1 or 0', async (t) => {
