@@ -24,6 +24,9 @@ import { uploadRoutes } from './uploads.js';
 import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
+import { sessionRoutes } from './sessions.js';
+import { inviteRoutes } from './invites.js';
+import { accountRoutes } from './accounts.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -55,6 +58,9 @@ export const routeGroups = {
   botStorage: botStorageRoutes,
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
+  sessions: sessionRoutes,
+  invites: inviteRoutes,
+  accounts: accountRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

@@ -1,10 +1,6 @@
 // The client's only way to the server: parley's public HTTP API (the one Zulip clients use),
-// with HTTP Basic credentials. The API key stays in memory and sessionStorage (session.ts).
-
-export interface Credentials {
-  email: string;
-  apiKey: string;
-}
+// signed in by its session: an HttpOnly cookie the browser sends (POST /sessions made it; the
+// page never sees it, and holds no API key), or the embedding application's own sign-in.
 
 /** An error answer of the API ({"result":"error","code","msg"}), or a network failure (status 0). */
 export class ApiFailure extends Error {
@@ -35,15 +31,11 @@ export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 interface Envelope { result?: string; code?: string; msg?: string }
 
 export class Api {
-  /** Called when the credentials stop working (the key was regenerated or the user deactivated). */
+  /** Called when the session stops working (signed out elsewhere, ended in settings, deactivated). */
   onUnauthorized?: () => void;
-
-  constructor(public credentials: Credentials | null) {}
 
   /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
   async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
-    const headers: Record<string, string> = {};
-    if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
     let url = API_ROOT + path.replace(/^\//, '');
     let body: URLSearchParams | FormData | null = null;
     if (params instanceof FormData) body = params;
@@ -53,9 +45,9 @@ export class Api {
     } else body = form(params);
     let response: Response;
     try {
-      // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
-      // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
-      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit' });
+      // The session cookie goes with it (same origin only). A 401 answers a page's fetch with a
+      // session challenge, not Basic's, so the browser prompts for no password.
+      response = await fetch(url, { method, body, signal: signal ?? null, cache: 'no-store', credentials: 'same-origin' });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
@@ -66,7 +58,7 @@ export class Api {
     } catch {
       throw new ApiFailure(response.status, 'BAD_RESPONSE', `The server answered ${response.status}.`);
     }
-    if (response.status === 401 && this.credentials) this.onUnauthorized?.();
+    if (response.status === 401) this.onUnauthorized?.();
     if (!response.ok || data.result !== 'success') {
       throw new ApiFailure(response.status, String(data.code ?? 'BAD_REQUEST'), String(data.msg ?? 'Error'));
     }
