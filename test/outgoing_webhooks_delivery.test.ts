@@ -166,3 +166,16 @@ t.test('a message deleted before its delivery is not sent', async (t) => {
   t.equal(target.requests.length, 0);
   t.equal(pendingDeliveries(s), 0);
 });
+
+t.test('a reply that cannot be posted (a participant deactivated meanwhile) is dropped; the delivery still ends', async (t) => {
+  const { s, target, iago, bot } = await world(t);
+  const othello = await s.user('member', { fullName: 'Othello' });
+  contextOf(s.chat).tx(() => {
+    s.chat.api.messages.send(iago.user_id, { type: 'direct', to: [bot.user_id, othello.user_id], content: 'ping all' });
+    s.chat.api.users.deactivate(s.owner.user_id, { userId: othello.user_id });
+  });
+  await target.received(1);
+  await settle(s);
+  t.same(postedBy(s, bot.user_id), [], 'nothing posted');
+  t.equal(pendingDeliveries(s), 0, 'not tried again');
+});
