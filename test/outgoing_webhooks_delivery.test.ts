@@ -3,6 +3,7 @@
 // posted back where the message was, by the bot (https://zulip.com/api/outgoing-webhooks).
 import t, { type Test } from 'tap';
 import { contextOf } from '../lib/context.js';
+import { createTestChat } from '../lib/testing/index.js';
 import { botOf } from './bot_helpers.js';
 import { sendDirect, sendToStream, subscribe } from './messaging_helpers.js';
 import { channel, outgoingBot, outgoingServer, pendingDeliveries, postedBy, settle, startTarget, tokenOf } from './outgoing_helpers.js';
@@ -178,4 +179,17 @@ t.test('a reply that cannot be posted (a participant deactivated meanwhile) is d
   await settle(s);
   t.same(postedBy(s, bot.user_id), [], 'nothing posted');
   t.equal(pendingDeliveries(s), 0, 'not tried again');
+});
+
+t.test("the test kit's chat reaches a bot server on 127.0.0.1: a mention gets the reply", async (t) => {
+  const chat = await createTestChat();
+  t.teardown(() => chat.close());
+  const target = await startTarget(t, { body: { content: 'pong' } });
+  const owner = chat.users.owner;
+  const bot = await chat.api.users.createBot(owner, { fullName: 'Echo Bot', shortName: 'echo', botType: 3, payloadUrl: target.url });
+  chat.api.messages.send(owner, { type: 'stream', to: 'general', topic: 'ping', content: '@**Echo Bot** ping' });
+  await target.received(1);
+  const replies = () => chat.db.prepare('SELECT content, topic FROM message WHERE sender_id = ?').all(bot.user_id);
+  while (replies().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  t.same(replies(), [{ content: 'pong', topic: 'ping' }]);
 });

@@ -3,11 +3,12 @@
 // or the failure notices; timeouts, connection errors and 5xx answers are retried first.
 import type { Ctx } from '../context.js';
 import type { DeliveryKind, DeliveryOutcome } from '../deliveries/outbox.js';
+import { INTERFACES } from '../domain/bot_services.js';
 import { getRealm, ZULIP_VERSION } from '../domain/realm.js';
 import { noticeContext, outgoingMessage, outgoingServices, type OutgoingService } from './outgoing_message.js';
 import { postInConversation, postToOwner } from './outgoing_post.js';
 import { OUTGOING_WEBHOOK, type OutgoingPayload } from './outgoing_queue.js';
-import { requestBot, type BotRequest, type RequestLimits } from './outgoing_request.js';
+import { requestBot, type BotRequest, type RequestLimits, type RequestResult } from './outgoing_request.js';
 import {
   formBody,
   interpretResponse,
@@ -74,7 +75,7 @@ function prepare(ctx: Ctx, payload: OutgoingPayload): Prepared | undefined {
   if (!message || !service) return undefined;
   const context = noticeContext(ctx, message, service.bot);
   const userAgent = `ZulipOutgoingWebhook/${ZULIP_VERSION}`;
-  if (service.interface === 2) {
+  if (service.interface === INTERFACES.slack) {
     const host = new URL(getRealm(ctx).url).host;
     const form = slackRequest(service.bot, payload.trigger, message, { id: 1, host });
     const request = form && { url: service.baseUrl, contentType: 'application/x-www-form-urlencoded', body: formBody(form), userAgent };
@@ -92,25 +93,29 @@ const failed = (payload: OutgoingPayload, failure: Failure, reason: string): Del
 
 async function send(ctx: Ctx, payload: OutgoingPayload, signal: AbortSignal): Promise<DeliveryOutcome<OutgoingPayload>> {
   const settings = limits(ctx);
-  const prepared = ctx.tx(() => prepare(ctx, payload));
-  if (!prepared) return { status: 'sent' };
-  const { service, message, context, request } = prepared;
-  if (request === null) return failed(payload, { senderNotice: senderNotice(SLACK_DIRECT_MESSAGES) }, 'direct message to a Slack-format bot');
   const release = takeSlot(ctx, payload.bot_id, settings.maxConcurrentPerBot);
   if (!release) return { status: 'busy', dueAt: ctx.clock() + BUSY_WAIT_MS };
-  let result;
   try {
-    result = await requestBot(request, settings, ctx.timers, signal);
+    const prepared = ctx.tx(() => prepare(ctx, payload));
+    if (!prepared) return { status: 'sent' };
+    if (prepared.request === null) return failed(payload, { senderNotice: senderNotice(SLACK_DIRECT_MESSAGES) }, 'direct message to a Slack-format bot');
+    const result = await requestBot(prepared.request, settings, ctx.timers, signal);
+    return outcomeOf(payload, prepared, result, settings.timeoutMs);
   } finally {
     release();
   }
+}
+
+/** Zulip's do_rest_call's outcome of a request, as the delivery's. */
+function outcomeOf(payload: OutgoingPayload, prepared: Prepared, result: RequestResult, timeoutMs: number): DeliveryOutcome<OutgoingPayload> {
+  const { service, message, context } = prepared;
   if (result.kind === 'refused') {
     // Zulip's outgoing proxy (smokescreen) answers a disallowed address with a 407.
     const outcome = interpretResponse(service.interface, { status: 407, body: new Uint8Array() }, context);
     return failed(payload, outcome.kind === 'failure' ? outcome.failure : { senderNotice: senderNotice('Third party responded with 407') }, 'refused address');
   }
   if (result.kind === 'failed') {
-    const failure = transportFailure(result.error, context, message.content, settings.timeoutMs / 1000);
+    const failure = transportFailure(result.error, context, message.content, timeoutMs / 1000);
     if (!isRetried(result.error)) return failed(payload, failure, result.error.kind === 'other' ? result.error.type : result.error.kind);
     return { status: 'retry', reason: result.error.kind, payload: { ...payload, result: { failure } } };
   }
@@ -118,7 +123,9 @@ async function send(ctx: Ctx, payload: OutgoingPayload, signal: AbortSignal): Pr
   if (outcome.kind === 'reply') return { status: 'sent', payload: { ...payload, result: { reply: outcome.reply } } };
   if (outcome.kind === 'nothing') return { status: 'sent' };
   // A 5xx is tried again as a timeout is; after the last try it is reported as Zulip reports it.
-  if (result.status >= 500 && result.status <= 599) return { status: 'retry', reason: 'server error', code: String(result.status), payload: { ...payload, result: { failure: outcome.failure } } };
+  if (result.status >= 500 && result.status <= 599) {
+    return { status: 'retry', reason: 'server error', code: String(result.status), payload: { ...payload, result: { failure: outcome.failure } } };
+  }
   return failed(payload, outcome.failure, `status ${result.status}`);
 }
 

@@ -9,7 +9,7 @@ import { truthy } from './wild.js';
 
 /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a bot's server may take to answer. */
 export const OUTGOING_TIMEOUT_SECONDS = 10;
-/** Zulip's MAX_REQUEST_RETRIES: attempts after a timeout or a connection error, before giving up. */
+/** Zulip's MAX_REQUEST_RETRIES: attempts after a timeout or a connection error (in parley a 5xx too), before giving up. */
 export const MAX_RETRIES = 3;
 
 /** The triggering message as Zulip sends it: Markdown `content`, the HTML kept as `rendered_content`, no flags. */
