@@ -9,7 +9,7 @@ import { truthy } from './wild.js';
 
 /** Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: how long a bot's server may take to answer. */
 export const OUTGOING_TIMEOUT_SECONDS = 10;
-/** Zulip's MAX_REQUEST_RETRIES: attempts after a timeout or a connection error, before giving up. */
+/** Zulip's MAX_REQUEST_RETRIES: attempts after a timeout or a connection error (in parley a 5xx too), before giving up. */
 export const MAX_RETRIES = 3;
 
 /** The triggering message as Zulip sends it: Markdown `content`, the HTML kept as `rendered_content`, no flags. */
@@ -91,10 +91,10 @@ export interface BotReply {
   widgetContent?: unknown;
 }
 
-/** A failure: "Failure! ..." in the conversation, and the owner's direct message. */
+/** A failure: "Failure! ..." in the conversation, and the owner's direct message (none for some). */
 export interface Failure {
   senderNotice: string;
-  ownerNotice: string;
+  ownerNotice?: string;
 }
 
 export type ResponseOutcome = { kind: 'reply'; reply: BotReply } | { kind: 'nothing' } | { kind: 'failure'; failure: Failure };
@@ -182,14 +182,14 @@ export function isRetried(error: TransportError): boolean {
 }
 
 /** The failure after a request got no response (after the last retry, for those retried). */
-export function transportFailure(error: TransportError, context: NoticeContext, command: string): Failure {
+export function transportFailure(error: TransportError, context: NoticeContext, command: string, timeoutSeconds = OUTGOING_TIMEOUT_SECONDS): Failure {
   if (error.kind === 'other') {
     return {
       senderNotice: senderNotice(`An exception of type *${error.type}* occurred for message \`${command}\`! See the Zulip server logs for more information.`),
       ownerNotice: ownerNotice(context, { exception: { type: error.type, message: error.message } }),
     };
   }
-  const why = error.kind === 'timeout' ? `Request timed out after ${OUTGOING_TIMEOUT_SECONDS} seconds.` : 'A connection error occurred. Is my bot server down?';
+  const why = error.kind === 'timeout' ? `Request timed out after ${timeoutSeconds} seconds.` : 'A connection error occurred. Is my bot server down?';
   return { senderNotice: senderNotice('Bot is unavailable'), ownerNotice: ownerNotice(context, { failureMessage: why }) };
 }
 
