@@ -22,6 +22,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   web_client: () => import('./web_client.bench.js'),
   testkit: () => import('./testkit.bench.js'),
   integrations: () => import('./integrations.bench.js'),
+  organizations: () => import('./organizations.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

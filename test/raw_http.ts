@@ -20,6 +20,10 @@ export interface RawRequest {
   authorization?: string | undefined;
   /** A body sent as it is (an incoming webhook's JSON), with its headers; `params` then go in the query string. */
   body?: { contentType: string; bytes: Buffer; headers?: Readonly<Record<string, string>> } | undefined;
+  /** The Host header, when it is not the base URL's (a host of many organizations). */
+  host?: string | undefined;
+  /** More headers (a browser's Cookie and Sec-Fetch-Site). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface RawReply {
@@ -28,6 +32,7 @@ export interface RawReply {
   text: string;
   /** The parsed body, or undefined when it is not JSON. */
   json: Record<string, unknown> | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 /** Percent-encodes every byte outside the unreserved set. */
@@ -66,6 +71,8 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
     Object.assign(headers, request.body.headers, { 'content-type': request.body.contentType });
     body = request.body.bytes;
   }
+  if (request.host !== undefined) headers.host = request.host;
+  Object.assign(headers, request.headers);
   if (request.params.length > 0) {
     if (request.encoding === 'query' || request.body !== undefined) {
       path += (path.includes('?') ? '&' : '?') + formBody(request.params).toString('latin1');
@@ -94,7 +101,7 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, json });
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, json, headers: res.headers });
       });
       res.on('error', reject);
     });

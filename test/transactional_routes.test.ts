@@ -4,17 +4,16 @@
 // caller committed by another process is seen at once, and every route so marked is one whose
 // handler is synchronous. One traced server for the whole file.
 import t, { type Test } from 'tap';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { ApiError } from '../lib/errors.js';
-import { routeGroups } from '../lib/routes/index.js';
-import type { RouteDef } from '../lib/routes/route.js';
 import { basic, openTestDatabase, sendRequest } from './helpers.js';
 import { isError } from './assertions.js';
+import { allRouteEntries, calledDomainFunctions } from './route_inspection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-txroutes-'));
 let log: string[] | undefined;
@@ -32,18 +31,6 @@ const owner = await chat.admin.initOrganization({ email: 'owner@example.com', de
 const authorization = basic(owner.email, owner.api_key);
 const general = chat.api.streams.getId(owner.user_id, { stream: 'general' }).stream_id;
 const lastEventId = (): number => db.prepare('SELECT coalesce(max(id), 0) FROM event').pluck().get() as number;
-
-// Every exported function of the domain's folders (lib/domain, and the capabilities with folders of
-// their own: lib/accounts, lib/integrations), by name: what a route's handler calls. Imported
-// before the first test: tap ends a root test whose subtests have all finished while the file
-// still awaits (this file then stopped after its first tests, reporting them passed).
-const domainFunctions = new Map<string, unknown>();
-for (const folder of ['domain', 'accounts', 'integrations']) {
-  for (const file of readdirSync(new URL(`../lib/${folder}/`, import.meta.url)).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))) {
-    const module = (await import(`../lib/${folder}/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-    for (const [name, value] of Object.entries(module)) if (typeof value === 'function') domainFunctions.set(name, value);
-  }
-}
 
 type Params = Record<string, unknown>;
 const call = (method: string, path: string, params: Params = {}, auth = authorization) => sendRequest(url, method, path, { headers: { authorization: auth }, params });
@@ -119,15 +106,7 @@ t.test("an API key rotated by another process: today's 401 on a newly marked rou
   t.equal(ok.status, 200, 'the new key works');
 });
 
-/** The domain functions a handler's source calls, and which of them are async functions. */
-function calledDomainFunctions(route: RouteDef): { called: string[]; async: string[] } {
-  const called = [...String(route.handler).matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].map((m) => m[1]!).filter((name) => domainFunctions.has(name));
-  return { called, async: called.filter((name) => (domainFunctions.get(name) as () => unknown).constructor.name === 'AsyncFunction') };
-}
-
-const routes = Object.entries(routeGroups).flatMap(([group, members]) =>
-  Object.entries(members as Record<string, RouteDef>).map(([name, route]) => ({ group, name, route })),
-);
+const routes = allRouteEntries();
 
 t.test('every route marked transactional is authenticated, takes no files and calls no asynchronous domain function', async (t) => {
   const marked = routes.filter(({ route }) => route.transactional === true);

@@ -70,6 +70,7 @@ export const userRoutes = {
     },
     response: z.object({ user_id: z.int() }),
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    asynchronous: true,
     handler: (ctx, { actor }, p) => createUser(ctx, actor, p),
   }),
   update: route({
@@ -155,6 +156,7 @@ export const userRoutes = {
     },
     errors: ['BAD_REQUEST'],
     response: createdBotSchema,
+    asynchronous: true,
     handler: (ctx, { actor }, p) => createBot(ctx, actor, p),
   }),
   updateBot: route({
