@@ -11,7 +11,7 @@ import Database from 'better-sqlite3';
 import { inject } from 'light-my-request';
 import { createChatServer, type ChatOptions, type ChatServer, type Credentials } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
-import { TO_VERSION_22 } from './schema_22.js';
+import { TO_VERSION_23 } from './schema_23.js';
 import { hashPassword } from '../lib/domain/credentials.js';
 import { contextOf } from '../lib/context.js';
 import { checkStoredEvents } from './stored_events.js';
@@ -71,12 +71,12 @@ export function testChannelOptions(): { largeChannelSubscribers?: number } {
 }
 
 /**
- * With PARLEY_TEST_MIGRATED=1 a test server's database is made in schema 22's layout (before subscription periods) and migrated
+ * With PARLEY_TEST_MIGRATED=1 a test server's database is made in schema 23's layout (before subscription periods) and migrated
  * forward by createChatServer, as an existing installation's is (test/migrated/ re-runs suites so).
  */
 async function migratedSchema(db: Database.Database): Promise<void> {
   await createChatServer(db, { logger: silentLogger }).close();
-  db.exec(TO_VERSION_22);
+  db.exec(TO_VERSION_23);
 }
 
 /** A database of the test driver (a file path or ':memory:'). */

@@ -1,11 +1,11 @@
 // Shared by the message flag tests: the `update_message_flags` event and `unread_msgs` schemas, a
 // Zulip client's apply_event for unread_msgs (Zulip's raw_unread_msgs logic), and the unread
-// state recomputed straight from the tables (test/schema_22.ts USER_MESSAGE_ALL: the user_message
+// state recomputed straight from the tables (test/schema_23.ts USER_MESSAGE_ALL: the user_message
 // rows and the subscription periods' messages).
 import { z } from 'zod';
 import type Database from 'better-sqlite3';
 import { messageDetailSchema } from '../lib/domain/message_event_dicts.js';
-import { USER_MESSAGE_ALL } from './schema_22.js';
+import { USER_MESSAGE_ALL } from './schema_23.js';
 
 const id = z.int();
 

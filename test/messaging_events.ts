@@ -7,7 +7,7 @@ import type { TestServer, TestUser } from './helpers.js';
 import { streamSchema as domainStreamSchema, subscriptionSchema as domainSubscriptionSchema } from '../lib/domain/stream_dicts.js';
 import { userGroupSchema } from '../lib/domain/user_group_dicts.js';
 import { poll, register } from './messaging_helpers.js';
-import { USER_MESSAGE_ALL } from './schema_22.js';
+import { USER_MESSAGE_ALL } from './schema_23.js';
 import {
   deleteMessageEventSchemas,
   flagsAddEventSchema,

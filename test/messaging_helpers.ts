@@ -3,7 +3,7 @@
 // apply-events check are in messaging_events.ts.
 import type { Test } from 'tap';
 import type { Reply, TestServer, TestUser } from './helpers.js';
-import { USER_MESSAGE_ALL } from './schema_22.js';
+import { USER_MESSAGE_ALL } from './schema_23.js';
 
 export { bad, bothFail, isError, throwsApiError, type Expected } from './assertions.js';
 
@@ -30,7 +30,7 @@ export async function sendDirect(s: TestServer, user: TestUser, to: number[], co
 }
 
 /**
- * The user's flag bits on a message, straight from the tables (test/schema_22.ts USER_MESSAGE_ALL: a
+ * The user's flag bits on a message, straight from the tables (test/schema_23.ts USER_MESSAGE_ALL: a
  * row, or a subscription period's default), a starred_message row as bit 1 (undefined: the user
  * does not have it). Bit 1 of a stored `flags` must be 0: starred has its own table.
  */

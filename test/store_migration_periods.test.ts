@@ -1,10 +1,10 @@
-// Schema 23's data migration (lib/store/migrate_periods.ts), tested against the layout it replaces:
+// Schema 24's data migration (lib/store/migrate_periods.ts), tested against the layout it replaces:
 // an organization written with a row per recipient (today's layout: every channel small), taken
-// back to schema 22, then opened by this parley, which gives its big channel's subscribers
+// back to schema 23, then opened by this parley, which gives its big channel's subscribers
 // subscription periods and drops the rows that said only what a period says. Every user's
 // messages, flags, unread state and narrows are the same after as before, and stay the same as
 // those of a copy left in the old layout when both go on receiving, reading and starring. And
-// Zulip's system groups, which schema 23 makes.
+// Zulip's system groups, which schema 24 makes.
 import { copyFileSync } from 'node:fs';
 import t from 'tap';
 import type Database from 'better-sqlite3';
@@ -12,11 +12,11 @@ import { createChatServer, type ChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { SCHEMA_VERSION } from '../lib/store/migrations.js';
 import { open, pragma, tempFile } from './store_helpers.js';
-import { TO_VERSION_22 } from './schema_22.js';
+import { TO_VERSION_23 } from './schema_23.js';
 
 t.setTimeout(600_000);
 
-/** Every channel small: a row per recipient, as schema 22 stored every message. */
+/** Every channel small: a row per recipient, as schema 23 stored every message. */
 const ROWS_ONLY = { logger: silentLogger, largeChannelSubscribers: 1_000_000 };
 const CROWD = 300;
 
@@ -94,7 +94,7 @@ function goOn(chat: ChatServer, world: World): void {
   chat.api.messageFlags.markStreamAsRead(users.f, { streamId: chat.api.streams.getId(owner, { stream: 'crowd' }).stream_id });
 }
 
-t.test('schema 23: a big channel gets subscription periods and loses its default rows; what everyone has is the same, and stays so', async (t) => {
+t.test('schema 24: a big channel gets subscription periods and loses its default rows; what everyone has is the same, and stays so', async (t) => {
   const file = tempFile(t);
   const reference = tempFile(t, 'reference.db');
   let db: Database.Database = open(t, file);
@@ -105,7 +105,7 @@ t.test('schema 23: a big channel gets subscription periods and loses its default
   db.close();
   copyFileSync(file, reference);
   db = open(t, file);
-  db.exec(TO_VERSION_22);
+  db.exec(TO_VERSION_23);
   const rowsBefore = db.prepare('SELECT count(*) FROM user_message').pluck().get() as number;
   db.close();
 
@@ -126,7 +126,7 @@ t.test('schema 23: a big channel gets subscription periods and loses its default
   t.same(seenByAll(chat, world), seenByAll(old, world), 'and after more sends, reads and stars, the same as a copy with a row per recipient');
 });
 
-t.test("schema 23: a database of schema 22 gets Zulip's system groups, which the delete settings name", async (t) => {
+t.test("schema 24: a database of schema 23 gets Zulip's system groups, which the delete settings name", async (t) => {
   const file = tempFile(t);
   let db: Database.Database = open(t, file);
   let chat = createChatServer(db, ROWS_ONLY);
@@ -136,8 +136,8 @@ t.test("schema 23: a database of schema 22 gets Zulip's system groups, which the
   await chat.close();
   db.close();
   db = open(t, file);
-  db.exec(TO_VERSION_22);
-  t.equal(db.prepare("SELECT count(*) FROM user_group WHERE name LIKE 'role:%'").pluck().get(), 0, 'schema 22 had none');
+  db.exec(TO_VERSION_23);
+  t.equal(db.prepare("SELECT count(*) FROM user_group WHERE name LIKE 'role:%'").pluck().get(), 0, 'schema 23 had none');
   db.close();
 
   db = open(t, file);

@@ -286,7 +286,7 @@ t.test('schema 15: the event table loses its per-user index, and queued events a
   );
 });
 
-t.test('schema 22: a registration a version-17 server was forwarding to the bouncer becomes a delivery, due at once', async (t) => {
+t.test('schema 19: a registration a version-17 server was forwarding to the bouncer becomes a delivery, due at once', async (t) => {
   const { db } = await migratedFrom(
     t,
     () => undefined,

@@ -13,7 +13,8 @@ import { generateApiKey, hashPassword } from './credentials.js';
 import { getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, requireAdmin, weakestRoleSeeing, type Actor, type Role } from './roles.js';
 import { fakeEmailDomain } from './email_visibility.js';
-import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { botDict, botOwnerUserIds } from './bot_dicts.js';
+import { addBotService, type NewService } from './bot_services.js';
 import { emit } from './event_types.js';
 import { announceSystemGroupChange } from './system_groups.js';
 import { checkFullName, formatUser, isStrongPassword } from './users.js';
@@ -32,6 +33,8 @@ export interface NewUser {
   initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
+  /** An outgoing webhook bot's service, made before the realm_bot add event that shows it. */
+  service?: NewService | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
   /**
@@ -124,9 +127,10 @@ export function createAccount(ctx: Ctx, input: NewUser, passwordHash: string | n
     throw new Error(`User id ${input.id} is not a free positive integer`);
   }
   const { row, apiKey } = insertAccount(ctx, input, passwordHash);
+  if (input.service) addBotService(ctx, row.id, input.service);
   announceSystemGroupChange(ctx, [row.id], { to: row.role });
   if (input.first && input.initialChannels) createInitialChannels(ctx);
-  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: botDict(ctx, row) });
   else if (input.channels === undefined) subscribeToDefaultStreams(ctx, [row]);
   else joinChannels(ctx, row, input.channels);
   input.afterCreate?.(row);

@@ -24,6 +24,7 @@ import { uploadRoutes } from './uploads.js';
 import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
+import { integrationRoutes } from './integrations.js';
 import { sessionRoutes } from './sessions.js';
 import { inviteRoutes } from './invites.js';
 import { accountRoutes } from './accounts.js';
@@ -58,6 +59,7 @@ export const routeGroups = {
   botStorage: botStorageRoutes,
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
+  integrations: integrationRoutes,
   sessions: sessionRoutes,
   invites: inviteRoutes,
   accounts: accountRoutes,

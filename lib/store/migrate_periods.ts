@@ -1,4 +1,4 @@
-// Schema 23's data migration: a database with one user_message row per recipient gets the
+// Schema 24's data migration: a database with one user_message row per recipient gets the
 // subscription periods of its current subscriptions (schema.sql). A small channel's periods begin
 // now (its messages keep a row per recipient). A big channel's messages (by its subscriber count:
 // DEFAULT_LARGE_CHANNEL_SUBSCRIBERS) become had by period and lose the rows that say only what a

@@ -98,7 +98,6 @@ export const MIGRATIONS: readonly Migration[] = [
     },
     afterSchema(db) {
       db.exec("INSERT INTO message_fts (message_fts) VALUES ('rebuild')");
-      migrateToPeriods(db);
     },
   },
   {
@@ -186,16 +185,23 @@ export const MIGRATIONS: readonly Migration[] = [
                SELECT 'push_registration', CAST(id AS TEXT), json_object('device_id', id, 'token_id', pending_push_token_id), 0,
                       CAST(strftime('%s', 'now') AS INTEGER) * 1000
                FROM device WHERE encrypted_push_registration IS NOT NULL AND pending_push_token_id IS NOT NULL`);
-      },
     },
-    {
-    // Large organizations: subscription periods in place of the user_message rows that say only
-    // what a period says (lib/store/migrate_periods.ts); message_fts with stream_id and prefix
-    // indexes (made again and rebuilt),
-    // event.audience (an event for users named by a rule), stream.subscriber_count
-    // (counted here, then kept by the triggers schema.sql creates), the user_bots, user_inactive,
-    // user_guests and user_by_name indexes, and Zulip's system groups (rows of user_group).
+  },
+  {
+    // bot_service (outgoing webhook bots' services) and bot_owner_notice: new tables, created when
+    // schema.sql is applied after this step (numbered after main's 21 and 22, the sessions and
+    // invitations, which a database may already have).
     version: 23,
+    up() {},
+  },
+  {
+    // Large organizations (numbered after main's 23): subscription periods in place of the
+    // user_message rows that say only what a period says (lib/store/migrate_periods.ts);
+    // message_fts with stream_id and prefix indexes (made again and rebuilt); event.audience (an
+    // event for users named by a rule), stream.subscriber_count (counted here, then kept by the
+    // triggers schema.sql creates), the user_bots, user_inactive, user_guests and user_by_name
+    // indexes, and Zulip's system groups (rows of user_group).
+    version: 24,
     up(db) {
       // The full-text index gains the stream_id column and prefix indexes: made again, filled below.
       for (const trigger of ['message_fts_insert', 'message_fts_delete', 'message_fts_update']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`);
@@ -216,4 +222,4 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 23;
+export const SCHEMA_VERSION = 24;

@@ -75,7 +75,6 @@ export type ListedUserRow = Pick<
   'id' | 'email' | 'full_name' | 'role' | 'is_active' | 'bot_type' | 'bot_owner_id' | 'date_joined' | 'timezone' | 'email_address_visibility'
 >;
 
-/** Every account as user dictionaries show it, in id order (the kept user list, lib/domain/user_list.ts). */
 const LISTED_COLUMNS = 'id, email, full_name, role, is_active, bot_type, bot_owner_id, date_joined, timezone, email_address_visibility';
 
 /** The users whose full name equals `name` but for ASCII case, by id (the user_by_name index). */
@@ -87,10 +86,16 @@ export function selectListedUser(s: Store, id: number): ListedUserRow | undefine
   return s.get<ListedUserRow>(`SELECT ${LISTED_COLUMNS} FROM user WHERE id = ?`, id);
 }
 
+/** Every account as user dictionaries show it, in id order (the kept user list, lib/domain/user_list.ts). */
 export function selectListedUsers(s: Store): ListedUserRow[] {
   return s.all<ListedUserRow>(
     `SELECT ${LISTED_COLUMNS} FROM user ORDER BY id`,
   );
+}
+
+/** The account an API key alone names (an incoming webhook's `api_key`): api_key is UNIQUE, so indexed. */
+export function selectUserByApiKey(s: Store, apiKey: string): UserRow | undefined {
+  return s.get<UserRow>('SELECT * FROM user WHERE api_key = ?', apiKey);
 }
 
 export function selectUsers(s: Store): UserRow[] {

@@ -27,6 +27,9 @@ function form(params: Params): URLSearchParams {
 /** The API's root, relative to the page: the client works when mounted under any path. */
 export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 
+/** The server's root URL, where /api/v1 is: the site a zuliprc and an integration URL name. */
+export const siteUrl = (): string => new URL(API_ROOT.replace(/api\/v1\/$/, ''), location.href).href.replace(/\/$/, '');
+
 /** An error answer's fields, or a success answer's `result`. */
 interface Envelope { result?: string; code?: string; msg?: string }
 

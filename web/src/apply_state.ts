@@ -5,10 +5,10 @@ import type { LegacyPresence, ModernPresence, RegisterAnswer, UserStatus } from 
 export const EVENT_TYPES = [
   'realm_user', 'subscription', 'stream', 'default_streams', 'message', 'update_message_flags', 'starred_messages', 'drafts',
   'realm_emoji', 'alert_words', 'realm_linkifiers', 'user_status', 'navigation_view', 'typing',
-  'update_message', 'delete_message', 'reaction', 'presence', 'user_settings', 'user_topic', 'muted_users', 'invites_changed',
+  'update_message', 'delete_message', 'reaction', 'presence', 'user_settings', 'user_topic', 'muted_users', 'invites_changed', 'realm_bot',
 ];
 // The state that needs no event type of its own to fetch (invites_changed has none: GET /invites).
-export const FETCH_TYPES = [...EVENT_TYPES.filter((type) => type !== 'invites_changed'), 'realm', 'navigation_views', 'recent_private_conversations'];
+export const FETCH_TYPES = [...EVENT_TYPES.filter((type) => type !== 'invites_changed'), 'realm', 'navigation_views', 'recent_private_conversations', 'realm_incoming_webhook_bots'];
 
 const sortedKey = (ids: number[]): string => [...new Set(ids)].sort((a, b) => a - b).join(',');
 
@@ -64,6 +64,8 @@ export function applyInitialState(state: State, s: RegisterAnswer): void {
   state.settings = s.user_settings ?? null;
   state.userTopics = new Map((s.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t]));
   state.mutedUsers = new Set((s.muted_users ?? []).map((m) => m.id));
+  state.bots = new Map((s.realm_bots ?? []).map((b) => [b.user_id, b]));
+  state.integrations = s.realm_incoming_webhook_bots ?? [];
   state.topics = new Map();
   state.typing = new Map();
 }

@@ -1,5 +1,5 @@
 // The signed-in client: the state, the event queue, the open view, and the requests components
-// make, grouped by subject (client.messages, client.channels, client.people, client.org), each
+// make, grouped by subject (client.messages, client.channels, client.people, client.org, client.bots), each
 // typed with the server's schemas. Components make no request of their own.
 import { Api } from './api.js';
 import { applyEvent, applyInitialState, EVENT_TYPES, FETCH_TYPES } from './apply.js';
@@ -7,6 +7,7 @@ import { EventQueue } from './live.js';
 import { apiNarrow, dmUserIds, inView, isMessageView, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
 import { AccountRequests } from './requests/accounts.js';
+import { BotRequests } from './requests/bots.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
@@ -30,6 +31,7 @@ export class Client {
   readonly people: PeopleRequests;
   readonly org: OrganizationRequests;
   readonly accounts: AccountRequests;
+  readonly bots: BotRequests;
   view: View = { kind: 'unread' };
   #api: Api;
   #queue: EventQueue;
@@ -53,6 +55,7 @@ export class Client {
     this.people = new PeopleRequests(this.#api);
     this.org = new OrganizationRequests(this.#api);
     this.accounts = new AccountRequests(this.#api);
+    this.bots = new BotRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
       { apply_markdown: true, client_gravatar: true, slim_presence: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },

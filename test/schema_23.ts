@@ -1,11 +1,11 @@
-// Schema 23's layout from the outside: today's database taken back to schema 22's layout (before
-// subscription periods), for the tests of schema 23's migration (test/store_migration_periods.test.ts,
+// Schema 24's layout from the outside: today's database taken back to schema 23's layout (before
+// subscription periods), for the tests of schema 24's migration (test/store_migration_periods.test.ts,
 // and every suite run on a migrated database: PARLEY_TEST_MIGRATED, test/migrated/); and what the
 // user_message rows and the subscription periods say together (USER_MESSAGE_ALL).
 
-// Back from 23 to 22: no subscription periods or system groups, message ids as SQLite hands them out, no
+// Back from 24 to 23: no subscription periods or system groups, message ids as SQLite hands them out, no
 // subscriber counts, rules or by_period, and the full-text index without stream_id.
-export const TO_VERSION_22 = `DROP TRIGGER subscription_period_opened; DROP TRIGGER subscription_period_closed; DROP TRIGGER message_sequence_kept;
+export const TO_VERSION_23 = `DROP TRIGGER subscription_period_opened; DROP TRIGGER subscription_period_closed; DROP TRIGGER message_sequence_kept;
   DROP TRIGGER subscription_counted; DROP TRIGGER subscription_uncounted;
   DROP TABLE subscription_period; DROP TABLE message_sequence;
   DROP INDEX user_bots; DROP INDEX user_inactive; DROP INDEX user_by_name; DROP INDEX user_guests; DROP INDEX message_by_period;
@@ -24,7 +24,7 @@ export const TO_VERSION_22 = `DROP TRIGGER subscription_period_opened; DROP TRIG
   INSERT INTO message_fts (message_fts) VALUES ('rebuild');
   DELETE FROM event; DELETE FROM user_group WHERE name LIKE 'role:%';
   ALTER TABLE message DROP COLUMN by_period; ALTER TABLE stream DROP COLUMN subscriber_count; ALTER TABLE event DROP COLUMN audience;
-  PRAGMA user_version = 22;`;
+  PRAGMA user_version = 23;`;
 
 /**
  * SQL (a subquery with user_id, message_id, flags) for every (user, message) a user has and its
