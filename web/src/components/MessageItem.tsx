@@ -3,12 +3,13 @@
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
 import type { Client } from '../client.js';
+import { formatDate } from '../dates.js';
 import { initials } from '../people.js';
 import type { Message, Reaction } from '../types.js';
 import { EmojiPicker, emojiGlyph } from './EmojiPicker.js';
 
 const time = (seconds: number, twentyFour: boolean) =>
-  new Date(seconds * 1000).toLocaleString([], { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
+  formatDate(seconds * 1000, { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
 
 /**
  * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
