@@ -40,8 +40,11 @@ export class Api {
 
   constructor(public credentials: Credentials | null) {}
 
-  /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
-  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
+  /**
+   * A request; `params` as Zulip's form encoding, or a FormData for a file upload. `keepalive`:
+   * the request outlives the page (sent while it unloads).
+   */
+  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal, keepalive = false): Promise<T> {
     const headers: Record<string, string> = {};
     if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
     let url = API_ROOT + path.replace(/^\//, '');
@@ -55,7 +58,7 @@ export class Api {
     try {
       // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
       // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
-      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit' });
+      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit', keepalive });
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
@@ -76,5 +79,5 @@ export class Api {
   get = <T>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
   post = <T = unknown>(path: string, params?: Params | FormData) => this.call<T>('POST', path, params);
   patch = <T = unknown>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
-  delete = <T = unknown>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+  delete = <T = unknown>(path: string, params?: Params, keepalive = false) => this.call<T>('DELETE', path, params, undefined, keepalive);
 }

@@ -88,13 +88,27 @@ export class Client {
   start(): void {
     this.#queue.start();
     for (const type of ['keydown', 'pointerdown', 'focus']) addEventListener(type, this.#noteInput, { passive: true });
+    addEventListener('pagehide', this.#pageHide);
+    addEventListener('pageshow', this.#pageShow);
   }
 
   stop(): void {
     this.#queue.stop();
     clearInterval(this.#presenceTimer);
     for (const type of ['keydown', 'pointerdown', 'focus']) removeEventListener(type, this.#noteInput);
+    removeEventListener('pagehide', this.#pageHide);
+    removeEventListener('pageshow', this.#pageShow);
   }
+
+  /** A page kept in the back/forward cache ends its long-poll; a page unloading deletes its queue (live.ts). */
+  #pageHide = (e: PageTransitionEvent): void => {
+    if (e.persisted) this.#queue.suspend();
+    else this.#queue.stop(true);
+  };
+
+  #pageShow = (e: PageTransitionEvent): void => {
+    if (e.persisted) this.#queue.resume();
+  };
 
   /** A new API key for this user: every other session is signed out, this one goes on with the new key. */
   async regenerateApiKey(): Promise<string> {

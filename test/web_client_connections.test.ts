@@ -1,0 +1,98 @@
+// The web client and the browser's connections to the server, in a real headless Chromium. Over
+// HTTP/1.1 a browser opens at most six connections to one host, and a waiting long-poll holds one:
+// a page left for another in the same tab (kept in the back/forward cache) ends its long-poll and
+// polls its queue again when it comes back; a page closed deletes its queue; so pages opened one
+// after another in a tab all load.
+import t from 'tap';
+import { contextOf } from '../lib/context.js';
+import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
+import { startServer, type TestServer, type TestUser } from './helpers.js';
+import { sendToStream, subscribe } from './messaging_helpers.js';
+
+// Inside page.evaluate callbacks (they run in the page).
+declare const window: any;
+
+let s: TestServer;
+let browser: TestBrowser;
+let streamId: number;
+
+t.before(async () => {
+  s = await startServer({ webClient: true });
+  browser = await launchBrowser(s.url);
+  await subscribe(s, s.owner, ['general']);
+  streamId = (await s.request('GET', '/get_stream_id', { as: s.owner, params: { stream: 'general' } })).body.stream_id;
+  await sendToStream(s, s.owner, streamId, 'hello', 'the first message');
+});
+
+t.teardown(async () => {
+  await browser?.close();
+  await s?.close();
+});
+
+/** Long-polls waiting in the server. */
+const waiting = () => contextOf(s.chat).events.waiterCount;
+const queuesOf = (user: TestUser) => (s.db.prepare('SELECT count(*) AS n FROM event_queue WHERE user_id = ?').get(user.user_id) as { n: number }).n;
+
+/** Waits (up to 10 s) until the condition holds, and says whether it did. */
+async function until(condition: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}
+
+async function member(name: string): Promise<TestUser> {
+  const user = await s.user('member', { fullName: name, password: `${name}-password` });
+  await subscribe(s, user, ['general']);
+  return user;
+}
+
+t.test('pages opened one after another in one tab each end the long-poll of the page before, and all load', async (t) => {
+  const user = await member('walker');
+  const page = await browser.page();
+  await signIn(page, s.url, user.email, 'walker-password');
+  // More pages than the browser opens connections to one host: each one left behind would keep
+  // one if its long-poll went on, and the seventh page would wait for a connection.
+  for (let i = 1; i <= 8; i++) {
+    await page.goto(`${s.url}/?visit=${i}#channel/${streamId}`);
+    await page.waitForSelector(`.messages[data-loaded] .message`);
+    t.ok(await until(() => waiting() === 1), `page ${i}: its messages are shown, and only its own long-poll waits`);
+  }
+  await page.close();
+});
+
+t.test('a page in the back/forward cache ends its long-poll, and polls the same queue again when shown', async (t) => {
+  const user = await member('returner');
+  const page = await browser.page();
+  await signIn(page, s.url, user.email, 'returner-password');
+  await page.goto(`${s.url}/#channel/${streamId}`);
+  await page.waitForSelector('.messages[data-loaded] .message');
+  t.ok(await until(() => waiting() === 1), 'the signed-in page waits for events');
+  const queues = queuesOf(user);
+  await page.evaluate(() => { window.keptInCache = true; });
+
+  // Another page of the same server in the same tab.
+  await page.goto(`${s.url}/api/v1/server_settings`);
+  t.ok(await until(() => waiting() === 0), 'the page left behind no longer waits');
+  t.equal(queuesOf(user), queues, 'its queue is kept');
+  await sendToStream(s, s.owner, streamId, 'hello', 'sent while the page was away');
+
+  await page.goBack();
+  t.equal(await page.evaluate(() => window.keptInCache), true, 'back, the page is the one from the back/forward cache');
+  await waitForText(page, '.message .content', 'sent while the page was away');
+  t.pass('the message sent meanwhile shows: the queue kept it');
+  t.ok(await until(() => waiting() === 1), 'and the page waits for events again');
+  t.equal(queuesOf(user), queues, 'on the same queue');
+  await sendToStream(s, s.owner, streamId, 'hello', 'sent after it came back');
+  await waitForText(page, '.message .content', 'sent after it came back');
+  t.pass('and new messages arrive live');
+  await page.close();
+});
+
+t.test('a page closed deletes its event queue', async (t) => {
+  const user = await member('closer');
+  const page = await browser.page();
+  await signIn(page, s.url, user.email, 'closer-password');
+  t.ok(await until(() => queuesOf(user) === 1 && waiting() === 1), 'the signed-in page has a queue and waits on it');
+  await page.close({ runBeforeUnload: true });
+  t.ok(await until(() => queuesOf(user) === 0), 'the queue is deleted when the tab closes');
+  t.ok(await until(() => waiting() === 0), 'and nothing waits any more');
+});
