@@ -31,6 +31,46 @@ function form(params: Params): URLSearchParams {
 /** The API's root, relative to the page: the client works when mounted under any path. */
 export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 
+/** HTTP Basic credentials, as the Authorization header carries them. */
+const authorization = (c: Credentials) => 'Basic ' + btoa(unescape(encodeURIComponent(`${c.email}:${c.apiKey}`)));
+
+/** The address of a GET request. */
+const getUrl = (path: string, params: Params) => {
+  const query = form(params).toString();
+  return API_ROOT + path.replace(/^\//, '') + (query === '' ? '' : '?' + query);
+};
+
+/** The fetch options of every request: no cookies, nothing cached. */
+const requestInit = (method: string, headers: Record<string, string>, body: BodyInit | null, signal: AbortSignal | undefined, keepalive: boolean): RequestInit =>
+  // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
+  // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
+  ({ method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit', keepalive });
+
+/**
+ * A GET started before the application's bundle ran (boot.ts), taken by the first request for the
+ * same address with the same credentials instead of asking the server again.
+ */
+interface Prefetched { url: string; authorization: string; response: Promise<Response> }
+
+/** Starts a GET now; the first Api call for it takes the answer. */
+export function prefetchGet(credentials: Credentials, path: string, params: Params): void {
+  const url = getUrl(path, params);
+  const auth = authorization(credentials);
+  const response = fetch(url, requestInit('GET', { Authorization: auth }, null, undefined, false));
+  // Not taken (another view was opened first): its failure is nobody's.
+  response.catch(() => undefined);
+  // The boot script is a bundle of its own: the request is handed over through the window.
+  (globalThis as { parleyPrefetched?: Prefetched }).parleyPrefetched = { url, authorization: auth, response };
+}
+
+function takePrefetched(url: string, auth: string): Promise<Response> | undefined {
+  const holder = globalThis as { parleyPrefetched?: Prefetched };
+  const p = holder.parleyPrefetched;
+  if (p === undefined || p.url !== url || p.authorization !== auth) return undefined;
+  delete holder.parleyPrefetched;
+  return p.response;
+}
+
 /** An error answer's fields, or a success answer's `result`. */
 interface Envelope { result?: string; code?: string; msg?: string }
 
@@ -46,19 +86,16 @@ export class Api {
    */
   async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal, keepalive = false): Promise<T> {
     const headers: Record<string, string> = {};
-    if (this.credentials) headers.Authorization = 'Basic ' + btoa(unescape(encodeURIComponent(`${this.credentials.email}:${this.credentials.apiKey}`)));
+    if (this.credentials) headers.Authorization = authorization(this.credentials);
     let url = API_ROOT + path.replace(/^\//, '');
     let body: URLSearchParams | FormData | null = null;
     if (params instanceof FormData) body = params;
-    else if (method === 'GET') {
-      const query = form(params).toString();
-      if (query !== '') url += '?' + query;
-    } else body = form(params);
+    else if (method === 'GET') url = getUrl(path, params);
+    else body = form(params);
     let response: Response;
     try {
-      // No cookies: the key is the credential. Without credentials mode, a 401 with the API's
-      // `WWW-Authenticate: Basic` challenge does not make the browser prompt for a password.
-      response = await fetch(url, { method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit', keepalive });
+      const early = method === 'GET' && headers.Authorization !== undefined ? takePrefetched(url, headers.Authorization) : undefined;
+      response = await (early ?? fetch(url, requestInit(method, headers, body, signal, keepalive)));
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');

@@ -4,7 +4,7 @@
 import { Api, type Credentials } from './api.js';
 import { applyEvent, applyInitialState, EVENT_TYPES, FETCH_TYPES } from './apply.js';
 import { EventQueue } from './live.js';
-import { apiNarrow, dmUserIds, inView, isMessageView, viewHash, type View } from './narrow.js';
+import { apiNarrow, dmUserIds, firstPage, inView, isMessageView, needsState, PAGE, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
@@ -13,14 +13,17 @@ import { presenceOf } from './apply_state.js';
 import { State } from './store.js';
 import type { Message, ServerEvent } from './types.js';
 
-const PAGE = 50;
-
-/** Views whose request needs the registered state (the user's id, channel names, all messages). */
-const needsState = (view: View): boolean => view.kind === 'dm' || view.kind === 'search' || view.kind === 'recent';
 /** Messages the Recent view reads to find the conversations (Zulip's web app starts with a few hundred). */
 const RECENT_MESSAGES = 400;
 /** Input within this long counts as active for presence (Zulip's web app: 5 minutes idle). */
 const IDLE_AFTER_MS = 5 * 60_000;
+
+/** Runs `work` when the browser has nothing else to do (within a second). */
+function whenIdle(work: () => void): void {
+  // Safari has no requestIdleCallback.
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 1000 });
+  else setTimeout(work, 200);
+}
 
 export class Client {
   readonly state = new State();
@@ -65,11 +68,15 @@ export class Client {
           const v = this.state.view;
           const fetched = first && v.key === viewHash(this.view) && isMessageView(this.view) && !needsState(this.view);
           const shown = fetched ? this.#viewFetch.then(() => this.#catchUp(s.max_message_id ?? -1)) : this.open(this.view, true);
-          // What the first paint does not need waits for it.
-          void shown.finally(() => {
-            void this.#loadEmojiNames(s.server_emoji_data_url);
-            this.#startPresence();
-          });
+          // What the first paint does not need waits for it, and for the page to be idle: the
+          // view is shown and can be scrolled before the emoji names are parsed.
+          void shown.finally(() =>
+            whenIdle(() => {
+              if (this.#stopped) return;
+              void this.#loadEmojiNames(s.server_emoji_data_url);
+              this.#startPresence();
+            }),
+          );
         },
         events: (events) => this.#apply(events),
         connection: (status) => {
@@ -93,6 +100,7 @@ export class Client {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#queue.stop();
     clearInterval(this.#presenceTimer);
     for (const type of ['keydown', 'pointerdown', 'focus']) removeEventListener(type, this.#noteInput);
@@ -170,8 +178,7 @@ export class Client {
     if (!this.#registered && needsState(view)) return;
     if (view.kind === 'recent') return this.#loadRecent();
     if (!isMessageView(view)) return;
-    const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-    this.#viewFetch = this.#fetch(key, { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE });
+    this.#viewFetch = this.#fetch(key, firstPage(view));
     await this.#viewFetch;
   }
 

@@ -2,7 +2,7 @@
 // left, the open view with compose in the middle, people on the right) with the connection
 // state; the URL's hash picks the view. Keys as Zulip's: c new message, x new direct message,
 // / search.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import type { Credentials } from '../api.js';
 import { Client } from '../client.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
@@ -73,7 +73,9 @@ function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSign
   const state = useStore(client.state);
   const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
 
-  useEffect(() => {
+  // As soon as the layout is in the document, not after its first paint (useEffect's time): the
+  // view's messages and the event queue are on the way one frame sooner.
+  useLayoutEffect(() => {
     const follow = () => {
       void client.open(parseHash(location.hash));
       setPanel('none');
