@@ -47,28 +47,29 @@ const requestInit = (method: string, headers: Record<string, string>, body: Body
   ({ method, headers, body, signal: signal ?? null, cache: 'no-store', credentials: 'omit', keepalive });
 
 /**
- * A GET started before the application's bundle ran (boot.ts), taken by the first request for the
- * same address with the same credentials instead of asking the server again.
+ * Requests started before the application's bundle ran (boot.ts), each taken by the first request
+ * of the same method, address, body and credentials instead of asking the server again. The boot
+ * script is a bundle of its own: they are handed over through the window.
  */
-interface Prefetched { url: string; authorization: string; response: Promise<Response> }
+interface Prefetched { key: string; response: Promise<Response> }
+const holder = globalThis as { parleyPrefetched?: Prefetched[] };
+const prefetchKey = (method: string, url: string, body: string, auth: string) => JSON.stringify([method, url, body, auth]);
 
-/** Starts a GET now; the first Api call for it takes the answer. */
-export function prefetchGet(credentials: Credentials, path: string, params: Params): void {
-  const url = getUrl(path, params);
+/** Starts a request now (a GET, or a POST of a form); the first Api call for it takes the answer. */
+export function prefetch(credentials: Credentials, method: 'GET' | 'POST', path: string, params: Params): void {
   const auth = authorization(credentials);
-  const response = fetch(url, requestInit('GET', { Authorization: auth }, null, undefined, false));
+  const url = method === 'GET' ? getUrl(path, params) : API_ROOT + path;
+  const body = method === 'GET' ? '' : form(params).toString();
+  const response = fetch(url, requestInit(method, { Authorization: auth }, method === 'GET' ? null : form(params), undefined, false));
   // Not taken (another view was opened first): its failure is nobody's.
   response.catch(() => undefined);
-  // The boot script is a bundle of its own: the request is handed over through the window.
-  (globalThis as { parleyPrefetched?: Prefetched }).parleyPrefetched = { url, authorization: auth, response };
+  (holder.parleyPrefetched ??= []).push({ key: prefetchKey(method, url, body, auth), response });
 }
 
-function takePrefetched(url: string, auth: string): Promise<Response> | undefined {
-  const holder = globalThis as { parleyPrefetched?: Prefetched };
-  const p = holder.parleyPrefetched;
-  if (p === undefined || p.url !== url || p.authorization !== auth) return undefined;
-  delete holder.parleyPrefetched;
-  return p.response;
+function takePrefetched(method: string, url: string, body: string, auth: string): Promise<Response> | undefined {
+  const key = prefetchKey(method, url, body, auth);
+  const i = holder.parleyPrefetched?.findIndex((p) => p.key === key) ?? -1;
+  return i < 0 ? undefined : holder.parleyPrefetched!.splice(i, 1)[0]!.response;
 }
 
 /** An error answer's fields, or a success answer's `result`. */
@@ -94,7 +95,7 @@ export class Api {
     else body = form(params);
     let response: Response;
     try {
-      const early = method === 'GET' && headers.Authorization !== undefined ? takePrefetched(url, headers.Authorization) : undefined;
+      const early = headers.Authorization === undefined || body instanceof FormData ? undefined : takePrefetched(method, url, body?.toString() ?? '', headers.Authorization);
       response = await (early ?? fetch(url, requestInit(method, headers, body, signal, keepalive)));
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -5,7 +5,7 @@ import { dmUserIds } from './narrow.js';
 import { topicKey, type State } from './store.js';
 import type { EventOf, Message, ServerEvent } from './types.js';
 
-export { EVENT_TYPES, FETCH_TYPES, applyInitialState } from './apply_state.js';
+export { applyInitialState } from './apply_state.js';
 
 /** The key typing notifications and drafts use for a conversation. */
 export function conversationKey(streamId: number | undefined, topic: string | undefined, userIds?: number[]): string {

@@ -2,14 +2,6 @@
 import { topicKey, type Presence, type State } from './store.js';
 import type { LegacyPresence, ModernPresence, RegisterAnswer, UserStatus } from './types.js';
 
-export const EVENT_TYPES = [
-  'realm_user', 'subscription', 'stream', 'default_streams', 'message', 'update_message_flags', 'starred_messages', 'drafts',
-  'realm_emoji', 'alert_words', 'realm_linkifiers', 'user_status', 'navigation_view', 'typing',
-  'update_message', 'delete_message', 'reaction', 'presence', 'user_settings', 'user_topic', 'muted_users',
-];
-// The state that needs no event type of its own to fetch.
-export const FETCH_TYPES = [...EVENT_TYPES, 'realm', 'navigation_views', 'recent_private_conversations'];
-
 const sortedKey = (ids: number[]): string => [...new Set(ids)].sort((a, b) => a - b).join(',');
 
 /** A presence in either of Zulip's formats, as timestamps of the last active and idle moments. */

@@ -2,7 +2,7 @@
 // make, grouped by subject (client.messages, client.channels, client.people, client.org), each
 // typed with the server's schemas. Components make no request of their own.
 import { Api, type Credentials } from './api.js';
-import { applyEvent, applyInitialState, EVENT_TYPES, FETCH_TYPES } from './apply.js';
+import { applyEvent, applyInitialState } from './apply.js';
 import { EventQueue } from './live.js';
 import { apiNarrow, dmUserIds, firstPage, inView, isMessageView, needsState, PAGE, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
@@ -10,6 +10,7 @@ import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
 import { presenceOf } from './apply_state.js';
+import { REGISTER_PARAMS } from './register_params.js';
 import { State } from './store.js';
 import type { Message, ServerEvent } from './types.js';
 
@@ -55,7 +56,7 @@ export class Client {
     this.org = new OrganizationRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
-      { apply_markdown: true, client_gravatar: true, slim_presence: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },
+      REGISTER_PARAMS,
       {
         registered: (s) => {
           const first = !this.#registered;
