@@ -16,6 +16,7 @@ export function presenceOf(entry: ModernPresence | LegacyPresence): Presence {
 }
 
 export function applyInitialState(state: State, s: RegisterAnswer): void {
+  state.displayEpoch++;
   state.me = {
     user_id: s.user_id ?? 0, email: s.email ?? '', delivery_email: s.delivery_email ?? '', full_name: s.full_name ?? '',
     is_admin: s.is_admin ?? false, is_owner: s.is_owner ?? false,

@@ -1,5 +1,6 @@
 // One message: sender, time, the server-rendered HTML, reactions, edited/starred marks, and its
 // actions (star, react, quote and reply, edit and delete one's own).
+import { Component } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
 import type { Client } from '../client.js';
@@ -34,15 +35,38 @@ function groupReactions(reactions: Reaction[]) {
   return [...groups.values()];
 }
 
-export function MessageItem({ client, message: m }: { client: Client; message: Message }) {
+interface ItemProps {
+  client: Client;
+  message: Message;
+  unread: boolean;
+  twentyFour: boolean;
+  /** The state's displayEpoch: people and custom emoji as shown. */
+  epoch: number;
+}
+
+/**
+ * A message row, rendered again only when what it shows changed (the message is a new object
+ * when it changed): the list renders for every change of the state, and its rows are most of
+ * the page.
+ */
+export class MessageItem extends Component<ItemProps> {
+  override shouldComponentUpdate(next: ItemProps): boolean {
+    const p = this.props;
+    return next.message !== p.message || next.unread !== p.unread || next.twentyFour !== p.twentyFour || next.epoch !== p.epoch || next.client !== p.client;
+  }
+
+  override render(props: ItemProps) {
+    return <MessageRow {...props} />;
+  }
+}
+
+function MessageRow({ client, message: m, unread, twentyFour }: ItemProps) {
   const state = client.state;
   const [editing, setEditing] = useState<string | null>(null);
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState('');
   const mine = m.sender_id === state.me.user_id;
   const starred = m.flags.includes('starred');
-  const unread = state.unread.has(m.id);
-  const twentyFour = state.setting('twenty_four_hour_time', false);
   const act = (p: Promise<unknown>) => p.then(() => setError(''), (e) => setError(e instanceof ApiFailure ? e.message : 'Failed.'));
 
   const raw = () => client.messages.raw(m.id);
