@@ -114,6 +114,8 @@ export const topicHash = (streamId: number, topic: string) => `#channel/${stream
  * reaction in `other`'s list, and returns how it shows there ("🐙 1").
  */
 export async function reactToLast(page: Page, other: Page, emoji: string): Promise<string | undefined> {
+  // A message's actions are there once it is hovered or focused.
+  await page.hover('.message-list li:last-child .message');
   await page.click('.message-list li:last-child .react');
   await page.waitForSelector('.emoji-picker input');
   await page.type('.emoji-picker input', emoji);

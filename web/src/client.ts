@@ -187,7 +187,8 @@ export class Client {
   async #catchUp(maxMessageId: number): Promise<void> {
     const v = this.state.view;
     const last = v.ids[v.ids.length - 1] ?? -1;
-    if (this.view.kind === 'channel') void this.loadTopics(this.view.streamId);
+    const view = this.view;
+    if (view.kind === 'channel') whenIdle(() => void this.loadTopics(view.streamId));
     if (v.error !== undefined) return this.open(this.view, true);
     if (!v.foundNewest || maxMessageId <= last) return;
     v.foundNewest = false;
