@@ -1,16 +1,18 @@
-// The web client and the browser's connections to the server, in a real headless Chromium. Over
-// HTTP/1.1 a browser opens at most six connections to one host, and a waiting long-poll holds one:
-// a page left for another in the same tab (kept in the back/forward cache) ends its long-poll and
-// polls its queue again when it comes back; a page closed deletes its queue; so pages opened one
-// after another in a tab all load.
+// The web client and the browser's connections to the server, in a real headless Chromium. The
+// boot script's early requests are taken by the client (each asked once). Over HTTP/1.1 a browser
+// opens at most six connections to one host, and a waiting long-poll holds one: a page left for
+// another in the same tab (kept in the back/forward cache) ends its long-poll and polls its queue
+// again when it comes back; a page closed deletes its queue; so pages opened one after another in
+// a tab all load.
 import t from 'tap';
 import { contextOf } from '../lib/context.js';
+import type { HTTPRequest, Page } from 'puppeteer-core';
 import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
 import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const window: any;
+declare const window: any, sessionStorage: any;
 
 let s: TestServer;
 let browser: TestBrowser;
@@ -44,6 +46,51 @@ async function member(name: string): Promise<TestUser> {
   await subscribe(s, user, ['general']);
   return user;
 }
+
+/** The API requests (method and path) a page makes while `action` runs and the page settles. */
+async function apiRequests(page: Page, action: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const note = (request: HTTPRequest) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/v1/')) seen.push(`${request.method()} ${url.pathname.slice('/api/v1'.length)}`);
+  };
+  page.on('request', note);
+  await action();
+  // Whatever waits for the page to be idle (presence, emoji names, topics: within a second) too.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  page.off('request', note);
+  return seen;
+}
+
+t.test('the requests the boot script starts before the bundle runs are each made once', async (t) => {
+  const user = await member('booter');
+  const page = await browser.page();
+  await signIn(page, s.url, user.email, 'booter-password');
+
+  const onChannel = await apiRequests(page, async () => {
+    await page.goto(`${s.url}/?again#channel/${streamId}`);
+    await page.waitForSelector('.messages[data-loaded] .message');
+  });
+  t.equal(onChannel.filter((r) => r === 'GET /messages').length, 1, "a channel's first page is asked for once");
+  t.equal(onChannel.filter((r) => r === 'POST /register').length, 1, 'the queue is registered once');
+
+  // A direct message view needs the user's id (from /register) for its narrow: only the
+  // registration starts early, the messages come after it.
+  const onDm = await apiRequests(page, async () => {
+    await page.goto(`${s.url}/?dm#dm/${s.owner.user_id}`);
+    await page.waitForSelector('.messages[data-loaded]');
+  });
+  t.equal(onDm.filter((r) => r === 'GET /messages').length, 1, "a direct message view's first page is asked for once");
+  t.equal(onDm.filter((r) => r === 'POST /register').length, 1, 'the queue is registered once');
+
+  await page.evaluate(() => sessionStorage.clear());
+  const signedOut = await apiRequests(page, async () => {
+    await page.goto(`${s.url}/?out#channel/${streamId}`);
+    await page.waitForSelector('form.login-card');
+  });
+  t.same(signedOut, ['GET /server_settings'], 'signed out, the page asks for the server settings only');
+  await page.close();
+});
 
 t.test('pages opened one after another in one tab each end the long-poll of the page before, and all load', async (t) => {
   const user = await member('walker');
