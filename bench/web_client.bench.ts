@@ -115,6 +115,10 @@ export async function run(): Promise<void> {
     }
     for (const [i, s] of subjects.entries()) {
       const { signIn, list } = times[i]!;
+      // The spread, from the two pages of each round (measured a moment apart).
+      const ratios = list.map((l, r) => l / signIn[r]!).sort((a, b) => a - b);
+      const at = (q: number) => `${(ratios[Math.floor(q * (ratios.length - 1))]! * 100).toFixed(0)}%`;
+      console.log(`    ${s.label || 'this checkout'}: list / sign-in per round: median ${at(0.5)}, middle half ${at(0.25)}-${at(0.75)}, all ${at(0)}-${at(1)}`);
       record({
         group: GROUP,
         name: `open page -> message list painted (channel of ${MESSAGES.toLocaleString('en-US')} messages)${s.label ? `, ${s.label}` : ''}`,

@@ -94,8 +94,6 @@ t.test('the web client in Firefox, a wide and a phone-size session', async (t) =
     t.equal(await mia.$eval('.compose-box', (el) => (el as any).value), `mine @**Olivia Owner|${s.owner.user_id}** `, 'Tab inserts the mention');
     await mia.keyboard.press('Enter');
     await waitForText(owner, '.message .content', 'mine @Olivia Owner');
-    // A tap on the message shows its actions (no hover on a phone).
-    await mia.click('.message-list li:last-child .message .sender');
     await mia.waitForSelector('.message-list li:last-child .edit-button');
     await mia.click('.message-list li:last-child .edit-button');
     await mia.waitForSelector('.message-list li:last-child .edit textarea');

@@ -12,6 +12,9 @@ import { EmojiPicker, emojiGlyph } from './EmojiPicker.js';
 const time = (seconds: number, twentyFour: boolean) =>
   formatDate(seconds * 1000, { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
 
+/** Where style.css shows every message's actions (no hover on a phone). */
+const PHONE = matchMedia('(max-width: 700px)');
+
 /**
  * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
  * Markdown `>` quote (parley renders a ```quote fence as a code block; both render `>` alike).
@@ -66,8 +69,8 @@ function MessageRow({ client, message: m, unread, twentyFour }: ItemProps) {
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState('');
   // The actions show on hover or focus only (style.css): they are built when first wanted, a
-  // page of messages is a third fewer elements to build.
-  const [wanted, setWanted] = useState(false);
+  // page of messages is a third fewer elements to build. A phone-size window shows them always.
+  const [wanted, setWanted] = useState(PHONE.matches);
   const want = () => {
     if (!wanted) setWanted(true);
   };
