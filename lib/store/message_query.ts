@@ -123,10 +123,11 @@ function likeBoth(phrase: string, params: unknown[]): string {
 
 const UM_FLAGS = flagsSql('um');
 
-function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: string } {
+/** `unread`: the caller wants the user's unread rows only (its WHERE says so), walked through their partial index. */
+function base(q: MessageQuery, unread = false): { sql: string; params: unknown[]; idColumn: string } {
   const params: unknown[] = [q.userId];
   const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
-  const starred = !search && !q.history && q.conditions.some(isStarredTerm);
+  const starred = !search && !(q.history && !unread) && q.conditions.some(isStarredTerm);
   const where = q.conditions
     .filter((c) => !(starred && isStarredTerm(c)))
     .map((c) => fragment(c, params))
@@ -139,7 +140,7 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
       : 'message_fts f CROSS JOIN user_message um ON um.user_id = ? AND um.message_id = f.rowid CROSS JOIN message m ON m.id = f.rowid';
     return { sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM ${join} WHERE 1${conditions}`, params, idColumn: 'f.rowid' };
   }
-  if (q.history) {
+  if (q.history && !unread) {
     return {
       sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM message m LEFT JOIN user_message um ON um.message_id = m.id AND um.user_id = ? WHERE 1${conditions}`,
       params,
@@ -156,8 +157,11 @@ function base(q: MessageQuery): { sql: string; params: unknown[]; idColumn: stri
     };
   }
   // Ordering by um.message_id walks the user's primary key: the newest N rows need N steps.
+  // INDEXED BY: without the planner's statistics (a database never analyzed), it would walk the
+  // primary key and skip read rows one by one.
+  const rows = unread ? 'user_message um INDEXED BY user_message_unread' : 'user_message um';
   return {
-    sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM user_message um JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
+    sql: `SELECT m.*, ${UM_FLAGS} AS um_flags FROM ${rows} JOIN message m ON m.id = um.message_id WHERE um.user_id = ?${conditions}`,
     params,
     idColumn: 'um.message_id',
   };
@@ -182,9 +186,14 @@ export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedR
   return s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
 }
 
-/** The oldest matching message the user has not read (anchor=first_unread). */
+/**
+ * The oldest matching message the user has not read (anchor=first_unread). Only a message the user
+ * has an unread row for is unread (a channel's history counts as read, Zulip's "historical"
+ * flags), so the user's unread rows are walked, oldest first: a few steps, however long the
+ * channel's history (walking the channel from its oldest message took 9 ms for 10,000 messages).
+ */
 export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined {
-  const b = base(q);
+  const b = base(q, true);
   const sql = `${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`;
   return s.get<FetchedRow>(sql, ...b.params)?.id;
 }
