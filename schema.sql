@@ -56,7 +56,9 @@ CREATE TABLE IF NOT EXISTS user (
 -- random version on every insert, update and delete, by any process or tool writing to the file;
 -- random, not counted up, so a version written by a transaction that rolled back is never
 -- reached again by one that commits. Names: 'user' (the callers of lib/domain/auth.ts, and the
--- organization URL their API emails take their domain from), 'alert_word', 'linkifier'.
+-- organization URL their API emails take their domain from), 'alert_word', 'linkifier',
+-- 'user_setting' (the notification settings of lib/notifications/settings.ts), 'device' (who has
+-- a phone to push to), 'bot' (which users are bots).
 CREATE TABLE IF NOT EXISTS cache_version (
   name TEXT PRIMARY KEY,
   version INTEGER NOT NULL
@@ -69,6 +71,13 @@ CREATE TRIGGER IF NOT EXISTS user_updated AFTER UPDATE ON user BEGIN
 END;
 CREATE TRIGGER IF NOT EXISTS user_deleted AFTER DELETE ON user BEGIN
   INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+-- Which users are bots (never notified, lib/notifications/decide.ts): 'bot'.
+CREATE TRIGGER IF NOT EXISTS user_bot_inserted AFTER INSERT ON user WHEN new.bot_type IS NOT NULL BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('bot', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS user_bot_updated AFTER UPDATE OF bot_type ON user BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('bot', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
 END;
 CREATE TRIGGER IF NOT EXISTS realm_url_updated AFTER UPDATE OF url ON realm BEGIN
   INSERT INTO cache_version (name, version) VALUES ('user', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
@@ -159,6 +168,11 @@ CREATE TABLE IF NOT EXISTS subscription (
 ) STRICT, WITHOUT ROWID;
 -- Fan-out of a channel message to its subscribers.
 CREATE INDEX IF NOT EXISTS subscription_by_stream ON subscription (stream_id, user_id);
+-- The subscribers whose notifications for the channel differ from their global settings (a
+-- setting of their own, or the channel muted): what a send reads to decide them
+-- (lib/notifications/decide.ts), usually a few rows.
+CREATE INDEX IF NOT EXISTS subscription_notification_settings ON subscription (stream_id, user_id)
+  WHERE is_muted = 1 OR push_notifications IS NOT NULL OR email_notifications IS NOT NULL OR wildcard_mentions_notify IS NOT NULL;
 
 -- The organization's default channels (Zulip's DefaultStream): new users are subscribed to them.
 CREATE TABLE IF NOT EXISTS default_stream (
@@ -271,6 +285,9 @@ CREATE INDEX IF NOT EXISTS user_message_by_message ON user_message (message_id);
 CREATE INDEX IF NOT EXISTS user_message_unread ON user_message (user_id, message_id) WHERE (flags & 1) = 0;
 -- recent_private_conversations in /register: the user's newest direct messages (is_private).
 CREATE INDEX IF NOT EXISTS user_message_private ON user_message (user_id, message_id) WHERE (flags & 2048) <> 0;
+-- The messages a user's phones show a push notification for (active_mobile_push_notification),
+-- to withdraw once read or deleted (lib/notifications/push.ts): a few rows per user.
+CREATE INDEX IF NOT EXISTS user_message_push_active ON user_message (user_id, message_id) WHERE (flags & 4096) <> 0;
 
 -- The starred flag: one row per (user, message) the user starred, for is:starred narrows,
 -- starred_messages in /register and the flag in every read of user_message. A star or unstar is
@@ -484,16 +501,75 @@ CREATE TABLE IF NOT EXISTS device (
   push_token_last_updated_timestamp INTEGER,
   -- The bouncer's error code when the registration failed; NULL while pending or once active.
   push_registration_error_code TEXT,
-  -- The registration to forward to the bouncer, kept until it succeeds or fails so that a
-  -- restarted server resumes it (lib/domain/push_bouncer.ts). Both are opaque to this server.
+  -- The registration being forwarded to the bouncer (a push_registration delivery,
+  -- lib/domain/push_bouncer.ts), kept until it succeeds or fails. Both are opaque to this server.
   bouncer_public_key TEXT,
   encrypted_push_registration TEXT,
   date_created INTEGER NOT NULL
 ) STRICT;
 -- The devices state of POST /register and the test notification's "devices with a token".
 CREATE INDEX IF NOT EXISTS device_by_user ON device (user_id, id);
--- Registrations to resume on start (few rows: only those still being forwarded).
-CREATE INDEX IF NOT EXISTS device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+-- Who has a phone to push to is kept in memory (lib/notifications/decide.ts) while cache_version
+-- 'device' stays where it is.
+CREATE TRIGGER IF NOT EXISTS device_inserted AFTER INSERT ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS device_updated AFTER UPDATE OF push_token_id ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS device_deleted AFTER DELETE ON device BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('device', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+
+------------------------------------------------------------------------------------------------
+-- Deliveries (lib/deliveries/): what leaves the process after a commit
+------------------------------------------------------------------------------------------------
+
+-- The one outbox of everything sent out of the process: a registration forwarded to the push
+-- bouncer, a push notification, an email, a call of the embedding application's hook. A domain
+-- transaction decides it and writes the row; lib/deliveries/runner.ts sends it after the commit,
+-- retries it with back-off, and deletes it once it succeeded or failed for good. A row that a
+-- rolled-back transaction wrote never existed; a row survives a crash and is sent by the next
+-- server on the database.
+CREATE TABLE IF NOT EXISTS delivery (
+  id INTEGER PRIMARY KEY,
+  -- Which DeliveryKind sends it (lib/deliveries/outbox.ts): 'push_registration', 'email', ...
+  kind TEXT NOT NULL,
+  -- At most one pending delivery per (kind, key): a later decision joins the pending one (one
+  -- missed-message batch per user) or replaces it. NULL: no such limit.
+  key TEXT,
+  -- The kind's JSON.
+  payload TEXT NOT NULL,
+  -- Milliseconds: when it is next due. While a process sends it, the end of that process's lease
+  -- (the kind's timeout and a margin), so that a crashed sender's rows come due again.
+  due_at INTEGER NOT NULL,
+  -- The random number of the attempt under way; NULL when none is. Outcomes are written only by
+  -- the attempt that still holds the row, so a row succeeds at most once.
+  claim INTEGER,
+  -- Attempts started (the retry delays are counted on it).
+  attempts INTEGER NOT NULL DEFAULT 0,
+  -- Why the last attempt did not succeed (no secrets: a code or a short reason).
+  last_error TEXT,
+  -- Milliseconds.
+  created_at INTEGER NOT NULL
+) STRICT;
+-- The runner's "what is due now" and "when is the next one due".
+CREATE INDEX IF NOT EXISTS delivery_by_due ON delivery (due_at);
+-- One pending delivery per key.
+CREATE UNIQUE INDEX IF NOT EXISTS delivery_by_key ON delivery (kind, key) WHERE key IS NOT NULL;
+
+-- Messages a user missed that their next missed-message email may include (Zulip's
+-- ScheduledMessageNotificationEmail): written when the message is sent, read when the user's
+-- batching period ends (a missed_message_email delivery keyed by the user), then deleted.
+CREATE TABLE IF NOT EXISTS missed_message_email (
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  message_id INTEGER NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+  -- Zulip's NotificationTriggers value that decided the email ('direct_message', 'mentioned', ...).
+  trigger TEXT NOT NULL,
+  -- The mentioned group the email names instead of "you" (the smallest one), if any.
+  mentioned_group_id INTEGER,
+  PRIMARY KEY (user_id, message_id)
+) STRICT, WITHOUT ROWID;
 
 ------------------------------------------------------------------------------------------------
 -- Server secrets (lib/domain/external_content.ts)
@@ -575,6 +651,17 @@ CREATE TABLE IF NOT EXISTS user_setting (
   value TEXT NOT NULL,
   PRIMARY KEY (user_id, name)
 ) STRICT, WITHOUT ROWID;
+-- The notification settings every send reads (lib/notifications/settings.ts) are kept in memory
+-- while cache_version 'user_setting' stays where it is.
+CREATE TRIGGER IF NOT EXISTS user_setting_inserted AFTER INSERT ON user_setting BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('user_setting', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS user_setting_updated AFTER UPDATE ON user_setting BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('user_setting', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS user_setting_deleted AFTER DELETE ON user_setting BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('user_setting', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
 
 -- Zulip's UserTopic: a user's visibility policy for a topic (1 muted, 2 unmuted, 3 followed; no
 -- row is 0, inherit). Topics match case-insensitively, as messages' topics do in narrows; the
@@ -588,6 +675,8 @@ CREATE TABLE IF NOT EXISTS user_topic (
   last_updated INTEGER NOT NULL,
   PRIMARY KEY (user_id, stream_id, topic)
 ) STRICT, WITHOUT ROWID;
+-- Who follows or muted the topic a message is sent to (lib/notifications/decide.ts).
+CREATE INDEX IF NOT EXISTS user_topic_by_topic ON user_topic (stream_id, topic);
 
 -- Zulip's MutedUser: user_id muted muted_user_id at date_muted (unix seconds).
 CREATE TABLE IF NOT EXISTS muted_user (

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { createChatServer, type ChatServer } from '../lib/index.js';
+import { createChatServer, type ChatOptions, type ChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 
 /** The credentials a bench server prints for each account it creates. */
@@ -22,10 +22,10 @@ export interface BenchChat {
   close(): Promise<void>;
 }
 
-export async function openBenchChat(options: { file?: boolean } = {}): Promise<BenchChat> {
+export async function openBenchChat(options: { file?: boolean; chat?: ChatOptions } = {}): Promise<BenchChat> {
   const dir = mkdtempSync(join(tmpdir(), 'parley-bench-'));
   const db = new Database(options.file === false ? ':memory:' : join(dir, 'chat.db'));
-  const chat = createChatServer(db, { logger: silentLogger });
+  const chat = createChatServer(db, { logger: silentLogger, ...options.chat });
   const owner = await chat.admin.initOrganization({ email: 'owner@example.com', fullName: 'Owner' });
   return {
     chat,

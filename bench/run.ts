@@ -12,6 +12,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   user_status: () => import('./user_status.bench.js'),
   typing_presence: () => import('./typing_presence.bench.js'),
   messages: () => import('./messages.bench.js'),
+  notifications: () => import('./notifications.bench.js'),
   search: () => import('./search.bench.js'),
   message_flags: () => import('./message_flags.bench.js'),
   linkifiers: () => import('./linkifiers.bench.js'),
@@ -19,6 +20,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   mixed_load: () => import('./mixed_load.bench.js'),
   uploads: () => import('./uploads.bench.js'),
   web_client: () => import('./web_client.bench.js'),
+  testkit: () => import('./testkit.bench.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,7 +1,7 @@
 // User status: POST /users/{user_id}/status in-process (ms/op next to a raw one-row UPDATE
 // transaction on the same database) and over HTTP (req/s next to bare node:http servers answering
 // fixed JSON, with and without one UPDATE transaction per request), plus the emoji name lookup.
-import { buildUnicodeEmojiTables } from '../lib/render/emoji.js';
+import { unicodeEmojiTables } from '../lib/render/emoji.js';
 import { msPerCall, record } from './harness.js';
 import { basicAuth, interleavedLoads, startBenchServer } from './load.js';
 import { openBenchChat, type Account } from './chat.js';
@@ -31,7 +31,7 @@ async function inProcess(): Promise<void> {
       reactionType: 'unicode_emoji',
     }),
   );
-  const { nameToCode } = buildUnicodeEmojiTables();
+  const { nameToCode } = unicodeEmojiTables();
   record({ group: GROUP, name: 'Unicode emoji name -> code lookup', value: msPerCall(() => nameToCode.get('car'), 100_000), unit: 'ms/op' });
   await close();
 }

@@ -8,6 +8,7 @@ import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageEr
 import { PASSWORD_ENV, userCommand } from './cli_user.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
+import { EMAIL_ENV, emailOptionsFromEnv } from './mail/options.js';
 
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
 export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;
@@ -17,7 +18,8 @@ const HELP = `parley: an embeddable, Zulip-compatible team-chat server
 Usage:
   parley serve [--db FILE] [--port N] [--host H] [--url URL] [--rate-limit N]
                [--trust-proxy N|ADDRESSES] [--push-bouncer-url URL] [--push-server-id ID]
-               [--push-server-key KEY | --push-server-key-file FILE] [--synchronous normal|full]
+               [--push-server-key KEY | --push-server-key-file FILE] [--smtp-url URL]
+               [--email-from ADDRESS] [--synchronous normal|full]
   parley init --db FILE --email E (--password P | --password-file FILE) [--full-name N]
               [--org-name N] [--url URL]
   parley user add --db FILE --email E --full-name N [--password P | --password-file FILE]
@@ -39,17 +41,21 @@ user deactivate   Deactivates a user or bot, and the bots a user owns; their key
 user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
 user regenerate-api-key   Prints a new API key for a user or bot; the old one stops working.
 
+--smtp-url  Where emails leave (missed-message notifications): smtp://user:pass@host:port, or
+           smtps:// for TLS from the start; without it email is off. --email-from sets their From.
 --trust-proxy  Reverse proxies whose X-Forwarded-For gives the client address (for rate limits):
            a number of hops, or a comma-separated list of addresses, subnets (10.0.0.0/8) and
            loopback, linklocal, uniquelocal. Without it the header is ignored.
-Secrets: a --password or --push-server-key on the command line is visible to other local users
-(ps); prefer --password-file / --push-server-key-file FILE (its content, without the final line
-break) or the environment: PARLEY_PASSWORD, PARLEY_PUSH_SERVER_KEY.
+Secrets: a --password, --push-server-key or --smtp-url on the command line is
+visible to other local users (ps); prefer --password-file / --push-server-key-file FILE (its
+content, without the final line break) or the environment: PARLEY_PASSWORD,
+PARLEY_PUSH_SERVER_KEY, PARLEY_SMTP_URL.
 Passwords have at least 6 characters.
 
 Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
 PARLEY_TRUST_PROXY, PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY,
-PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add).
+PARLEY_PUSH_TIMEOUT_MS, PARLEY_SMTP_URL, PARLEY_EMAIL_FROM, PARLEY_EMAIL_BATCHING_SECONDS (the
+default email batching period), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
@@ -77,6 +83,23 @@ function servePush(v: Values, io: Io) {
   }
   try {
     return pushOptionsFromEnv(env, names);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The email settings of `parley serve`: --smtp-url and --email-from win over their variables. */
+function serveEmail(v: Values, io: Io) {
+  const env: Record<string, string | undefined> = { ...io.env };
+  const names: Partial<Record<keyof typeof EMAIL_ENV, string>> = {};
+  for (const [setting, flag] of [['smtpUrl', 'smtp-url'], ['from', 'email-from']] as const) {
+    const value = v[flag] as string | undefined;
+    if (value === undefined) continue;
+    env[EMAIL_ENV[setting]] = value;
+    names[setting] = `--${flag}`;
+  }
+  try {
+    return emailOptionsFromEnv(env, names);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -154,6 +177,8 @@ async function serve(args: string[], io: Io): Promise<number> {
     'push-server-key': { type: 'string' },
     'push-server-key-file': { type: 'string' },
     'trust-proxy': { type: 'string' },
+    'smtp-url': { type: 'string' },
+    'email-from': { type: 'string' },
     synchronous: { type: 'string' },
   });
   const file = (v.db as string | undefined) ?? SERVE_DEFAULTS.db;
@@ -167,6 +192,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
   const push = servePush(v, io);
+  const email = serveEmail(v, io);
   const trustProxy = serveTrustProxy(v, io);
   const urlOption = await urlFlag(v.url);
 
@@ -177,6 +203,7 @@ async function serve(args: string[], io: Io): Promise<number> {
     rateLimit: { requestsPerMinute: rateLimit },
     ...(trustProxy === undefined ? {} : { trustProxy }),
     push,
+    email,
   });
   let address;
   try {

@@ -11,6 +11,8 @@ import type { TrustProxy } from './http/client_address.js';
 import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
+import type { EmailOptions } from './mail/mailer.js';
+import type { ChatNotification } from './notifications/notification.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -21,8 +23,10 @@ export interface PushOptions {
   fetch?: typeof import('node-fetch').default;
   /** Per-request timeout in ms (Zulip: 15 s). */
   timeoutMs?: number;
-  /** Delays in ms between retries of a device registration (network errors and 5xx). */
+  /** Delays in ms between attempts at a bouncer request (a device registration, a notification). */
   retryDelaysMs?: number[];
+  /** Zulip's PUSH_NOTIFICATION_REDACT_CONTENT: notifications say "New message" instead of the content. */
+  redactContent?: boolean;
 }
 
 export interface RateLimitOptions {
@@ -101,6 +105,13 @@ export interface ChatOptions {
   botCreationPolicy?: 1 | 2 | 3;
   events?: EventOptions;
   push?: PushOptions | undefined;
+  /** How emails leave (lib/mail/mailer.ts); without a transport or send function email is off. */
+  email?: EmailOptions | undefined;
+  /**
+   * Receives every notification parley decides on, after its message's transaction commits
+   * (docs/notifications.md); a throw or rejection is retried with back-off.
+   */
+  notify?: ((notification: ChatNotification) => void | Promise<void>) | undefined;
   rateLimit?: RateLimitOptions;
   /**
    * Reverse proxies whose X-Forwarded-For is believed (Express's "trust proxy"): a number of hops,

@@ -7,7 +7,10 @@ import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
 import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
-import { resumePushForwarding, stopPushForwarding } from './domain/push_bouncer.js';
+import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
+import { mailerOf } from './domain/email.js';
+import { subscribeToNotifications, type NotificationListener } from './notifications/hook.js';
+import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
 import { roleByName, type Actor } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
@@ -33,6 +36,9 @@ import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
+export type { ChatNotification } from './notifications/notification.js';
+export type { NotificationTrigger } from './notifications/triggers.js';
 export type { Logger } from './logger.js';
 export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
@@ -68,6 +74,14 @@ export interface ChatServer {
       listener: (event: DeliveredEvent) => void,
       options?: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean },
     ): () => void;
+  };
+  /**
+   * Every notification parley decides on (who, why, the message and its conversation), after its
+   * message's transaction commits: `subscribe(listener)` calls the listener once per notification
+   * while subscribed and returns the function that unsubscribes (options.notify is the durable hook).
+   */
+  notifications: {
+    subscribe(listener: NotificationListener): () => void;
   };
   /** Trusted set-up for the host application and the CLI: no permission checks. */
   admin: {
@@ -124,7 +138,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   ensureRealm(ctx);
   ensureImageProxyKey(ctx);
   ctx.events.startGarbageCollection();
-  resumePushForwarding(ctx);
+  startDeliveries(ctx, DELIVERY_KINDS);
 
   const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
     route.handler(ctx, actor, input as never, request);
@@ -199,6 +213,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     handler,
     api,
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
+    notifications: { subscribe: (listener) => subscribeToNotifications(ctx, listener) },
     admin,
     options,
     [CONTEXT]: ctx,
@@ -217,7 +232,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     },
     async close() {
       ctx.events.close();
-      stopPushForwarding(ctx);
+      await stopDeliveries(ctx);
+      mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
       if (open) {

@@ -1,12 +1,14 @@
 // A push bouncer stand-in for tests: a real HTTP server on 127.0.0.1 speaking Zulip's
 // remotes/push/e2ee/{register,notify} protocol. It checks the server's Basic credentials, opens
 // each registration sealed to its own key, plays the phone by decrypting every payload with the
-// device's push key (libsodium crypto_secretbox_open_easy) and checking its fields, and can be
-// told to fail in each way docs/push.md lists. Also: phone-side helpers to register devices.
+// device's push key (libsodium crypto_secretbox_open_easy) and parsing it as Zulip's mobile app
+// does, and can be told to fail in each way docs/push.md lists. Also: phone-side helpers to
+// register devices.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sodium from 'libsodium-wrappers';
+import { z } from 'zod';
 
 /** How the stand-in answers one request. */
 export type BouncerMode =
@@ -62,7 +64,33 @@ export interface StandInBouncer {
   close(): Promise<void>;
 }
 
-const PAYLOAD_KEYS = ['realm_url', 'realm_name', 'user_id', 'type', 'time'];
+const TEST_PAYLOAD_KEYS = ['realm_url', 'realm_name', 'user_id', 'type', 'time'];
+
+// What the app (zulip-flutter, lib/api/notifications.dart) parses a decrypted payload as:
+// NotifPayloadNewMessage or NotifPayloadRemove, each with the account's identity.
+const identity = { realm_url: z.url(), realm_name: z.string().nullable(), user_id: z.int() };
+const newMessagePayload = z
+  .object({
+    ...identity,
+    type: z.literal('message'),
+    sender_id: z.int(),
+    sender_avatar_url: z.url(),
+    sender_full_name: z.string(),
+    message_id: z.int(),
+    time: z.int(),
+    content: z.string(),
+    recipient_type: z.enum(['channel', 'direct']),
+    channel_id: z.int().optional(),
+    channel_name: z.string().optional(),
+    topic: z.string().optional(),
+    recipient_user_ids: z.array(z.int()).optional(),
+    mentioned_user_group_id: z.int().optional(),
+    mentioned_user_group_name: z.string().optional(),
+  })
+  .strict()
+  .refine((p) => (p.channel_id !== undefined ? p.topic !== undefined && p.recipient_user_ids === undefined : p.recipient_user_ids !== undefined), 'a channel with a topic, or recipient_user_ids')
+  .refine((p) => p.recipient_user_ids === undefined || (p.recipient_user_ids.includes(p.user_id) && p.recipient_user_ids.includes(p.sender_id) && p.recipient_user_ids.join() === [...p.recipient_user_ids].sort((a, b) => a - b).join()), 'recipient_user_ids sorted, with the user and the sender');
+const removePayload = z.object({ ...identity, type: z.literal('remove'), message_ids: z.array(z.int()).min(1) }).strict();
 
 export async function startBouncer(options: { serverId?: string; serverKey?: string } = {}): Promise<StandInBouncer> {
   await sodium.ready;
@@ -111,14 +139,6 @@ export async function startBouncer(options: { serverId?: string; serverKey?: str
     if (!registration) return;
     const { payload } = request;
     const problem = (text: string): void => void bouncer.problems.push(`notify ${request.token_id}: ${text}`);
-    if (registration.token_kind === 'fcm') {
-      if (request.fcm_priority !== 'high' || 'http_headers' in request) problem('FCM request needs fcm_priority "high" and no http_headers');
-      if (Object.keys(payload).join() !== 'push_key_id,encrypted_data') problem(`FCM payload keys ${Object.keys(payload)}`);
-    } else {
-      const headers = request.http_headers;
-      if (headers?.apns_priority !== 10 || headers?.apns_push_type !== 'alert' || 'fcm_priority' in request) problem('APNs headers');
-      if (JSON.stringify(payload.aps) !== JSON.stringify({ 'mutable-content': 1, alert: { title: 'New notification' } })) problem('APNs aps');
-    }
     const key = bouncer.phoneKeys.get(payload.push_key_id);
     if (!key) return problem(`the phone has no key ${payload.push_key_id}`);
     const data = Buffer.from(String(payload.encrypted_data), 'base64');
@@ -130,8 +150,26 @@ export async function startBouncer(options: { serverId?: string; serverKey?: str
     }
     const decrypted = JSON.parse(plaintext);
     if (JSON.stringify(decrypted) !== plaintext) problem('payload is not compact JSON');
-    if (Object.keys(decrypted).join() !== PAYLOAD_KEYS.join()) problem(`payload keys ${Object.keys(decrypted)}`);
-    if (decrypted.type !== 'test' || !Number.isInteger(decrypted.time) || !Number.isInteger(decrypted.user_id)) problem('payload fields');
+    if (decrypted.type === 'test') {
+      if (Object.keys(decrypted).join() !== TEST_PAYLOAD_KEYS.join()) problem(`payload keys ${Object.keys(decrypted)}`);
+      if (!Number.isInteger(decrypted.time) || !Number.isInteger(decrypted.user_id)) problem('payload fields');
+    } else {
+      const parsed = (decrypted.type === 'remove' ? removePayload : newMessagePayload).safeParse(decrypted);
+      if (!parsed.success) problem(`the app would not parse the payload: ${parsed.error.message}`);
+      if (Object.keys(decrypted).join() !== Object.keys(decrypted).sort().join()) problem('payload keys not sorted');
+    }
+    // A removal goes at the lower priority (FCM normal; APNs 5, a background push).
+    const removal = decrypted.type === 'remove';
+    if (registration.token_kind === 'fcm') {
+      if (request.fcm_priority !== (removal ? 'normal' : 'high') || 'http_headers' in request) problem('FCM request priority or http_headers');
+      if (Object.keys(payload).join() !== 'push_key_id,encrypted_data') problem(`FCM payload keys ${Object.keys(payload)}`);
+    } else {
+      const headers = request.http_headers;
+      const expected = removal ? { apns_priority: 5, apns_push_type: 'background' } : { apns_priority: 10, apns_push_type: 'alert' };
+      if (JSON.stringify(headers) !== JSON.stringify(expected) || 'fcm_priority' in request) problem('APNs headers');
+      const aps = removal ? { 'content-available': 1 } : { 'mutable-content': 1, alert: { title: 'New notification' } };
+      if (JSON.stringify(payload.aps) !== JSON.stringify(aps)) problem('APNs aps');
+    }
     bouncer.deliveries.push({ token_id: request.token_id, push_key_id: payload.push_key_id, kind: registration.token_kind, payload: decrypted });
   }
 

@@ -1,6 +1,7 @@
 // Secrets and proxies on the `parley` command line: a password or push server key can come from a
-// file or the environment instead of the (world-readable) process list, a weak password is refused,
-// and `serve --trust-proxy` makes X-Forwarded-For the client address of the rate limits.
+// file or the environment, an SMTP URL from the environment, instead of the (world-readable)
+// process list; a weak password is refused, and `serve --trust-proxy` makes X-Forwarded-For the
+// client address of the rate limits.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,6 +99,15 @@ t.test('serve reads the push server key from --push-server-key-file', async (t) 
   t.equal((await sendRequest(served, 'GET', '/server_settings')).body.push_notifications_enabled, true);
 });
 
+t.test('serve: a bad --smtp-url or PARLEY_SMTP_URL is refused by name, its password never printed', async (t) => {
+  const dir = tempDir(t);
+  const serve = ['serve', '--db', join(dir, 'chat.db'), '--port', '0'];
+  t.same(await refusal([...serve, '--smtp-url', 'http://u:s3cret-pw@mail.example']), [2, 'parley: --smtp-url must be an smtp:// or smtps:// URL']);
+  t.same(await refusal(serve, { PARLEY_SMTP_URL: 'imap://u:s3cret-pw@mail.example' }), [2, 'parley: PARLEY_SMTP_URL must be an smtp:// or smtps:// URL']);
+  t.same(await refusal([...serve, '--email-from', 'chat@example.com']), [2, 'parley: --email-from needs PARLEY_SMTP_URL']);
+  t.same(await refusal(serve, { PARLEY_EMAIL_BATCHING_SECONDS: 'soon' }), [2, 'parley: PARLEY_EMAIL_BATCHING_SECONDS must be a whole number of seconds from 1 to 604800']);
+});
+
 t.test('--trust-proxy and PARLEY_TRUST_PROXY: bad values are named; trusted, X-Forwarded-For is the client address', async (t) => {
   const dir = tempDir(t);
   const serve = ['serve', '--db', join(dir, 'chat.db'), '--port', '0'];
@@ -117,7 +127,7 @@ t.test('--trust-proxy and PARLEY_TRUST_PROXY: bad values are named; trusted, X-F
 t.test('--help says how to keep secrets off the command line', async (t) => {
   const result = await runParley(['--help']);
   t.equal(result.code, 0);
-  for (const text of ['--password-file FILE', '--push-server-key-file FILE', 'PARLEY_PASSWORD', '--trust-proxy N|ADDRESSES', 'visible to other local users']) t.match(result.stdout, text);
+  for (const text of ['--password-file FILE', '--push-server-key-file FILE', 'PARLEY_PASSWORD', 'PARLEY_SMTP_URL', '--trust-proxy N|ADDRESSES', 'visible to other local users']) t.match(result.stdout, text);
 });
 
 /** Starts `parley serve <args>` and resolves to its URL; killed at the end of the test. */

@@ -3,15 +3,17 @@
 // credentials. Properties: never a 5xx (but the test notification's documented 502 for a bouncer
 // that does not answer), always the JSON envelope (`code` on errors), and a request that fails
 // changes nothing in the database. Push is configured, and the member has an active device, so
-// the push routes get past PUSH_SERVICE_NOT_CONFIGURED. Reproduce a failure with the printed seed
-// and path: FUZZ_SEED=<seed> npx tap test/fuzz.test.ts; FUZZ_RUNS sets the runs per route.
+// the push routes get past PUSH_SERVICE_NOT_CONFIGURED. Well-formed message fetches and flag
+// changes whose narrows pile up search words and phrases reach the search itself. Reproduce a
+// failure with the printed seed and path: FUZZ_SEED=<seed> npx tap test/fuzz.test.ts; FUZZ_RUNS
+// sets the runs per route.
 import fc from 'fast-check';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { Response } from 'node-fetch';
 import type { PushOptions } from '../lib/index.js';
 import { allRoutes } from '../lib/routes/index.js';
 import { basic, startServer } from './helpers.js';
-import { requestsFor, type FuzzRequest, type World } from './fuzz_arbitraries.js';
+import { requestsFor, searchRequests, type FuzzRequest, type World } from './fuzz_arbitraries.js';
 import { databaseSnapshots, sendRaw, type RawReply } from './raw_http.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_422);
@@ -121,46 +123,53 @@ function describe(request: FuzzRequest): string {
 }
 
 let requests = 0;
-for (const route of allRoutes) {
-  const key = `${route.method} ${route.path}`;
-  t.test(key, async (t) => {
-    const statuses = new Map<string, number>();
-    const property = fc.asyncProperty(requestsFor(route, world), async (request) => {
-      // Bookkeeping the server defers to the next tick (poll acknowledgements) lands first.
-      await new Promise((resolve) => setImmediate(resolve));
-      const before = snapshot();
-      const reply = await sendRaw(s.url, {
-        method: request.method,
-        path: request.path,
-        params: request.params,
-        encoding: request.encoding,
-        authorization: auth[request.caller],
-      });
-      requests += 1;
-      const label = `${reply.status}${reply.json?.code ? ` ${String(reply.json.code)}` : ''}`;
-      statuses.set(label, (statuses.get(label) ?? 0) + 1);
-      const found = problem(key, request, reply);
-      if (found) throw new Error(`${found}\n  request: ${describe(request)}`);
-      if (reply.json?.result !== 'success' && !(RAW_ROUTES.has(key) && reply.status === 200)) {
-        const after = snapshot();
-        if (after !== before) throw new Error(`a failed request (${reply.status} ${reply.text.slice(0, 120)}) changed the database\n  request: ${describe(request)}`);
-      }
+
+/** Fuzzes one route (`key`, `METHOD path`) with the requests of `arbitrary`, `runs` of them. */
+async function fuzz(t: Test, key: string, arbitrary: fc.Arbitrary<FuzzRequest>, runs: number): Promise<void> {
+  const statuses = new Map<string, number>();
+  const property = fc.asyncProperty(arbitrary, async (request) => {
+    // Bookkeeping the server defers to the next tick (poll acknowledgements) lands first.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = snapshot();
+    const reply = await sendRaw(s.url, {
+      method: request.method,
+      path: request.path,
+      params: request.params,
+      encoding: request.encoding,
+      authorization: auth[request.caller],
     });
-    const outcome = await fc.check(property, { numRuns: RUNS, seed: SEED, endOnFailure: true });
-    // POST /users/me/api_key/regenerate replaces the caller's key: the next routes keep theirs.
-    for (const caller of [s.owner, member]) restoreKey.run(caller.api_key, caller.user_id);
-    if (key === 'DELETE /users/me') restoreMember();
-    if (outcome.failed) {
-      const error = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
-      t.fail(`${key}: ${error}\n${fc.defaultReportMessage(outcome) ?? 'failed'}\nReproduce: FUZZ_SEED=${SEED} (path ${outcome.counterexamplePath})`);
-    } else {
-      t.pass(`${key}: ${outcome.numRuns} requests (${[...statuses].map(([label, n]) => `${label}: ${n}`).join(', ')})`);
+    requests += 1;
+    const label = `${reply.status}${reply.json?.code ? ` ${String(reply.json.code)}` : ''}`;
+    statuses.set(label, (statuses.get(label) ?? 0) + 1);
+    const found = problem(key, request, reply);
+    if (found) throw new Error(`${found}\n  request: ${describe(request)}`);
+    if (reply.json?.result !== 'success' && !(RAW_ROUTES.has(key) && reply.status === 200)) {
+      const after = snapshot();
+      if (after !== before) throw new Error(`a failed request (${reply.status} ${reply.text.slice(0, 120)}) changed the database\n  request: ${describe(request)}`);
     }
   });
+  const outcome = await fc.check(property, { numRuns: runs, seed: SEED, endOnFailure: true });
+  // POST /users/me/api_key/regenerate replaces the caller's key: the next routes keep theirs.
+  for (const caller of [s.owner, member]) restoreKey.run(caller.api_key, caller.user_id);
+  if (key === 'DELETE /users/me') restoreMember();
+  if (outcome.failed) {
+    const error = outcome.errorInstance instanceof Error ? outcome.errorInstance.message : String(outcome.errorInstance);
+    t.fail(`${key}: ${error}\n${fc.defaultReportMessage(outcome) ?? 'failed'}\nReproduce: FUZZ_SEED=${SEED} (path ${outcome.counterexamplePath})`);
+  } else {
+    t.pass(`${key}: ${outcome.numRuns} requests (${[...statuses].map(([label, n]) => `${label}: ${n}`).join(', ')})`);
+  }
 }
+
+for (const route of allRoutes) {
+  const key = `${route.method} ${route.path}`;
+  t.test(key, (t) => fuzz(t, key, requestsFor(route, world), RUNS));
+}
+
+// Most random requests stop at another parameter: these reach the narrow, its search and its query.
+t.test('search narrows of up to 100 terms piling up words and phrases', (t) => fuzz(t, 'GET /messages, POST /messages/flags/narrow', searchRequests(world), RUNS * 4));
 
 t.test('the server still answers after the fuzzing', async (t) => {
   const me = await s.request('GET', '/users/me', { as: member });
   t.equal(me.status, 200);
-  t.ok(requests >= allRoutes.length * RUNS, `${requests} requests sent`);
+  t.ok(requests >= (allRoutes.length + 4) * RUNS, `${requests} requests sent`);
 });

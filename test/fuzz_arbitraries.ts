@@ -1,6 +1,7 @@
 // fast-check arbitraries for the HTTP fuzz test: hostile parameter values as bytes (wrong types,
 // JSON garbage, huge and empty strings, odd Unicode, invalid UTF-8, huge and negative numbers,
-// deep JSON), path values, extra parameters and methods, built from a route's declaration.
+// deep JSON), path values, extra parameters and methods, built from a route's declaration; narrows
+// piling up search words and phrases.
 import fc from 'fast-check';
 import type { Param } from '../lib/http/params.js';
 import type { RouteDef } from '../lib/routes/route.js';
@@ -124,6 +125,44 @@ function paramValue(param: Param, world: World): fc.Arbitrary<Buffer> {
   return fc.oneof({ weight: 3, arbitrary: typed }, { weight: 2, arbitrary: rawValue(world) });
 }
 
+/** Search words as an attacker piles them up: one letter, long, CJK, joined, quoted, FTS5 syntax, punctuation. */
+const SEARCH_PIECES = fc.oneof(
+  fc.constantFrom('a', 'é', '漢', '漢字中文', 'fuzz', 'hello', 'x'.repeat(300), 'foo-bar-baz', '!!!', '"', '""', '*', 'a*', 'NEAR(a b)', 'AND', 'OR', 'NOT', '^a', 'topic:a', '%_\\'),
+  fc.string({ maxLength: 6 }),
+  fc.array(fc.constantFrom('a', 'hello', '漢', 'é', '!', '%'), { minLength: 1, maxLength: 8 }).map((words) => `"${words.join(' ')}"`),
+);
+
+/** A narrow of up to 100 terms, mostly searches of up to 1,000 characters, among other terms, negated or not. */
+function searchNarrow(world: World): fc.Arbitrary<Buffer> {
+  const operand = fc.array(SEARCH_PIECES, { minLength: 1, maxLength: 60 }).map((pieces) => pieces.join(' ').slice(0, 1000));
+  const search = fc.record({ operator: fc.constant('search'), operand, negated: fc.boolean() });
+  const other = fc.record({
+    operator: fc.constantFrom('channel', 'topic', 'sender', 'is', 'has', 'id', 'in', 'dm'),
+    operand: fc.oneof(fc.constantFrom(...world.names, 'starred', 'unread', 'mentioned', 'muted', 'followed', 'link', 'reaction', 'home'), fc.constantFrom(...world.ids)),
+    negated: fc.boolean(),
+  });
+  const terms = fc.array(fc.oneof({ weight: 3, arbitrary: search }, { weight: 1, arbitrary: other }), { minLength: 1, maxLength: 100 });
+  return terms.map((narrow) => Buffer.from(JSON.stringify(narrow), 'utf8'));
+}
+
+/** Well-formed GET /messages and POST /messages/flags/narrow requests whose narrows pile up search words and phrases. */
+export function searchRequests(world: World): fc.Arbitrary<FuzzRequest> {
+  const text = (name: string, value: unknown): [string, Buffer] => [name, Buffer.from(typeof value === 'string' ? value : JSON.stringify(value), 'utf8')];
+  const range = fc
+    .tuple(fc.constantFrom('newest', 'oldest', 'first_unread', ...world.ids.map(String)), fc.nat(100), fc.nat(100))
+    .map(([anchor, before, after]) => [text('anchor', anchor), text('num_before', before), text('num_after', after)]);
+  const byIds = fc.subarray(world.ids, { minLength: 1 }).map((ids) => [text('message_ids', ids)]);
+  const get = fc.tuple(searchNarrow(world), fc.oneof(range, byIds)).map(([narrow, rest]) => ({ method: 'GET', path: '/api/v1/messages', params: [['narrow', narrow] as [string, Buffer], ...rest] }));
+  const flags = fc.tuple(searchNarrow(world), range).map(([narrow, rest]) => ({
+    method: 'POST',
+    path: '/api/v1/messages/flags/narrow',
+    params: [['narrow', narrow] as [string, Buffer], ...rest, text('op', 'add'), text('flag', 'starred')],
+  }));
+  return fc
+    .record({ caller: fc.constantFrom('owner' as const, 'member' as const), encoding: fc.constantFrom<RawEncoding>('urlencoded', 'multipart'), request: fc.oneof(get, flags) })
+    .map(({ caller, encoding, request }) => ({ caller, encoding, ...request }));
+}
+
 const EXTRA_NAMES = ['client', 'foo', '__proto__', 'constructor', 'hasOwnProperty', 'toString', '', 'a b', 'é', 'api_key', 'queue_id', 'x[]'];
 
 function pathValue(param: Param, world: World, star: boolean): fc.Arbitrary<string> {
@@ -164,7 +203,10 @@ export function requestsFor(route: RouteDef, world: World): fc.Arbitrary<FuzzReq
   const value = rawValue(world);
   const declared = fc.tuple(
     ...formParams.map(([name, p]) =>
-      fc.option(fc.tuple(fc.constantFrom(name, ...p.aliases), paramValue(p, world)), { nil: undefined, freq: p.required ? 6 : 2 }),
+      fc.option(fc.tuple(fc.constantFrom(name, ...p.aliases), name === 'narrow' ? fc.oneof(paramValue(p, world), searchNarrow(world)) : paramValue(p, world)), {
+        nil: undefined,
+        freq: p.required ? 6 : 2,
+      }),
     ),
   );
   const extra = fc.array(fc.tuple(fc.constantFrom(...EXTRA_NAMES), value), { maxLength: 2 });

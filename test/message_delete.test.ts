@@ -190,3 +190,30 @@ t.test('unread_msgs and max_message_id after a deletion equal a fresh register',
   t.equal(final.max_message_id, s.db.prepare('SELECT coalesce(max(message_id), -1) FROM user_message WHERE user_id = ?').pluck().get(bob.user_id));
   t.equal(final.unread_msgs.count, 0);
 });
+
+t.test("/register says who may delete (administrators anything; everyone their own for 600 s), and realm events keep it current", async (t) => {
+  const member = await s.user('member');
+  const registered = ok(t, await s.request('POST', '/register', { as: member, params: { event_types: ['realm'], fetch_event_types: ['realm'] } }));
+  const groups = () => ({ any: registered.realm_can_delete_any_message_group, own: registered.realm_can_delete_own_message_group });
+  t.equal(registered.realm_message_content_delete_limit_seconds, DELETE_LIMIT_SECONDS);
+  t.ok(groups().own.direct_members.includes(member.user_id), 'a member deletes their own messages');
+  t.notOk(groups().any.direct_members.includes(member.user_id), 'not others\'');
+  t.ok(groups().any.direct_members.includes(s.owner.user_id), 'the owner deletes any');
+  const newcomer = await s.user('member');
+  api.users.update(s.owner.user_id, { userId: member.user_id, role: 200 });
+  s.chat.admin.deactivateUser(newcomer.user_id);
+  const events = await poll(s, member, registered);
+  const state = { ...registered };
+  for (const event of events) {
+    if (event.type !== 'realm' || event.op !== 'update_dict') continue;
+    for (const [name, value] of Object.entries(event.data as Record<string, unknown>)) state[`realm_${name}`] = value;
+  }
+  const fresh = ok(t, await s.request('POST', '/register', { as: member, params: { fetch_event_types: ['realm'] } }));
+  t.same(
+    [state.realm_can_delete_any_message_group, state.realm_can_delete_own_message_group],
+    [fresh.realm_can_delete_any_message_group, fresh.realm_can_delete_own_message_group],
+    'events applied to the state before equal a fresh register',
+  );
+  t.ok(fresh.realm_can_delete_any_message_group.direct_members.includes(member.user_id), 'promoted to administrator');
+  t.notOk(fresh.realm_can_delete_own_message_group.direct_members.includes(newcomer.user_id), 'deactivated');
+});

@@ -216,6 +216,10 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'POST /mark_all_as_read': { request: () => ({ path: '/mark_all_as_read' }), expect: everyone },
   'POST /register_client_device': { request: () => ({ path: '/register_client_device' }), expect: everyone },
+  'POST /remove_client_device': {
+    request: (env, caller) => ({ path: '/remove_client_device', params: { device_id: env.s.chat.api.push.registerClientDevice(caller.user_id, {}).device_id } }),
+    expect: everyone,
+  },
   'POST /mobile_push/register': {
     request: (env, caller) => {
       const device = env.s.chat.api.push.registerClientDevice(caller.user_id, {}).device_id;

@@ -11,9 +11,11 @@ import {
   applyDeviceEvents,
   bad,
   deviceAddEvent,
+  deviceRemoveEvent,
   deviceUpdateEvent,
   isError,
   nextDeviceEvent,
+  NO_ACTIVE,
   NOT_CONFIGURED,
   pushWorld,
   queuedEvents,
@@ -222,6 +224,7 @@ t.test('A registration is answered at once and forwarded to the bouncer after it
   t.match((await registerDevices(s, member)).devices[deviceId], { push_token_id: null, pending_push_token_id: phone.tokenId });
 
   // The hanging bouncer times out; the retry is answered.
+  while (bouncer.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
   bouncer.mode.register = 'ok';
   const active = await registrationSettled(s, member.user_id, deviceId);
   t.match(active, { device_id: deviceId, push_token_id: phone.tokenId, pending_push_token_id: null });
@@ -388,14 +391,32 @@ t.test('device events match their schemas, and applying them to the state fetche
   t.equal((await s.request('POST', '/mobile_push/e2ee/test_notification', { as: member })).status, 200);
   t.same(await cleared, { id: (await cleared).id, type: 'device', op: 'update', device_id: second, push_token_id: null });
 
+  t.equal((await s.request('POST', '/remove_client_device', { as: member, params: { device_id: third } })).status, 200);
+
   const events = await queuedEvents(s, member, before.queueId, before.lastEventId);
-  t.ok(events.length >= 10, `${events.length} events`);
+  t.ok(events.length >= 11, `${events.length} events`);
   for (const event of events) {
-    const schema = (event as { op: string }).op === 'add' ? deviceAddEvent : deviceUpdateEvent;
+    const op = (event as { op: string }).op;
+    const schema = op === 'add' ? deviceAddEvent : op === 'remove' ? deviceRemoveEvent : deviceUpdateEvent;
     t.ok(schema.safeParse(event).success, `schema of ${JSON.stringify(event)}`);
   }
   t.same(applyDeviceEvents(before.devices, events), (await registerDevices(s, member)).devices);
   t.same(bouncer.problems, []);
+});
+
+t.test('POST /remove_client_device removes the device with its key and token: nothing is pushed to it any more', async (t) => {
+  const { s, bouncer, member } = await sharedWorld();
+  const other = await s.user('member');
+  const { deviceId } = await activeDevice(s, member, bouncer);
+  const removed = nextDeviceEvent(s, member.user_id, (e) => e.op === 'remove');
+  isError(t, await s.request('POST', '/remove_client_device', { as: other, params: { device_id: deviceId } }), bad('Invalid `device_id`'));
+  t.same((await s.request('POST', '/remove_client_device', { as: member, params: { device_id: deviceId } })).body, { result: 'success', msg: '' });
+  t.same(await removed, { id: (await removed).id, type: 'device', op: 'remove', device_id: deviceId });
+  t.equal(s.db.prepare('SELECT count(*) FROM device WHERE id = ?').pluck().get(deviceId), 0, 'the row, its key and token, are gone');
+  t.same((await registerDevices(s, member)).devices[deviceId], undefined);
+  isError(t, await s.request('POST', '/remove_client_device', { as: member, params: { device_id: deviceId } }), bad('Invalid `device_id`'));
+  await throwsApiError(t, () => s.chat.api.push.removeClientDevice(member.user_id, { deviceId }), bad('Invalid `device_id`'));
+  isError(t, await s.request('POST', '/mobile_push/e2ee/test_notification', { as: member }), NO_ACTIVE);
 });
 
 t.test('The push key never appears in a log line or an error message', async (t) => {

@@ -79,7 +79,8 @@ export const deviceUpdateEvent = z
     push_registration_error_code: nullableString.optional(),
   })
   .strict();
-export const deviceEvent = z.union([deviceAddEvent, deviceUpdateEvent]);
+export const deviceRemoveEvent = z.object({ id: z.int(), type: z.literal('device'), op: z.literal('remove'), device_id: z.int() }).strict();
+export const deviceEvent = z.union([deviceAddEvent, deviceUpdateEvent, deviceRemoveEvent]);
 
 export type DeviceState = Record<string, z.infer<typeof deviceInfoSchema>>;
 
@@ -88,7 +89,9 @@ export function applyDeviceEvents(state: DeviceState, events: readonly unknown[]
   const next: DeviceState = structuredClone(state);
   for (const raw of events) {
     const event = deviceEvent.parse(raw);
-    if (event.op === 'add') {
+    if (event.op === 'remove') {
+      delete next[String(event.device_id)];
+    } else if (event.op === 'add') {
       next[String(event.device_id)] = {
         push_key_id: null,
         push_token_id: null,

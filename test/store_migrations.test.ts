@@ -10,9 +10,15 @@ import { FLAG } from '../lib/domain/flags.js';
 import { contextOf } from '../lib/context.js';
 import { open, pragma, tempFile } from './store_helpers.js';
 
-// Back to version 3: starred in bit 1 of user_message.flags, no starred_message table (17, 16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+// Back to version 3: no delivery outbox, missed-message entries, notification indexes or cache triggers (19), starred in bit 1 of user_message.flags, no starred_message table (17, 16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
 const STARRED_ROW = 'EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = user_message.user_id AND sm.message_id = user_message.message_id)';
-const TO_VERSION_3 = `UPDATE user_message SET flags = flags | 2 WHERE ${STARRED_ROW};
+const TO_VERSION_3 = `DROP TABLE delivery;
+    DROP TABLE missed_message_email;
+    DROP INDEX subscription_notification_settings;
+    DROP INDEX user_message_push_active;
+    DROP TRIGGER device_inserted; DROP TRIGGER device_updated; DROP TRIGGER device_deleted;
+    DROP TRIGGER user_bot_inserted; DROP TRIGGER user_bot_updated;
+    UPDATE user_message SET flags = flags | 2 WHERE ${STARRED_ROW};
     DROP TABLE starred_message;
     CREATE INDEX user_message_starred ON user_message (user_id, message_id) WHERE (flags & 2) <> 0;
     CREATE INDEX event_by_user ON event (user_id, id);
@@ -130,7 +136,7 @@ t.test('schema 3: a version-2 database gets user_table_version and its triggers,
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
   t.same(
     db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'user' ORDER BY name").pluck().all(),
-    ['user_deleted', 'user_inserted', 'user_updated'],
+    ['user_bot_inserted', 'user_bot_updated', 'user_deleted', 'user_inserted', 'user_updated'],
   );
   t.equal(chat.api.users.me(owner.user_id).full_name, 'Owner');
   db.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Owner Renamed', owner.user_id);
@@ -227,7 +233,11 @@ t.test('schema 13: one cache_version table replaces the three version tables, an
   const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name LIKE '%version%' ORDER BY name").pluck().all();
   t.same(tables, ['cache_version'], 'the old version tables are gone');
   const triggers = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND sql LIKE '%cache_version%' ORDER BY name").pluck().all();
-  t.same(triggers, ['alert_word_deleted', 'alert_word_inserted', 'alert_word_updated', 'linkifier_deleted', 'linkifier_inserted', 'linkifier_updated', 'realm_url_updated', 'user_deleted', 'user_inserted', 'user_updated']);
+  t.same(triggers, [
+    'alert_word_deleted', 'alert_word_inserted', 'alert_word_updated', 'device_deleted', 'device_inserted', 'device_updated',
+    'linkifier_deleted', 'linkifier_inserted', 'linkifier_updated', 'realm_url_updated', 'user_bot_inserted', 'user_bot_updated',
+    'user_deleted', 'user_inserted', 'user_setting_deleted', 'user_setting_inserted', 'user_setting_updated', 'user_updated',
+  ]);
 
   chat.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });
   const send = (content: string) => chat.api.messages.send(ownerId, { type: 'stream', to: 'general', topic: 't', content }).id;
@@ -263,7 +273,9 @@ t.test('schema 15: the event table loses its per-user index, and queued events a
       old.api.drafts.create(ownerId, { drafts: [{ type: '', to: [], topic: '', content: 'kept', timestamp: 1 }] });
       return registered;
     },
-    () => 'PRAGMA user_version = 14;',
+    // Version 14's layout as far as events go: today's, with the per-user index.
+    () => 'CREATE INDEX event_by_user ON event (user_id, id); PRAGMA user_version = 14;',
+    '',
   );
   t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
   t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'event_by_user'").pluck().get(), 0, 'event_by_user is gone');
@@ -272,4 +284,25 @@ t.test('schema 15: the event table loses its per-user index, and queued events a
     polled.events.map((e) => [e.type, e['op']]),
     [['drafts', 'add']],
   );
+});
+
+t.test('schema 19: a registration a version-17 server was forwarding to the bouncer becomes a delivery, due at once', async (t) => {
+  const { db } = await migratedFrom(
+    t,
+    () => undefined,
+    // Back to version 17: no delivery table; a device in the middle of its registration and the
+    // index that found it on start.
+    (ownerId) => `DROP TABLE delivery;
+    INSERT INTO device (id, user_id, push_key_id, pending_push_token_id, push_token_kind, bouncer_public_key, encrypted_push_registration, date_created)
+      VALUES (7, ${ownerId}, 1, 'AAAAAAAAAAE=', 'fcm', 'pk', 'sealed', 0);
+    INSERT INTO device (id, user_id, push_token_id, date_created) VALUES (8, ${ownerId}, 'AAAAAAAAAAI=', 0);
+    CREATE INDEX device_forwarding ON device (id) WHERE encrypted_push_registration IS NOT NULL;
+    PRAGMA user_version = 17;`,
+    '',
+  );
+  t.equal(pragma(db, 'user_version'), SCHEMA_VERSION);
+  t.same(db.prepare('SELECT kind, key, payload, due_at, attempts FROM delivery').all(), [
+    { kind: 'push_registration', key: '7', payload: '{"device_id":7,"token_id":"AAAAAAAAAAE="}', due_at: 0, attempts: 0 },
+  ]);
+  t.equal(db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'device_forwarding'").pluck().get(), 0, 'the index is gone');
 });

@@ -150,7 +150,7 @@ t.test('alert words', async (t) => {
   await api.call(t, 'DELETE', '/users/me/alert_words', { ...me, params: { alert_words: '{}' } }, 400);
 });
 
-t.test('E2EE push: registration and the test notification, with each bouncer failure', async (t) => {
+t.test('E2EE push: registration, the test notification with each bouncer failure, removing a device', async (t) => {
   const other = await s.user('member');
   const { deviceId } = await activeDevice(s, member, bouncer);
   const phone = newPhone();
@@ -169,6 +169,8 @@ t.test('E2EE push: registration and the test notification, with each bouncer fai
   await api.call(t, 'POST', '/mobile_push/e2ee/test_notification', me, 502);
   await api.call(t, 'POST', '/mobile_push/register', { ...me, params: { device_id: 9999, push_key: 'x', push_key_id: 1 } }, 400);
   await api.call(t, 'POST', '/mobile_push/register', { as: bot, params: { device_id: deviceId } }, 400);
+  await api.call(t, 'POST', '/remove_client_device', { ...me, params: { device_id: device.body.device_id } }, 200);
+  await api.call(t, 'POST', '/remove_client_device', { ...me, params: { device_id: device.body.device_id } }, 400);
   t.same(bouncer.problems, [], 'the bouncer stand-in saw no protocol violation');
 });
 

@@ -1,6 +1,6 @@
 // Client devices for E2EE push notifications as answers and events: POST /register_client_device,
-// the `devices` state of POST /register and the `device` events (add, and update with the changed
-// fields).
+// the `devices` state of POST /register and the `device` events (add, remove, and update with the
+// changed fields).
 import { z } from 'zod';
 
 /** A device as the `devices` state shows it. */
@@ -33,5 +33,6 @@ export type DeviceChange = z.infer<typeof deviceChangeSchema>;
 
 export const deviceEventSchemas = [
   z.object({ type: z.literal('device'), op: z.literal('add'), device_id: z.int() }),
+  z.object({ type: z.literal('device'), op: z.literal('remove'), device_id: z.int() }),
   deviceChangeSchema.extend({ type: z.literal('device'), op: z.literal('update'), device_id: z.int() }),
 ] as const;

@@ -2,7 +2,7 @@
 // check_emoji_request (validation), shared by user status and anything else that stores emoji.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { buildUnicodeEmojiTables, type UnicodeEmojiTables } from '../render/emoji.js';
+import { unicodeEmojiTables, type UnicodeEmojiTables } from '../render/emoji.js';
 import { selectActiveRealmEmojiByName, selectRealmEmojiById } from '../store/realm_emoji.js';
 
 /** The reaction types (https://zulip.com/api/add-reaction); `service_extra_emoji` is parley's name for Zulip's `zulip_extra_emoji`. */
@@ -20,11 +20,9 @@ const EXTRA_EMOJI_NAME = 'zulip';
 
 export const isExtraEmojiType = (type: string): boolean => type === REACTION_TYPE.extra || type === ZULIP_EXTRA_EMOJI;
 
-const UNICODE_EMOJI = Symbol('unicode emoji tables');
-
-/** Zulip's Unicode emoji names and codes, built once per server. */
-export function unicodeEmoji(ctx: Ctx): UnicodeEmojiTables {
-  return ctx.once(UNICODE_EMOJI, buildUnicodeEmojiTables);
+/** Zulip's Unicode emoji names and codes. */
+export function unicodeEmoji(): UnicodeEmojiTables {
+  return unicodeEmojiTables();
 }
 
 /**
@@ -32,7 +30,7 @@ export function unicodeEmoji(ctx: Ctx): UnicodeEmojiTables {
  * that name is Zulip's choice there (an image parley does not render), so it stays text.
  */
 export function markdownEmojiLookup(ctx: Ctx): (name: string) => string | undefined {
-  const { nameToCode } = unicodeEmoji(ctx);
+  const { nameToCode } = unicodeEmoji();
   return (name) => (selectActiveRealmEmojiByName(ctx.store, name) ? undefined : nameToCode.get(name));
 }
 
@@ -46,7 +44,7 @@ export function getEmojiData(ctx: Ctx, emojiName: string): EmojiData {
   const custom = selectActiveRealmEmojiByName(ctx.store, emojiName);
   if (custom) return { emojiCode: String(custom.id), reactionType: REACTION_TYPE.realm };
   if (emojiName === EXTRA_EMOJI_NAME) return { emojiCode: EXTRA_EMOJI_NAME, reactionType: REACTION_TYPE.extra };
-  const code = unicodeEmoji(ctx).nameToCode.get(emojiName);
+  const code = unicodeEmoji().nameToCode.get(emojiName);
   if (code !== undefined) return { emojiCode: code, reactionType: REACTION_TYPE.unicode };
   throw badRequest(`Emoji '${emojiName}' does not exist`);
 }
@@ -63,7 +61,7 @@ export function checkEmojiRequest(ctx: Ctx, emojiName: string, emojiCode: string
     if (emojiCode !== EXTRA_EMOJI_NAME) throw badRequest('Invalid emoji code.');
     if (emojiName !== emojiCode) throw badRequest('Invalid emoji name.');
   } else if (reactionType === REACTION_TYPE.unicode) {
-    const { codeToName, nameToCode } = unicodeEmoji(ctx);
+    const { codeToName, nameToCode } = unicodeEmoji();
     if (!codeToName.has(emojiCode)) throw badRequest('Invalid emoji code.');
     if (nameToCode.get(emojiName) !== emojiCode) throw badRequest('Invalid emoji name.');
   } else {

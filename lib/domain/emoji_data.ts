@@ -14,24 +14,26 @@ export interface EmojiDataFile {
   body: string;
 }
 
-const EMOJI_DATA = Symbol('emoji data file');
+let made: EmojiDataFile | undefined;
 
-function emojiDataFile(ctx: Ctx): EmojiDataFile {
-  return ctx.once(EMOJI_DATA, () => {
-    const body = JSON.stringify({ code_to_names: Object.fromEntries(unicodeEmoji(ctx).codeToNames) });
+/** Made once per process, like the tables it is made from (lib/render/emoji.ts). */
+function emojiDataFile(): EmojiDataFile {
+  if (made === undefined) {
+    const body = JSON.stringify({ code_to_names: Object.fromEntries(unicodeEmoji().codeToNames) });
     const hash = createHash('sha256').update(body).digest('hex').slice(0, 16);
-    return { fileName: `emoji_api.${hash}.json`, body };
-  });
+    made = { fileName: `emoji_api.${hash}.json`, body };
+  }
+  return made;
 }
 
 /** server_emoji_data_url: absolute, under the organization URL (clients fetch it without credentials). */
 export function emojiDataUrl(ctx: Ctx): string {
-  return `${getRealm(ctx).url}${EMOJI_DATA_PATH}/${emojiDataFile(ctx).fileName}`;
+  return `${getRealm(ctx).url}${EMOJI_DATA_PATH}/${emojiDataFile().fileName}`;
 }
 
 /** GET /static/generated/emoji/{file_name}: the current file; any other name is not found. */
-export function getEmojiDataFile(ctx: Ctx, fileName: string): EmojiDataFile {
-  const file = emojiDataFile(ctx);
+export function getEmojiDataFile(fileName: string): EmojiDataFile {
+  const file = emojiDataFile();
   if (fileName !== file.fileName) throw new ApiError('NOT_FOUND', 'Not Found');
   return file;
 }

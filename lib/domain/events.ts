@@ -172,7 +172,7 @@ function waitForEvents(
     const finish = (events: DeliveredEvent[]): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.cancel();
       signal?.removeEventListener('abort', onAbort);
       stop();
       ctx.events.markConnected(queue.id, false);
@@ -180,7 +180,7 @@ function waitForEvents(
       resolve(events);
     };
     const onAbort = (): void => finish([]);
-    const timer = setTimeout(() => finish([{ type: 'heartbeat', id: lastEventId }]), heartbeatMs(ctx));
+    const timer = ctx.timers.after(heartbeatMs(ctx), () => finish([{ type: 'heartbeat', id: lastEventId }]));
     ctx.events.markConnected(queue.id, true);
     signal?.addEventListener('abort', onAbort, { once: true });
     stop = ctx.events.wait({

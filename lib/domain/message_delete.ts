@@ -14,9 +14,11 @@ import { accessMessage } from './message_fetch.js';
 import { releaseClaims } from './attachments.js';
 import { isAdmin, type Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
+import { withdrawDeletedPushNotifications } from '../notifications/push.js';
+import { DELETE_LIMIT_SECONDS } from './message_delete_settings.js';
 
-/** Zulip's default message_content_delete_limit_seconds (no grace period, unlike editing). */
-export const DELETE_LIMIT_SECONDS = 600;
+export { DELETE_LIMIT_SECONDS };
+
 
 const denied = (): Error => badRequest("You don't have permission to delete this message");
 
@@ -50,6 +52,7 @@ export function deleteMessage(ctx: Ctx, actor: Actor, input: { messageId: number
     // Read before the rows go: Zulip's event_recipient_ids_for_action_on_messages, and always the deleter.
     const audience = [...new Set([...messageActionAudience(ctx, row, stream), actor.id])].sort((a, b) => a - b);
     releaseClaims(ctx, row.id);
+    withdrawDeletedPushNotifications(ctx, row.id);
     deleteUserMessagesOfMessage(ctx.store, row.id);
     deleteMessageRow(ctx.store, row.id);
     if (stream) updateFirstMessageId(ctx, stream, row.id, audience);

@@ -10,6 +10,7 @@ import {
   selectFirstUnread,
   selectMessageAt,
   selectMessagesAfter,
+  selectMessagesAmong,
   selectMessagesBefore,
   type FetchedRow,
   type MessageQuery,
@@ -114,9 +115,10 @@ export function parseAnchor(anchor: string | number | undefined, useFirstUnread:
 /** The message objects of a page; a search's also carry match_content and match_subject. */
 function format(ctx: Ctx, rows: readonly FetchedRow[], applyMarkdown: boolean, search: SearchQuery | undefined): PageMessage[] {
   const cache = dictCacheFor(ctx, rows.map((row) => row.id));
+  const fields = search && searchFields(search);
   return rows.map((row) => {
     const dict: PageMessage = Object.assign(messageDict(ctx, cache, row, applyMarkdown), { flags: flagList(row.um_flags ?? HISTORICAL_FLAGS) });
-    return search ? Object.assign(dict, searchFields(row, search)) : dict;
+    return fields ? Object.assign(dict, fields(row)) : dict;
   });
 }
 
@@ -234,14 +236,18 @@ function getMessagesById(ctx: Ctx, actor: Actor, input: GetMessagesInput, applyM
   }
   const narrow = parseNarrow(ctx, actor, resolveWith(ctx, actor, input.narrow) ?? []);
   const cache = newDictCache();
-  const query: MessageQuery = { userId: actor.id, history: true, conditions: narrow.conditions };
-  const rows: FetchedRow[] = [];
+  const accessible: MessageRow[] = [];
   for (const id of [...new Set(input.messageIds)].sort((a, b) => a - b)) {
     const row = selectMessageById(ctx.store, id);
-    if (!row || messageAccess(ctx, actor, row, cache) === undefined) continue;
-    const matched = narrow.conditions.length === 0 ? { ...row, um_flags: selectUserMessageFlags(ctx.store, actor.id, id) ?? null } : selectMessageAt(ctx.store, query, id);
-    if (matched) rows.push(matched);
+    if (row && messageAccess(ctx, actor, row, cache) !== undefined) accessible.push(row);
   }
+  if (narrow.conditions.length === 0) {
+    const rows = accessible.map((row) => ({ ...row, um_flags: selectUserMessageFlags(ctx.store, actor.id, row.id) ?? null }));
+    return { messages: format(ctx, rows, applyMarkdown, narrow.search), history_limited: false };
+  }
+  // One statement for all the ids: a search's index is walked once.
+  const query: MessageQuery = { userId: actor.id, history: true, conditions: narrow.conditions };
+  const rows = selectMessagesAmong(ctx.store, query, accessible.map((row) => row.id));
   return { messages: format(ctx, rows, applyMarkdown, narrow.search), history_limited: false };
 }
 

@@ -22,6 +22,7 @@ import type { MessageDetail } from './message_event_dicts.js';
 import { messageAccess } from './message_fetch.js';
 import { mentionMask, messageDetails, newUnreadClassifier } from './unread.js';
 import type { Actor } from './roles.js';
+import { withdrawReadPushNotifications } from '../notifications/push.js';
 
 /**
  * Most ids one POST /messages/flags may list: as many as unread_msgs reports, so a client can
@@ -146,6 +147,7 @@ export function changeMessageFlag(ctx: Ctx, actor: Actor, change: FlagChange, me
   }
   const result = setFlagBits(ctx, actor, change, messageIds);
   emit(ctx, [actor.id], change.op === 'add' ? event('add', result.changed) : event('remove', result.changed));
+  if (change.flag === 'read' && change.op === 'add' && result.changed.length > 0) withdrawReadPushNotifications(ctx, actor.id);
   return result;
 }
 

@@ -19,6 +19,7 @@ import { changeMessageFlag, checkFlagChange, ignoredChannelsField, ignoredChanne
 import { parseAnchor, selectAnchoredRange } from './message_fetch.js';
 import type { NarrowTerm } from './narrow.js';
 import type { Actor } from './roles.js';
+import { withdrawReadPushNotifications } from '../notifications/push.js';
 
 /** Zulip's MAX_MESSAGES_PER_UPDATE: num_before + num_after are clamped to this. */
 export const MAX_MESSAGES_PER_UPDATE = 5000;
@@ -95,6 +96,7 @@ export async function markAllAsRead(ctx: Ctx, actor: Actor): Promise<z.infer<typ
     const done = ctx.tx(() => {
       const ids = selectNewestUnreadMessageIds(ctx.store, actor.id, MARK_ALL_BATCH_SIZE);
       setUserMessageFlagBits(ctx.store, actor.id, ids, READ_BIT);
+      if (ids.length > 0) withdrawReadPushNotifications(ctx, actor.id);
       const last = ids.length < MARK_ALL_BATCH_SIZE;
       const messages = last ? [] : ids.sort((a, b) => a - b);
       emit(ctx, [actor.id], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages, all: last });
@@ -113,6 +115,7 @@ export function markStreamMessagesRead(ctx: Ctx, userId: number, streamId: numbe
   const unread = topic === undefined ? selectUnreadMessageIdsInStream(ctx.store, userId, streamId) : selectUnreadMessageIdsInTopic(ctx.store, userId, streamId, topic);
   if (unread.length === 0) return;
   setUserMessageFlagBits(ctx.store, userId, unread, READ_BIT);
+  withdrawReadPushNotifications(ctx, userId);
   emit(ctx, [userId], { type: 'update_message_flags', op: 'add', operation: 'add', flag: 'read', messages: unread, all: false });
 }
 

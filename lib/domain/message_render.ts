@@ -29,13 +29,17 @@ export interface RenderedMessage {
   columns: RenderedColumns;
   /** Directly mentioned users and the members of mentioned groups. */
   mentionedUserIds: Set<number>;
+  /** Users mentioned by name (not through a group). */
+  directMentionIds: Set<number>;
+  /** Mentioned groups with their members (notifications name the smallest one a user is in). */
+  mentionedGroups: { id: number; name: string; memberIds: number[] }[];
   /** Mentioned users that are generic bots: they get a row even when not subscribed (Zulip). */
   mentionedBotIds: Set<number>;
   streamWildcard: boolean;
   topicWildcard: boolean;
 }
 
-function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser> } {
+function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; users: Map<number, MentionableUser>; groupNames: Map<number, string> } {
   const may = mayMention(content);
   const byName = new Map<string, MentionedUser>();
   const byId = new Map<number, MentionedUser>();
@@ -53,6 +57,7 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
   if (may.groups) for (const group of selectGroupNames(ctx.store)) groups.set(group.name.toLowerCase(), group);
   return {
     users,
+    groupNames: new Map([...groups.values()].map((group) => [group.id, group.name])),
     lookup: {
       userByName: (name) => byName.get(name.toLowerCase()),
       userById: (id) => byId.get(id),
@@ -62,7 +67,7 @@ function mentionLookup(ctx: Ctx, content: string): { lookup: MentionLookup; user
 }
 
 export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
-  const { lookup, users } = mentionLookup(ctx, content);
+  const { lookup, users, groupNames } = mentionLookup(ctx, content);
   const rendered = renderMarkdown({
     content,
     mentions: lookup,
@@ -71,15 +76,21 @@ export function renderMessage(ctx: Ctx, content: string): RenderedMessage {
     emoji: markdownEmojiLookup(ctx),
   });
   const mentioned = new Set(rendered.mentions.userIds);
+  const directMentionIds = new Set(mentioned);
   const mentionedBotIds = new Set([...mentioned].filter((id) => users.get(id)?.bot_type === 1 && users.get(id)?.is_active === 1));
+  const mentionedGroups: RenderedMessage['mentionedGroups'] = [];
   for (const groupId of rendered.mentions.groupIds) {
-    for (const userId of selectGroupMemberIds(ctx.store, groupId)) mentioned.add(userId);
+    const memberIds = selectGroupMemberIds(ctx.store, groupId);
+    for (const userId of memberIds) mentioned.add(userId);
+    mentionedGroups.push({ id: groupId, name: groupNames.get(groupId) ?? '', memberIds });
   }
   const has = contentFeatures(rendered.html);
   return {
     html: rendered.html,
     columns: { rendered_content: rendered.html, has_link: Number(has.link), has_image: Number(has.image), has_attachment: Number(has.attachment) },
     mentionedUserIds: mentioned,
+    directMentionIds,
+    mentionedGroups,
     mentionedBotIds,
     streamWildcard: rendered.mentions.streamWildcard,
     topicWildcard: rendered.mentions.topicWildcard,

@@ -1,5 +1,6 @@
 // POST /messages: one message row, one user_message row and one `message` event per recipient,
-// all in one transaction; the content is rendered once.
+// and the notifications it decides (lib/notifications/decide.ts), all in one transaction; the
+// content is rendered once.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import type { LocalEcho } from '../events/shape.js';
@@ -19,6 +20,7 @@ import { renderMessage, renderedFlags, topicLinksJson } from './message_render.j
 import { updateClaims } from './attachments.js';
 import { streamViewerIds } from './stream_access.js';
 import { isGuest, type Actor } from './roles.js';
+import { decideMessageNotifications } from '../notifications/decide.js';
 
 export interface SendInput {
   type: 'stream' | 'channel' | 'direct' | 'private';
@@ -117,6 +119,17 @@ export function sendMessage(ctx: Ctx, actor: Actor, input: SendInput, client: st
     });
     insertUserMessages(ctx.store, id, recipients, bits);
     updateClaims(ctx, actor, id, rendered.html);
+    decideMessageNotifications(ctx, {
+      id,
+      senderId: actor.id,
+      stream,
+      topic,
+      recipients,
+      flags: bits,
+      mutingSender: muting,
+      directMentions: rendered.directMentionIds,
+      mentionedGroups: rendered.mentionedGroups,
+    });
 
     if (stream && stream.first_message_id === null) {
       updateStreamFirstMessageId(ctx.store, stream.id, id);

@@ -36,8 +36,15 @@ function describe(operand: NarrowTerm['operand']): string {
   return String(operand);
 }
 
-function userByOperand(ctx: Ctx, actor: Actor, operand: string | number): UserRow | undefined {
-  return typeof operand === 'number' ? selectUserById(ctx.store, operand) : userByEmail(ctx, actor, operand);
+type UserLookup = (operand: string | number) => UserRow | undefined;
+
+/** The users a narrow names, each looked up once: 100 `dm` terms may each list the same 1,000 users. */
+function userLookup(ctx: Ctx, actor: Actor): UserLookup {
+  const known = new Map<string | number, UserRow | undefined>();
+  return (operand) => {
+    if (!known.has(operand)) known.set(operand, typeof operand === 'number' ? selectUserById(ctx.store, operand) : userByEmail(ctx, actor, operand));
+    return known.get(operand);
+  };
 }
 
 const IS_FLAGS: Record<string, { mask: number; set: boolean }> = {
@@ -48,7 +55,7 @@ const IS_FLAGS: Record<string, { mask: number; set: boolean }> = {
   alerted: { mask: FLAG.has_alert_word, set: true },
 };
 
-function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: NarrowCondition; history: boolean | null } {
+function condition(ctx: Ctx, actor: Actor, term: NarrowTerm, userByOperand: UserLookup): { condition: NarrowCondition; history: boolean | null } {
   const negated = term.negated ?? false;
   const { operand } = term;
   switch (term.operator) {
@@ -68,16 +75,21 @@ function condition(ctx: Ctx, actor: Actor, term: NarrowTerm): { condition: Narro
     case 'subject':
       return { condition: { kind: 'topic', topic: String(operand), negated }, history: null };
     case 'sender': {
-      const user = typeof operand === 'string' || typeof operand === 'number' ? userByOperand(ctx, actor, operand) : undefined;
+      const user = typeof operand === 'string' || typeof operand === 'number' ? userByOperand(operand) : undefined;
       if (!user) throw badNarrow(`unknown user ${describe(operand)}`);
       return { condition: { kind: 'sender', userId: user.id, negated }, history: null };
     }
     case 'dm':
     case 'pm-with': {
       const list = typeof operand === 'string' ? operand.split(',') : Array.isArray(operand) ? operand : [operand];
-      const users = list.map((item) => userByOperand(ctx, actor, item));
-      if (users.length === 0 || users.some((user) => user === undefined)) throw badNarrow(`unknown user in ${describe(operand)}`);
-      const key = [...new Set([...users.map((user) => user!.id), actor.id])].sort((a, b) => a - b).join(',');
+      const ids = new Set([actor.id]);
+      for (const item of list) {
+        const user = userByOperand(item);
+        if (!user) throw badNarrow(`unknown user in ${describe(operand)}`);
+        ids.add(user.id);
+      }
+      if (list.length === 0) throw badNarrow(`unknown user in ${describe(operand)}`);
+      const key = [...ids].sort((a, b) => a - b).join(',');
       return { condition: { kind: 'direct_group', directGroupId: selectDirectGroupId(ctx.store, key) ?? null, negated }, history: null };
     }
     case 'is': {
@@ -113,12 +125,13 @@ export function parseNarrow(ctx: Ctx, actor: Actor, narrow: readonly NarrowTerm[
   const searches: string[] = [];
   let includeHistory = false;
   let historyBlocked = false;
+  const users = userLookup(ctx, actor);
   for (const term of narrow) {
     if (term.operator === 'search') {
       searches.push(searchOperand(term.operand));
       continue;
     }
-    const parsed = condition(ctx, actor, term);
+    const parsed = condition(ctx, actor, term, users);
     conditions.push(parsed.condition);
     if (parsed.history === true) includeHistory = true;
     // Terms on personal flags rule out history, which has no flags (Zulip's `is:` rule).

@@ -12,10 +12,10 @@ import { selectActiveUserIds, selectUserByEmail, selectUserById, type UserRow } 
 import type { Actor } from './roles.js';
 import { existingUser } from './users.js';
 import { emit } from './event_types.js';
-import type { LegacyPresence, ModernPresence, PresencesAnswer, UserLegacyPresence, WebsitePresence } from './presence_dicts.js';
+import { OFFLINE_THRESHOLD_SECONDS, type LegacyPresence, type ModernPresence, type PresencesAnswer, type UserLegacyPresence, type WebsitePresence } from './presence_dicts.js';
 
-/** Zulip's OFFLINE_THRESHOLD_SECS: a user not heard from for longer is offline. */
-export const OFFLINE_THRESHOLD_SECONDS = 140;
+export { OFFLINE_THRESHOLD_SECONDS };
+
 /** Zulip's PRESENCE_PING_INTERVAL_SECS: how often clients report presence. */
 export const PING_INTERVAL_SECONDS = 60;
 /** Zulip's PRESENCE_UPDATE_MIN_FREQ_SECONDS: newer reports than this do not rewrite a timestamp. */

@@ -3,6 +3,9 @@
 // entry and an "aggregated" copy of it); the presence event and the /register `presences` state.
 import { z } from 'zod';
 
+/** Zulip's OFFLINE_THRESHOLD_SECS: a user not heard from for longer is offline (and idle, for notifications). */
+export const OFFLINE_THRESHOLD_SECONDS = 140;
+
 /** Zulip's modern presence format (slim_presence, last_update_id). */
 export const modernPresenceSchema = z.object({ active_timestamp: z.int(), idle_timestamp: z.int() });
 /** One client's entry in Zulip's legacy format; "aggregated" has no `pushable`. */

@@ -1,11 +1,13 @@
 // Client devices and their E2EE push registration (Zulip FL 468+): POST /register_client_device,
-// POST /mobile_push/register, the `devices` state of POST /register and the `device` events.
+// POST /remove_client_device, POST /mobile_push/register, the `devices` state of POST /register
+// and the `device` events.
 // The test notification is in push_notify.ts; talking to the bouncer is in push_bouncer.ts.
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
 import type { StateOptions } from './state_options.js';
 import { decodeStandardBase64, parsePushKey } from '../push/crypto.js';
 import {
+  deleteDevice,
   insertDevice,
   selectUserDevice,
   selectUserDevices,
@@ -13,7 +15,7 @@ import {
   updateDevicePushKey,
   type DeviceRow,
 } from '../store/devices.js';
-import { appendDeviceUpdate, bouncerConfig, pushNotConfigured, startForwarding } from './push_bouncer.js';
+import { appendDeviceUpdate, bouncerConfig, forwardRegistration, pushNotConfigured } from './push_bouncer.js';
 import type { Actor } from './roles.js';
 import type { DeviceInfo, DeviceState, NewDevice } from './device_dicts.js';
 import { emit } from './event_types.js';
@@ -34,6 +36,21 @@ export function fetchDeviceState(ctx: Ctx, actor: Actor, _options: StateOptions)
   const devices: Record<string, DeviceInfo> = {};
   for (const row of selectUserDevices(ctx.store, actor.id)) devices[String(row.id)] = deviceInfo(row);
   return { devices };
+}
+
+/**
+ * POST /remove_client_device (Zulip FL 470; the mobile app calls it when logging out): the
+ * device goes with its push key and token, so nothing is pushed to it any more; a registration
+ * still being forwarded is dropped.
+ */
+export function removeClientDevice(ctx: Ctx, actor: Actor, input: { deviceId: number }): Record<string, never> {
+  return ctx.tx(() => {
+    const device = selectUserDevice(ctx.store, actor.id, input.deviceId);
+    if (!device) throw badRequest('Invalid `device_id`');
+    deleteDevice(ctx.store, device.id);
+    emit(ctx, [actor.id], { type: 'device', op: 'remove', device_id: device.id });
+    return {};
+  });
 }
 
 /** POST /register_client_device: a new device of the caller. */
@@ -74,11 +91,11 @@ const sameKey = (device: DeviceRow, key: Buffer, keyId: number): boolean =>
 /**
  * POST /mobile_push/register: all fields (a registration), only push_key and push_key_id (key
  * rotation) or only the four token fields (token rotation). A new token is forwarded to the
- * bouncer after the transaction commits; the answer does not wait for it.
+ * bouncer after the transaction commits (a delivery); the answer does not wait for it.
  */
 export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrationInput): Record<string, never> {
   if (!bouncerConfig(ctx)) throw pushNotConfigured();
-  const forwardDeviceId = ctx.tx((): number | null => {
+  return ctx.tx(() => {
     const device = selectUserDevice(ctx.store, actor.id, input.deviceId);
     if (!device) throw badRequest('Invalid `device_id`');
     const { pushKey, pushKeyId, tokenKind, tokenId, bouncerPublicKey, encryptedPushRegistration } = input;
@@ -93,7 +110,7 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
         updateDevicePushKey(ctx.store, device.id, key, pushKeyId);
         appendDeviceUpdate(ctx, device, { push_key_id: pushKeyId });
       }
-      return null;
+      return {};
     }
     // One registration at a time per device: a second one could race the first at the bouncer.
     if (device.push_registration_error_code === null && device.pending_push_token_id !== null) {
@@ -113,10 +130,11 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
     };
     if (!keyFields) {
       if (device.push_key_id === null) throw badRequest('No push registration exists to rotate token for.');
-      if (device.push_registration_error_code === null && device.push_token_id === canonicalTokenId) return null;
+      if (device.push_registration_error_code === null && device.push_token_id === canonicalTokenId) return {};
       updateDevicePendingToken(ctx.store, device.id, registration);
       appendDeviceUpdate(ctx, device, pending);
-      return device.id;
+      forwardRegistration(ctx, device.id, canonicalTokenId);
+      return {};
     }
     const key = checkPushKey(pushKey);
     const unchanged =
@@ -124,12 +142,11 @@ export function registerPushDevice(ctx: Ctx, actor: Actor, input: PushRegistrati
       sameKey(device, key, pushKeyId) &&
       device.push_token_id === canonicalTokenId &&
       device.push_token_kind === tokenKind;
-    if (unchanged) return null;
+    if (unchanged) return {};
     updateDevicePushKey(ctx.store, device.id, key, pushKeyId);
     updateDevicePendingToken(ctx.store, device.id, { ...registration, tokenKind: tokenKind });
     appendDeviceUpdate(ctx, device, { push_key_id: pushKeyId, ...pending });
-    return device.id;
+    forwardRegistration(ctx, device.id, canonicalTokenId);
+    return {};
   });
-  if (forwardDeviceId !== null) startForwarding(ctx, forwardDeviceId);
-  return {};
 }

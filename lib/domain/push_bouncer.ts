@@ -1,16 +1,12 @@
 // The bouncer side of E2EE push: the client configuration from options.push, bouncer failures as
-// the API's errors, and forwarding device registrations to the bouncer after they commit, with
-// retries and backoff; the outcome is kept on the device row and announced by a `device` event.
+// the API's errors, and forwarding device registrations to the bouncer after they commit (the
+// push_registration delivery, with retries and back-off); the outcome is kept on the device row
+// and announced by a `device` event.
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
-import { BouncerFailure, registerWithBouncer, type BouncerConfig } from '../push/bouncer.js';
-import {
-  selectDevice,
-  selectForwardingDevices,
-  updateDeviceTokenActive,
-  updateDeviceTokenFailed,
-  type DeviceRow,
-} from '../store/devices.js';
+import { enqueueDelivery, type DeliveryKind } from '../deliveries/outbox.js';
+import { BouncerFailure, DEFAULT_BOUNCER_TIMEOUT_MS, registerWithBouncer, type BouncerConfig } from '../push/bouncer.js';
+import { selectDevice, updateDeviceTokenActive, updateDeviceTokenFailed, type DeviceRow } from '../store/devices.js';
 import { getRealm, pushConfigured, ZULIP_VERSION } from './realm.js';
 import type { DeviceChange } from './device_dicts.js';
 import { emit } from './event_types.js';
@@ -57,60 +53,10 @@ export function appendDeviceUpdate(ctx: Ctx, device: Pick<DeviceRow, 'id' | 'use
   emit(ctx, [device.user_id], { type: 'device', op: 'update', device_id: device.id, ...fields });
 }
 
-interface Forwarding {
-  stopped: boolean;
-  readonly abort: AbortController;
-  readonly timers: Set<NodeJS.Timeout>;
-  /** Devices with a forwarding loop in this process. */
-  readonly devices: Set<number>;
-}
-
-const forwardings = new WeakMap<Ctx, Forwarding>();
-
-function forwardingOf(ctx: Ctx): Forwarding {
-  let state = forwardings.get(ctx);
-  if (!state) {
-    state = { stopped: false, abort: new AbortController(), timers: new Set(), devices: new Set() };
-    forwardings.set(ctx, state);
-  }
-  return state;
-}
-
-/** Stops every retry of this server (createChatServer's close). Registrations stay pending in the database. */
-export function stopPushForwarding(ctx: Ctx): void {
-  const state = forwardingOf(ctx);
-  state.stopped = true;
-  state.abort.abort();
-  for (const timer of state.timers) clearTimeout(timer);
-  state.timers.clear();
-}
-
-/** Resumes the registrations a previous run left pending (they are rows, so they survive a restart). */
-export function resumePushForwarding(ctx: Ctx): void {
-  if (!bouncerConfig(ctx)) return;
-  for (const device of selectForwardingDevices(ctx.store)) startForwarding(ctx, device.id);
-}
-
-/** Starts forwarding a committed registration; returns at once. Never call inside a transaction. */
-export function startForwarding(ctx: Ctx, deviceId: number): void {
-  const state = forwardingOf(ctx);
-  if (state.stopped || state.devices.has(deviceId)) return;
-  state.devices.add(deviceId);
-  forward(ctx, state, deviceId)
-    .catch((error: unknown) => ctx.logger.error('push device registration crashed', { device_id: deviceId, error: String(error) }))
-    .finally(() => state.devices.delete(deviceId));
-}
-
-/** Resolves after `ms`, or never when the server stops first. */
-function sleep(state: Forwarding, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      state.timers.delete(timer);
-      resolve();
-    }, ms);
-    timer.unref();
-    state.timers.add(timer);
-  });
+/** A registration to forward: the device, and the token it was pending with when written. */
+interface RegistrationPayload {
+  device_id: number;
+  token_id: string;
 }
 
 /** The code a device keeps when parley gives up retrying. */
@@ -120,53 +66,62 @@ function exhaustedCode(failure: BouncerFailure): string {
   return 'ADMIN_ACTION_REQUIRED';
 }
 
-async function forward(ctx: Ctx, state: Forwarding, deviceId: number): Promise<void> {
-  const delays = ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
-  for (let attempt = 0; ; attempt++) {
-    const config = bouncerConfig(ctx);
-    if (state.stopped || !ctx.db.open || !config) return;
-    const device = selectDevice(ctx.store, deviceId);
-    if (!device || !isForwarding(device)) return;
+const isForwarding = (device: DeviceRow | undefined, tokenId: string): device is DeviceRow =>
+  device !== undefined && device.encrypted_push_registration !== null && device.pending_push_token_id === tokenId;
+
+/**
+ * Registrations forwarded to the bouncer after the transaction that stored them commits (a
+ * delivery, lib/deliveries/): network errors, 5xx and the errors an administrator must fix are
+ * retried after each of push.retryDelaysMs (Zulip retries those too: they may be fixed
+ * meanwhile); the bouncer's other refusals fail at once. The outcome is kept on the device row.
+ */
+export const pushRegistrationDelivery: DeliveryKind<RegistrationPayload> = {
+  name: 'push_registration',
+  enabled: (ctx) => bouncerConfig(ctx) !== undefined,
+  timeoutMs: (ctx) => ctx.options.push?.timeoutMs ?? DEFAULT_BOUNCER_TIMEOUT_MS,
+  retryDelaysMs: (ctx) => ctx.options.push?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+  async send(ctx, { payload, signal }) {
+    const device = selectDevice(ctx.store, payload.device_id);
+    // A newer registration replaced this one, or it was settled meanwhile: nothing left to do.
+    if (!isForwarding(device, payload.token_id)) return { status: 'sent' };
     try {
       await registerWithBouncer(
-        config,
+        bouncerConfig(ctx)!,
         {
           realm_uuid: getRealm(ctx).uuid,
-          token_id: device.pending_push_token_id!,
+          token_id: payload.token_id,
           bouncer_public_key: device.bouncer_public_key!,
           encrypted_push_registration: device.encrypted_push_registration!,
         },
-        state.abort.signal,
+        signal,
       );
     } catch (error) {
       if (!(error instanceof BouncerFailure)) throw error;
-      if (state.stopped || !ctx.db.open) return;
-      const fields = { device_id: deviceId, user_id: device.user_id, kind: error.kind, code: error.code, attempt: attempt + 1 };
-      // Zulip also retries the failures an administrator must fix: they may be fixed meanwhile.
-      if (error.kind !== 'client' && attempt < delays.length) {
-        ctx.logger[error.transient ? 'warn' : 'error']('push device registration failed; will retry', fields);
-        await sleep(state, delays[attempt]!);
-        continue;
+      const fields = { device_id: device.id, user_id: device.user_id, kind: error.kind, code: error.code };
+      if (error.kind === 'client') {
+        ctx.logger.error('push device registration refused by the bouncer', fields);
+        return { status: 'failed', reason: `bouncer refused the registration (${error.code})`, code: error.code };
       }
-      ctx.logger.error('push device registration failed', fields);
-      finish(ctx, device, error.kind === 'client' ? error.code : exhaustedCode(error));
-      return;
+      return { status: 'retry', reason: `push bouncer: ${error.kind}`, code: exhaustedCode(error) };
     }
-    if (state.stopped || !ctx.db.open) return;
-    finish(ctx, device, null);
-    return;
-  }
-}
+    finish(ctx, payload, null);
+    return { status: 'sent' };
+  },
+  failed(ctx, payload, failure) {
+    finish(ctx, payload, failure.code ?? 'FAILED_TO_CONNECT_BOUNCER');
+  },
+};
 
-function isForwarding(device: DeviceRow): boolean {
-  return device.encrypted_push_registration !== null && device.pending_push_token_id !== null;
+/** Forwards a device's new registration after the caller's transaction commits. Call inside ctx.tx. */
+export function forwardRegistration(ctx: Ctx, deviceId: number, tokenId: string): void {
+  enqueueDelivery(ctx, pushRegistrationDelivery, { device_id: deviceId, token_id: tokenId }, { key: String(deviceId), onPending: 'replace' });
 }
 
 /** Records the outcome unless the registration changed meanwhile (another process, a newer one). */
-function finish(ctx: Ctx, started: DeviceRow, errorCode: string | null): void {
+function finish(ctx: Ctx, payload: RegistrationPayload, errorCode: string | null): void {
   ctx.tx(() => {
-    const device = selectDevice(ctx.store, started.id);
-    if (!device || !isForwarding(device) || device.pending_push_token_id !== started.pending_push_token_id) return;
+    const device = selectDevice(ctx.store, payload.device_id);
+    if (!isForwarding(device, payload.token_id)) return;
     if (errorCode === null) {
       updateDeviceTokenActive(ctx.store, device.id);
       appendDeviceUpdate(ctx, device, { push_token_id: device.pending_push_token_id, pending_push_token_id: null });

@@ -119,9 +119,15 @@ export const botCreationGroupsSchema = z.object({
 });
 export type BotCreationGroups = z.infer<typeof botCreationGroupsSchema>;
 
+/** The realm's group settings an update_dict event may carry (those that changed). */
+const realmGroupSettingsSchema = botCreationGroupsSchema
+  .extend({ can_delete_any_message_group: groupSettingValueSchema, can_delete_own_message_group: groupSettingValueSchema })
+  .partial();
+
 export const realmEventSchemas = [
   realmEmojiStateSchema.extend({ type: z.literal('realm_emoji'), op: z.literal('update') }),
-  // Zulip's realm update_dict event; parley sends it to a user whose role changed what they may create.
-  z.object({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.literal('default'), data: botCreationGroupsSchema }),
+  // Zulip's realm update_dict event with the group settings that changed: who may create bots (to a
+  // user whose role changed it) and who may delete messages (to everyone).
+  z.object({ type: z.literal('realm'), op: z.literal('update_dict'), property: z.literal('default'), data: realmGroupSettingsSchema }),
   z.object({ type: z.literal('realm_linkifiers'), realm_linkifiers: z.array(linkifierSchema) }),
 ] as const;

@@ -142,7 +142,7 @@ export async function uploadRealmEmoji(
   checkValidEmojiName(name);
   checkNameFree(ctx, name);
   if (input.files.length !== 1) throw badRequest('You must upload exactly one file.');
-  if (unicodeEmoji(ctx).nameToCode.has(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
+  if (unicodeEmoji().nameToCode.has(name) && !isAdmin(actor)) throw badRequest('Only administrators can override default emoji.');
   const file = input.files[0]!;
   const limit = emojiBytes(ctx);
   if (file.data.length > limit) throw badRequest(`Uploaded file is larger than the allowed limit of ${mebibytes(limit)} MiB`);

@@ -14,12 +14,9 @@ import { botDomain, getRealm, pushNotificationsEnabled, REALM_ICON_URL } from '.
 import type { Actor } from './roles.js';
 import type { BotCreationGroups, RealmState } from './realm_dicts.js';
 import { MAX_STREAM_DESCRIPTION_LENGTH, MAX_STREAM_NAME_LENGTH } from './stream_dicts.js';
-import type { GroupSettingValue } from './user_group_dicts.js';
+import { DELETE_LIMIT_SECONDS, messageDeleteGroups } from './message_delete_settings.js';
 
 const MIB = 1024 * 1024;
-
-/** A group-setting value no user is in. */
-const NOBODY = (): GroupSettingValue => ({ direct_members: [], direct_subgroups: [] });
 
 /** Zulip's settings that parley has no counterpart for, at Zulip's defaults (fixed). */
 const zulipDefaults = () => ({
@@ -42,6 +39,7 @@ function realmKeys(groups: BotCreationGroups) {
 
 export function fetchRealmState(ctx: Ctx, actor: Actor, _options: StateOptions): RealmState {
   const realm = getRealm(ctx);
+  const deleteGroups = messageDeleteGroups(ctx);
   return {
     realm_name: realm.name,
     realm_url: realm.url,
@@ -54,14 +52,15 @@ export function fetchRealmState(ctx: Ctx, actor: Actor, _options: StateOptions):
     realm_push_notifications_enabled: pushNotificationsEnabled(ctx, realm),
     realm_presence_disabled: false,
     // parley's rules, as Zulip's settings: anyone may mention everyone, there is no waiting period
-    // for full membership, no read receipts and no message deletion; the empty topic is allowed.
+    // for full membership, no read receipts; administrators delete any message, everyone their
+    // own for a while (lib/domain/message_delete.ts); the empty topic is allowed.
     realm_wildcard_mention_policy: 1,
     realm_waiting_period_threshold: 0,
     realm_enable_read_receipts: false,
-    realm_can_delete_any_message_group: NOBODY(),
-    realm_can_delete_own_message_group: NOBODY(),
+    realm_can_delete_any_message_group: deleteGroups.can_delete_any_message_group,
+    realm_can_delete_own_message_group: deleteGroups.can_delete_own_message_group,
     ...realmKeys(botCreationGroups(ctx, actor)),
-    realm_message_content_delete_limit_seconds: null,
+    realm_message_content_delete_limit_seconds: DELETE_LIMIT_SECONDS,
     realm_topics_policy: 'allow_empty_topic',
     realm_mandatory_topics: false,
     realm_allow_message_editing: true,

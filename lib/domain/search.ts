@@ -35,46 +35,86 @@ export function searchOperand(operand: unknown): string {
   return operand;
 }
 
-/** Zulip's split of an operand: "quoted phrases" and whitespace-separated words. */
+/**
+ * Words of a search, all its `search` terms together (a word is a run of letters and digits, as
+ * the index splits text: `foo-bar` is two). FTS5's work grows with each word (a prefix word reads
+ * the postings of every indexed word it starts; a long AND grows faster than linearly): 100 terms
+ * of 500 one-letter words took 4-8 s on five messages. The worst searches of 20 words (one-letter
+ * prefixes of different words; the commonest word 20 times in a quoted phrase) took 60-180 ms over
+ * 100,000 messages where a one-letter search took 11-18 ms, and under 1 ms over five.
+ */
+export const MAX_SEARCH_WORDS = 20;
+/** "Quoted phrases" of a search: each is also a substring test of every message the index finds. */
+export const MAX_SEARCH_PHRASES = 5;
+
+/**
+ * Zulip's split of an operand: "quoted phrases" and whitespace-separated words. A word or a phrase
+ * given twice is one condition.
+ */
 export function parseSearch(operand: string): SearchQuery {
-  const parts: string[] = [];
-  const phrases: string[] = [];
-  const terms: SearchQuery['terms'] = [];
+  const parts = new Set<string>();
+  const phrases = new Set<string>();
+  const terms = new Map<string, SearchQuery['terms'][number]>();
+  let words = 0;
+  let quoted = 0;
   for (const [part] of operand.matchAll(/"[^"]+"|\S+/g)) {
     const phrase = part.length > 2 && part.startsWith('"') && part.endsWith('"');
-    if (phrase) phrases.push(part.slice(1, -1));
+    if (phrase && ++quoted > MAX_SEARCH_PHRASES) throw badRequest(`Too many quoted phrases in the search (limit: ${MAX_SEARCH_PHRASES})`);
+    if (phrase) phrases.add(part.slice(1, -1));
     const tokens = tokensOf(phrase ? part.slice(1, -1) : part);
+    words += tokens.length;
+    if (words > MAX_SEARCH_WORDS) throw badRequest(`Too many words in the search (limit: ${MAX_SEARCH_WORDS})`);
     if (tokens.length === 0) continue;
     // Tokens hold only letters and numbers: quoting them is all the escaping FTS5 needs.
-    parts.push(`"${tokens.join(' ')}"${phrase ? '' : '*'}`);
-    tokens.forEach((token, i) => terms.push({ token, prefix: !phrase && i === tokens.length - 1 }));
+    parts.add(`"${tokens.join(' ')}"${phrase ? '' : '*'}`);
+    tokens.forEach((token, i) => {
+      const prefix = !phrase && i === tokens.length - 1;
+      terms.set(`${prefix ? '*' : ''}${token}`, { token, prefix });
+    });
   }
   // Like Zulip's tsquery of an operand without a word, a search without one matches nothing.
-  return { match: parts.length > 0 ? parts.join(' ') : null, phrases, terms };
+  return { match: parts.size > 0 ? [...parts].join(' ') : null, phrases: [...phrases], terms: [...terms.values()] };
 }
 
 const HIGHLIGHT_START = '<span class="highlight">';
 const HIGHLIGHT_END = '</span>';
 
-function matches(token: string, terms: SearchQuery['terms']): boolean {
-  const normal = normalize(token);
-  return terms.some((term) => (term.prefix ? normal.startsWith(term.token) : normal === term.token));
+/** Whether a normalized word matches a term: equal to one, or starting with a prefix term. */
+function wordMatcher(terms: SearchQuery['terms']): (word: string) => boolean {
+  const exact = new Set(terms.filter((term) => !term.prefix).map((term) => term.token));
+  const prefixes = new Set(terms.filter((term) => term.prefix).map((term) => term.token));
+  const lengths = [...new Set([...prefixes].map((prefix) => prefix.length))];
+  return (word) => exact.has(word) || lengths.some((length) => length <= word.length && prefixes.has(word.slice(0, length)));
 }
 
 const isAsciiWordChar = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+
+/** Whether each position, asked in increasing order, is inside a tag: the last `<` or `>` before it is a `<`. */
+function tagTracker(html: string): (at: number) => boolean {
+  // Walking forward to the next bracket keeps a page's pass linear (looking back from each match was quadratic).
+  let lastOpen = -1;
+  let lastClose = -1;
+  let nextOpen = html.indexOf('<');
+  let nextClose = html.indexOf('>');
+  return (at) => {
+    for (; nextOpen !== -1 && nextOpen < at; nextOpen = html.indexOf('<', nextOpen + 1)) lastOpen = nextOpen;
+    for (; nextClose !== -1 && nextClose < at; nextClose = html.indexOf('>', nextClose + 1)) lastClose = nextClose;
+    return lastOpen > lastClose;
+  };
+}
 
 /** [start, end) of each matching word of ASCII HTML, found with indexOf: the common case, fast. */
 function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']): [number, number][] {
   const found: [number, number][] = [];
   for (const term of terms) {
+    const inTag = tagTracker(html);
     for (let at = lower.indexOf(term.token); at !== -1; at = lower.indexOf(term.token, at + 1)) {
       if (at > 0 && isAsciiWordChar(lower.charCodeAt(at - 1))) continue;
       let end = at + term.token.length;
       if (term.prefix) while (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) end += 1;
       else if (end < lower.length && isAsciiWordChar(lower.charCodeAt(end))) continue;
-      const inTag = html.lastIndexOf('<', at) > html.lastIndexOf('>', at);
       const inReference = html[at - 1] === '&' || (html[at - 1] === '#' && html[at - 2] === '&');
-      if (!inTag && !inReference) found.push([at, end]);
+      if (!inTag(at) && !inReference) found.push([at, end]);
     }
   }
   if (terms.length === 1) return found;
@@ -83,23 +123,31 @@ function asciiMatches(html: string, lower: string, terms: SearchQuery['terms']):
   return found.filter((match, i) => i === 0 || match[0] >= found[i - 1]![1]);
 }
 
-/** HTML with each matching word of its text (not of its tags or character references) highlighted. */
-export function highlight(html: string, terms: SearchQuery['terms']): string {
-  // A string that contains no term's text, folded, has no match: most strings need no pass.
-  const folded = normalize(html);
-  if (!terms.some((term) => folded.includes(term.token))) return html;
-  if (ASCII.test(html)) {
-    let result = '';
-    let position = 0;
-    for (const [start, end] of asciiMatches(html, folded, terms)) {
-      result += `${html.slice(position, start)}${HIGHLIGHT_START}${html.slice(start, end)}${HIGHLIGHT_END}`;
-      position = end;
+/** A function giving HTML with each matching word of its text (not of its tags or character references) highlighted. */
+function highlighter(terms: SearchQuery['terms']): (html: string) => string {
+  const matches = wordMatcher(terms);
+  return (html) => {
+    // A string that contains no term's text, folded, has no match: most strings need no pass.
+    const folded = normalize(html);
+    if (!terms.some((term) => folded.includes(term.token))) return html;
+    if (ASCII.test(html)) {
+      let result = '';
+      let position = 0;
+      for (const [start, end] of asciiMatches(html, folded, terms)) {
+        result += `${html.slice(position, start)}${HIGHLIGHT_START}${html.slice(start, end)}${HIGHLIGHT_END}`;
+        position = end;
+      }
+      return result + html.slice(position);
     }
-    return result + html.slice(position);
-  }
-  return html.replace(/(<[^>]*>|&#?\w+;)|[\p{L}\p{N}\p{Co}\p{M}]+/gu, (text, markup: string | undefined) =>
-    markup === undefined && matches(text, terms) ? `${HIGHLIGHT_START}${text}${HIGHLIGHT_END}` : text,
-  );
+    // Normalizing is the costly part: each distinct word of the text once.
+    const known = new Map<string, boolean>();
+    return html.replace(/(<[^>]*>|&#?\w+;)|[\p{L}\p{N}\p{Co}\p{M}]+/gu, (text, markup: string | undefined) => {
+      if (markup !== undefined) return text;
+      let match = known.get(text);
+      if (match === undefined) known.set(text, (match = matches(normalize(text))));
+      return match ? `${HIGHLIGHT_START}${text}${HIGHLIGHT_END}` : text;
+    });
+  };
 }
 
 /** Zulip's escape_html of a topic, as match_subject starts from. */
@@ -107,7 +155,8 @@ function escapeTopic(topic: string): string {
   return topic.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** Zulip's get_search_fields. */
-export function searchFields(row: { rendered_content: string; topic: string }, query: SearchQuery): { match_content: string; match_subject: string } {
-  return { match_content: highlight(row.rendered_content, query.terms), match_subject: highlight(escapeTopic(row.topic), query.terms) };
+/** Zulip's get_search_fields, for each message of a page (the query's words prepared once). */
+export function searchFields(query: SearchQuery): (row: { rendered_content: string; topic: string }) => { match_content: string; match_subject: string } {
+  const highlight = highlighter(query.terms);
+  return (row) => ({ match_content: highlight(row.rendered_content), match_subject: highlight(escapeTopic(row.topic)) });
 }

@@ -6,6 +6,7 @@ import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { deleteQueuesOfUser } from '../store/events.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById, existingUser } from './users.js';
@@ -52,6 +53,7 @@ export function deactivate(ctx: Ctx, userId: number): number[] {
     if (!row || row.is_active !== 1) return [];
     const bots = row.bot_type === null ? selectBotsOwnedBy(ctx.store, row.id).filter((bot) => bot.is_active === 1) : [];
     for (const account of [...bots, row]) deactivateOne(ctx, account);
+    announceMessageDeleteGroups(ctx);
     return [...bots, row].map((account) => account.id);
   });
 }
@@ -102,6 +104,7 @@ export function reactivate(ctx: Ctx, userId: number, actingUserId: number | null
     if (ownerGone) updateBotOwner(ctx.store, row.id, actingUserId!);
     const reactivated = existingUser(ctx, row.id);
     emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: true } });
+    announceMessageDeleteGroups(ctx);
     if (row.bot_type === null) return;
     emit(ctx, botOwnerUserIds(ctx, reactivated), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: true } });
     if (ownerGone) sendBotOwnerUpdateEvents(ctx, reactivated, previousOwner);

@@ -2,6 +2,7 @@
 // user_setting table stores (Zulip's UserBaseSettings.property_types): each one's default, and the
 // values it takes; the user_settings state and event. https://zulip.com/api/update-settings
 import { z } from 'zod';
+import type { Ctx } from '../context.js';
 
 export type SettingValue = boolean | number | string;
 
@@ -103,6 +104,15 @@ export const USER_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   allow_private_data_export: bool(false),
   web_navigate_to_sent_message: bool(true),
 };
+
+/**
+ * A setting's default on this server: Zulip's, but for email_notifications_batching_period_seconds,
+ * which options.email.batchingSeconds may set (tests and small installs).
+ */
+export function settingDefault(ctx: Ctx, name: string): SettingValue | undefined {
+  if (name === 'email_notifications_batching_period_seconds' && ctx.options.email?.batchingSeconds !== undefined) return ctx.options.email.batchingSeconds;
+  return USER_SETTINGS[name]?.default;
+}
 
 /** A setting's values as a schema: the closed list where Zulip has one. */
 export function settingValueSchema(kind: SettingKind): z.ZodType<SettingValue> {

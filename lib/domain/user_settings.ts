@@ -26,6 +26,7 @@ import {
   MAX_EMAIL_BATCHING_PERIOD_SECONDS,
   NOTIFICATION_SOUNDS,
   USER_SETTINGS,
+  settingDefault,
   type RealmUserSettingsDefaultsState,
   type SettingValue,
   type UserSettingsState,
@@ -37,7 +38,7 @@ export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOp
   const row = existingUser(ctx, actor.id);
   const stored = selectUserSettings(ctx.store, actor.id);
   const settings: Record<string, SettingValue> = {};
-  for (const [name, spec] of Object.entries(USER_SETTINGS)) settings[name] = (stored.get(name) as SettingValue | undefined) ?? spec.default;
+  for (const name of Object.keys(USER_SETTINGS)) settings[name] = (stored.get(name) as SettingValue | undefined) ?? settingDefault(ctx, name)!;
   return {
     user_settings: {
       ...settings,
@@ -50,9 +51,9 @@ export function fetchUserSettingsState(ctx: Ctx, actor: Actor, _options: StateOp
   };
 }
 
-/** One setting of lib/domain/user_setting_types.ts for a user: the stored value, else Zulip's default. */
+/** One setting of lib/domain/user_setting_types.ts for a user: the stored value, else the server's default. */
 export function userSetting(ctx: Ctx, userId: number, name: keyof typeof USER_SETTINGS): SettingValue {
-  return (selectUserSettings(ctx.store, userId).get(name) as SettingValue | undefined) ?? USER_SETTINGS[name]!.default;
+  return (selectUserSettings(ctx.store, userId).get(name) as SettingValue | undefined) ?? settingDefault(ctx, name)!;
 }
 
 export function fetchRealmUserSettingsDefaultsState(ctx: Ctx, _actor: Actor, _options: StateOptions): RealmUserSettingsDefaultsState {
@@ -132,9 +133,9 @@ function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHas
     if (fullName !== undefined) changeFullName(ctx, row, fullName);
     const stored = selectUserSettings(ctx.store, actor.id);
     for (const [name, value] of Object.entries(input.settings ?? {})) {
-      const spec = USER_SETTINGS[name];
-      if (value === undefined || spec === undefined || (stored.get(name) ?? spec.default) === value) continue;
-      if (value === spec.default) deleteUserSetting(ctx.store, actor.id, name);
+      const fallback = settingDefault(ctx, name);
+      if (value === undefined || fallback === undefined || (stored.get(name) ?? fallback) === value) continue;
+      if (value === fallback) deleteUserSetting(ctx.store, actor.id, name);
       else upsertUserSetting(ctx.store, actor.id, name, value);
       settingChanged(ctx, actor.id, name, value);
     }

@@ -24,6 +24,7 @@ import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
 import { botOwnerUserIds, formatBot } from './bot_dicts.js';
 import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
+import { announceMessageDeleteGroups } from './message_delete_settings.js';
 import type { OwnUserDict, UserDict } from './user_dicts.js';
 
 const MAX_FULL_NAME_LENGTH = 100;
@@ -165,6 +166,8 @@ export interface NewUser {
   emailAddressVisibility?: number | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
+  /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
+  id?: number | undefined;
 }
 
 export const ORGANIZATION_EXISTS = 'This database already has an organization with users.';
@@ -205,8 +208,12 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
     if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
     checkEmailFree(ctx, email);
     input.checkInTransaction?.();
+    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+      throw new Error(`User id ${input.id} is not a free positive integer`);
+    }
     const apiKey = generateApiKey(ctx.random);
     const id = insertUser(ctx.store, {
+      id: input.id ?? null,
       email,
       full_name: fullName,
       role: input.role ?? ROLE.member,
@@ -239,6 +246,7 @@ function notifyUserAdded(ctx: Ctx, row: UserRow): void {
     const ids = viewers.filter((viewer) => canAccessDeliveryEmail(viewer, row) === seeing).map((viewer) => viewer.id);
     if (ids.length > 0) emit(ctx, ids, { type: 'realm_user', op: 'add', person: formatUser(row, domain, seeing) });
   }
+  announceMessageDeleteGroups(ctx);
 }
 
 /** POST /users: administrators create users. */
@@ -273,6 +281,7 @@ export function updateUser(
       updateUserRole(ctx.store, target.id, input.role);
       emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: target.id, role: input.role as Role } });
       notifyBotCreationChange(ctx, toActor(target), input.role as Role);
+      announceMessageDeleteGroups(ctx);
     }
     if (fullName !== undefined) changeFullName(ctx, target, fullName);
     return {};

@@ -4,6 +4,7 @@
 // PRAGMA data_version while anyone waits.
 import type { Store } from '../store/db.js';
 import type { Logger } from '../logger.js';
+import type { TimerHandle, Timers } from '../timers.js';
 import type { ChatEvent, DeliveredEvent, EventOptions } from './event.js';
 import { shapeForClient } from './shape.js';
 import { collectQueueGarbage } from './queues.js';
@@ -30,6 +31,7 @@ export interface HubContext {
   readonly store: Store;
   readonly clock: () => number;
   readonly logger: Logger;
+  readonly timers: Timers;
   readonly options: { events?: EventOptions };
   tx<T>(fn: () => T): T;
   now(): number;
@@ -53,8 +55,8 @@ export class EventHub {
   readonly #pendingPolls = new Map<string, { acked: number | undefined; at: number }>();
   #flushScheduled = false;
   #dataVersion = -1;
-  #crossProcessTimer: NodeJS.Timeout | undefined;
-  #gcTimer: NodeJS.Timeout | undefined;
+  #crossProcessTimer: TimerHandle | undefined;
+  #gcTimer: TimerHandle | undefined;
   /** Queues with a poll waiting in this process: never expired while connected. */
   readonly #connectedQueues = new Map<string, number>();
 
@@ -250,17 +252,16 @@ export class EventHub {
     if (this.#crossProcessTimer !== undefined) return;
     this.#dataVersion = selectDataVersion(this.#ctx.store);
     const interval = this.#ctx.options.events?.crossProcessPollMs ?? 100;
-    this.#crossProcessTimer = setInterval(() => {
+    this.#crossProcessTimer = this.#ctx.timers.every(interval, () => {
       const version = selectDataVersion(this.#ctx.store);
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;
       this.#wakeAll();
-    }, interval);
-    this.#crossProcessTimer.unref();
+    });
   }
 
   #stopCrossProcessPolling(): void {
-    clearInterval(this.#crossProcessTimer);
+    this.#crossProcessTimer?.cancel();
     this.#crossProcessTimer = undefined;
   }
 
@@ -272,20 +273,20 @@ export class EventHub {
 
   startGarbageCollection(): void {
     const interval = this.#ctx.options.events?.gcIntervalMs ?? 60_000;
-    this.#gcTimer = setInterval(() => {
+    this.#gcTimer = this.#ctx.timers.every(interval, () => {
       try {
         this.collectGarbage();
       } catch (error) {
         this.#ctx.logger.warn('event garbage collection failed', { error: String(error) });
       }
-    }, interval);
-    this.#gcTimer.unref();
+    });
   }
 
   /** Stops timers and ends every waiter (their requests are answered by their owners). */
   close(): void {
     this.flushPolls();
-    clearInterval(this.#gcTimer);
+    this.#gcTimer?.cancel();
+    this.#gcTimer = undefined;
     this.#stopCrossProcessPolling();
     for (const waiter of [...this.#waiters]) {
       this.#waiters.delete(waiter);

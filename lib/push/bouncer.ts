@@ -41,7 +41,8 @@ export class BouncerFailure extends Error {
   }
 }
 
-const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
+/** Zulip's timeout of a bouncer request. */
+export const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
 
 export interface PushRequest {
   token_id: string;
@@ -77,8 +78,9 @@ export async function registerWithBouncer(
 export async function notifyThroughBouncer(
   config: BouncerConfig,
   request: { realm_uuid: string; push_requests: PushRequest[] },
+  signal?: AbortSignal,
 ): Promise<NotifyReply> {
-  const reply = await postToBouncer(config, 'push/e2ee/notify', request);
+  const reply = await postToBouncer(config, 'push/e2ee/notify', request, signal);
   const deleted = Array.isArray(reply.delete_token_ids) ? reply.delete_token_ids.filter((id): id is string => typeof id === 'string') : [];
   const status = reply.realm_push_status;
   return {

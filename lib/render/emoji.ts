@@ -1,7 +1,7 @@
 // The Unicode emoji names and codes (Zulip's name_to_codepoint / codepoint_to_name / code_to_names):
 // Zulip's names (zulip_emoji_names.ts, made by tools/zulip-emoji-names.mjs from Zulip's
 // EMOJI_NAME_MAPS), then, for compatibility, the emoji-datasource package's short names that name
-// no Zulip emoji (`thumbsup`, and the emoji Zulip's map lacks). Built by the caller once per server.
+// no Zulip emoji (`thumbsup`, and the emoji Zulip's map lacks). Built once per process.
 import { createRequire } from 'node:module';
 import { zulipCodeToNames } from './zulip_emoji_names.js';
 
@@ -34,7 +34,19 @@ function zulipEmojiCode(unified: string): string {
     .join('-');
 }
 
-export function buildUnicodeEmojiTables(): UnicodeEmojiTables {
+let tables: UnicodeEmojiTables | undefined;
+
+/**
+ * The tables, built on first use and kept for the process: they come from packages, never from a
+ * database, and building them took 2-4 ms of each new server's first message (a test of a bot
+ * creates or restores a server per test: bench/testkit.bench.ts).
+ */
+export function unicodeEmojiTables(): UnicodeEmojiTables {
+  tables ??= buildUnicodeEmojiTables();
+  return tables;
+}
+
+function buildUnicodeEmojiTables(): UnicodeEmojiTables {
   const nameToCode = new Map<string, string>();
   const codeToName = new Map<string, string>();
   const codeToNames = new Map<string, readonly string[]>();

@@ -15,8 +15,8 @@ export const emojiDataRoutes = {
     params: { file_name: pathStr().describe('emoji_api.<hash>.json, as server_emoji_data_url names it') },
     errors: ['NOT_FOUND'],
     rawResponse: 'application/json',
-    handler: (ctx, _actor, p) => {
-      const file = getEmojiDataFile(ctx, p.file_name);
+    handler: (_ctx, _actor, p) => {
+      const file = getEmojiDataFile(p.file_name);
       // The name changes with the content, so caches may keep it for good.
       return new RawResponse(200, {
         'Content-Type': 'application/json',

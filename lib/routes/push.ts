@@ -1,7 +1,8 @@
-// POST /register_client_device, POST /mobile_push/register, POST /mobile_push/e2ee/test_notification.
+// POST /register_client_device, POST /remove_client_device, POST /mobile_push/register,
+// POST /mobile_push/e2ee/test_notification.
 import { z } from 'zod';
 import { newDeviceSchema } from '../domain/device_dicts.js';
-import { registerClientDevice, registerPushDevice } from '../domain/push.js';
+import { registerClientDevice, registerPushDevice, removeClientDevice } from '../domain/push.js';
 import { sendTestNotification } from '../domain/push_notify.js';
 import { int, json, maxCodePoints, str, uint32 } from '../http/params.js';
 import { MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH, MAX_TEXT_LENGTH } from './limits.js';
@@ -17,6 +18,17 @@ export const pushRoutes = {
     params: {},
     response: newDeviceSchema,
     handler: (ctx, actor) => registerClientDevice(ctx, actor),
+  }),
+  removeClientDevice: route({
+    method: 'POST',
+    path: '/remove_client_device',
+    transactional: true,
+    access: 'user',
+    summary: 'Remove one of the caller\'s devices, with its push key and token (the mobile app calls it when logging out)',
+    params: { device_id: int().describe('From POST /register_client_device') },
+    response: noFields,
+    errors: ['BAD_REQUEST'],
+    handler: (ctx, actor, p) => removeClientDevice(ctx, actor, { deviceId: p.device_id }),
   }),
   register: route({
     method: 'POST',

@@ -40,9 +40,8 @@ export function selectPushableDevices(s: Store, userId: number, deviceId: number
   return s.all<DeviceRow>('SELECT * FROM device WHERE id = ? AND user_id = ? AND push_token_id IS NOT NULL', deviceId, userId);
 }
 
-/** Registrations still being forwarded to the bouncer. */
-export function selectForwardingDevices(s: Store): DeviceRow[] {
-  return s.all<DeviceRow>('SELECT * FROM device WHERE encrypted_push_registration IS NOT NULL ORDER BY id');
+export function deleteDevice(s: Store, id: number): void {
+  s.run('DELETE FROM device WHERE id = ?', id);
 }
 
 export function updateDevicePushKey(s: Store, id: number, pushKey: Buffer, pushKeyId: number): void {

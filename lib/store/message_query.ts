@@ -1,8 +1,8 @@
 // SQL for GET /messages: a narrow's conditions over the user's own rows (user_message joined to
 // message, in the user's primary-key order) or over a channel's whole history (message with the
 // user's row, if any, left-joined). A search walks the full-text index in id order instead, and
-// reads the user's row and the message of each match. Statements are memoized by their text, one
-// per narrow shape.
+// reads the user's row and the message of each match. Equivalent narrows share one SQL text (their
+// conditions sorted and deduplicated), of which the store keeps the most recently used prepared.
 import type { Store } from './db.js';
 import type { MessageRow } from './messages.js';
 import { STARRED_BIT, flagsSql, starredSql } from './user_message.js';
@@ -18,7 +18,7 @@ export type NarrowCondition =
   | { kind: 'is_direct'; negated: boolean }
   | { kind: 'has_reaction'; negated: boolean }
   | { kind: 'has'; column: 'has_link' | 'has_image' | 'has_attachment'; negated: boolean }
-  /** An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must contain. */
+  /** An FTS5 query over message_fts (null: nothing matches) and texts the topic or source must contain (ASCII case aside). */
   | { kind: 'search'; match: string | null; phrases: readonly string[] }
   | { kind: 'id'; id: number; negated: boolean }
   /** Zulip's is:followed and is:muted for the user (their user_topic rows and muted subscriptions). */
@@ -87,7 +87,7 @@ function fragment(c: NarrowCondition, params: unknown[]): string | undefined {
       if (c.match === null) return '0';
       params.push(c.match);
       // Zulip combines every search term into one, never negated.
-      return ['f.message_fts MATCH ?', ...c.phrases.map((phrase) => likeBoth(phrase, params))].join(' AND ');
+      return ['f.message_fts MATCH ?', ...c.phrases.map((phrase) => containsBoth(phrase, params))].join(' AND ');
     case 'is_direct':
       sql = 'm.direct_group_id IS NOT NULL';
       break;
@@ -114,11 +114,43 @@ function topicPolicyIs(policies: string): string {
   return `EXISTS (SELECT 1 FROM user_topic ut WHERE ut.user_id = ? AND ut.stream_id = m.stream_id AND ut.topic = m.topic AND ut.visibility_policy IN (${policies}))`;
 }
 
-/** Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'` (SQLite's LIKE folds ASCII case only). */
-function likeBoth(phrase: string, params: unknown[]): string {
-  const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  params.push(pattern, pattern);
-  return "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')";
+/**
+ * Zulip's `content ILIKE '%phrase%' OR topic ILIKE '%phrase%'`, folding ASCII case only as SQLite's
+ * LIKE does. instr() compares with memcmp: for a 1,000-character phrase against a crafted
+ * 10,000-character message, LIKE's character-by-character matching took 7.5 ms, instr() 0.2 ms.
+ */
+function containsBoth(phrase: string, params: unknown[]): string {
+  const folded = phrase.replace(/[A-Z]+/g, (upper) => upper.toLowerCase());
+  params.push(folded, folded);
+  return '(instr(lower(m.content), ?) > 0 OR instr(lower(m.topic), ?) > 0)';
+}
+
+/** Cheap column tests first, subqueries and the search last: SQLite tests the rest of a WHERE in its order. */
+const CONDITION_RANK: Readonly<Record<NarrowCondition['kind'], number>> = {
+  id: 0,
+  stream: 1,
+  topic: 2,
+  sender: 3,
+  direct_group: 4,
+  is_direct: 5,
+  has: 6,
+  public_streams: 7,
+  flags: 8,
+  has_reaction: 9,
+  followed: 10,
+  muted: 11,
+  search: 12,
+  none: 13,
+};
+
+/**
+ * The conditions in one order, each once, without the ones that add nothing: a narrow's terms
+ * are ANDed, so every ordering and repetition of the same terms is one SQL text.
+ */
+function canonical(conditions: readonly NarrowCondition[]): NarrowCondition[] {
+  const keyed = new Map<string, NarrowCondition>();
+  for (const c of conditions) if (c.kind !== 'none') keyed.set(JSON.stringify(c), c);
+  return [...keyed].sort(([a, x], [b, y]) => CONDITION_RANK[x.kind] - CONDITION_RANK[y.kind] || (a < b ? -1 : a > b ? 1 : 0)).map(([, c]) => c);
 }
 
 const UM_FLAGS = flagsSql('um');
@@ -128,7 +160,7 @@ function base(q: MessageQuery, unread = false): { sql: string; params: unknown[]
   const params: unknown[] = [q.userId];
   const search = q.conditions.some((c) => c.kind === 'search' && c.match !== null);
   const starred = !search && !(q.history && !unread) && q.conditions.some(isStarredTerm);
-  const where = q.conditions
+  const where = canonical(q.conditions)
     .filter((c) => !(starred && isStarredTerm(c)))
     .map((c) => fragment(c, params))
     .filter((f): f is string => f !== undefined);
@@ -170,20 +202,38 @@ function base(q: MessageQuery, unread = false): { sql: string; params: unknown[]
 /** Matching messages with an id below `below`, newest first, at most `limit`. */
 export function selectMessagesBefore(s: Store, q: MessageQuery, below: number, limit: number): FetchedRow[] {
   const b = base(q);
-  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`, ...b.params, below, limit);
+  return s.prepareBuilt(`${b.sql} AND ${b.idColumn} < ? ORDER BY ${b.idColumn} DESC LIMIT ?`).all(...b.params, below, limit) as FetchedRow[];
 }
 
 /** Matching messages with an id above (or from, when inclusive) `from`, oldest first, at most `limit`. */
 export function selectMessagesAfter(s: Store, q: MessageQuery, from: number, inclusive: boolean, limit: number): FetchedRow[] {
   const b = base(q);
   const op = inclusive ? '>=' : '>';
-  return s.all<FetchedRow>(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`, ...b.params, from, limit);
+  return s.prepareBuilt(`${b.sql} AND ${b.idColumn} ${op} ? ORDER BY ${b.idColumn} ASC LIMIT ?`).all(...b.params, from, limit) as FetchedRow[];
 }
 
 /** The matching message with this id, if any. */
 export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedRow | undefined {
   const b = base(q);
-  return s.get<FetchedRow>(`${b.sql} AND ${b.idColumn} = ?`, ...b.params, id);
+  // better-sqlite3 binds a number as a REAL, and FTS5 ignores a `rowid =` constraint whose value is
+  // not an INTEGER (every match came back, the first taken for this id's).
+  const at = b.idColumn === 'f.rowid' ? 'CAST(? AS INTEGER)' : '?';
+  return s.prepareBuilt(`${b.sql} AND ${b.idColumn} = ${at}`).get(...b.params, id) as FetchedRow | undefined;
+}
+
+/**
+ * The matching messages among these ids (sorted, distinct), oldest first, in one statement: a
+ * search walks its index once within their range, where a statement per id would run the whole
+ * search again for each (a one-letter search over 1,000 ids of 100,000 messages took 22 s).
+ */
+export function selectMessagesAmong(s: Store, q: MessageQuery, ids: readonly number[]): FetchedRow[] {
+  if (ids.length === 0) return [];
+  const b = base(q);
+  const list = JSON.stringify(ids);
+  if (b.idColumn !== 'f.rowid') return s.prepareBuilt(`${b.sql} AND ${b.idColumn} IN (SELECT value FROM json_each(?)) ORDER BY ${b.idColumn}`).all(...b.params, list) as FetchedRow[];
+  // `+ 0`: a filter on the walk; as a constraint on the index's rowid, SQLite would search once per id.
+  const sql = `${b.sql} AND f.rowid BETWEEN ? AND ? AND f.rowid + 0 IN (SELECT value FROM json_each(?)) ORDER BY f.rowid`;
+  return s.prepareBuilt(sql).all(...b.params, ids[0], ids.at(-1), list) as FetchedRow[];
 }
 
 /**
@@ -195,5 +245,5 @@ export function selectMessageAt(s: Store, q: MessageQuery, id: number): FetchedR
 export function selectFirstUnread(s: Store, q: MessageQuery): number | undefined {
   const b = base(q, true);
   const sql = `${b.sql} AND (um.flags & 1) = 0 ORDER BY ${b.idColumn} ASC LIMIT 1`;
-  return s.get<FetchedRow>(sql, ...b.params)?.id;
+  return (s.prepareBuilt(sql).get(...b.params) as FetchedRow | undefined)?.id;
 }

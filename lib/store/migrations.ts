@@ -171,7 +171,22 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE user_message DROP COLUMN starred');
     },
   },
+  {
+    // The delivery outbox (created by schema.sql): registrations an older server was still
+    // forwarding to the bouncer become push_registration deliveries, due at once; the index that
+    // found them on start goes.
+    version: 19,
+    up(db) {
+      db.exec('DROP INDEX IF EXISTS device_forwarding');
+    },
+    afterSchema(db) {
+      db.exec(`INSERT OR IGNORE INTO delivery (kind, key, payload, due_at, created_at)
+               SELECT 'push_registration', CAST(id AS TEXT), json_object('device_id', id, 'token_id', pending_push_token_id), 0,
+                      CAST(strftime('%s', 'now') AS INTEGER) * 1000
+               FROM device WHERE encrypted_push_registration IS NOT NULL AND pending_push_token_id IS NOT NULL`);
+    },
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 19;

@@ -76,6 +76,11 @@ export function selectActiveUserIds(s: Store): number[] {
   return s.prepare('SELECT id FROM user WHERE is_active = 1 ORDER BY id').pluck().all() as number[];
 }
 
+/** Every bot's id, active or not. */
+export function selectBotIds(s: Store): Set<number> {
+  return new Set(s.prepare('SELECT id FROM user WHERE bot_type IS NOT NULL').pluck().all() as number[]);
+}
+
 export function selectActiveUserRoles(s: Store): { id: number; role: number }[] {
   return s.all<{ id: number; role: number }>('SELECT id, role FROM user WHERE is_active = 1 ORDER BY id');
 }
@@ -84,11 +89,16 @@ export function countActiveOwners(s: Store): number {
   return s.prepare('SELECT count(*) FROM user WHERE role = 100 AND is_active = 1 AND bot_type IS NULL').pluck().get() as number;
 }
 
-export function insertUser(s: Store, u: Omit<UserRow, 'id' | 'is_active' | 'presence_enabled' | 'enable_drafts_synchronization'>): number {
+/** Inserts a user with `u.id`, or (null) the next free id. */
+export function insertUser(
+  s: Store,
+  u: Omit<UserRow, 'id' | 'is_active' | 'presence_enabled' | 'enable_drafts_synchronization'> & { id: number | null },
+): number {
   const result = s.run(
-    `INSERT INTO user (email, full_name, role, api_key, password_hash, bot_type, bot_owner_id, date_joined, timezone,
+    `INSERT INTO user (id, email, full_name, role, api_key, password_hash, bot_type, bot_owner_id, date_joined, timezone,
                        email_address_visibility)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    u.id,
     u.email,
     u.full_name,
     u.role,
