@@ -35,7 +35,7 @@ import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, WebPushOptions } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { ChatNotification } from './notifications/notification.js';
 export type { NotificationTrigger } from './notifications/triggers.js';

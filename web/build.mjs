@@ -1,6 +1,7 @@
 // Builds the web client into dist/web (run by `npm run build`): the application's JavaScript and
 // CSS bundles and the small boot script (src/boot.ts, a classic script run first), with content
-// hashes in their names, and index.html naming them (no inline script).
+// hashes in their names, index.html naming them (no inline script), and the Web Push service
+// worker (src/sw.ts) as sw.js, a name that stays: browsers check that address for updates.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ const common = {
 const outputsOf = (result) => Object.keys(result.metafile.outputs).map((file) => relative(out, file));
 const app = outputsOf(await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'main.tsx')], format: 'esm', entryNames: 'app-[hash]' }));
 const [boot] = outputsOf(await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'boot.ts')], format: 'iife', entryNames: 'boot-[hash]' }));
+await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'sw.ts')], format: 'iife', entryNames: 'sw' });
 const js = app.find((f) => f.endsWith('.js'));
 const css = app.find((f) => f.endsWith('.css'));
 writeFileSync(join(out, 'index.html'), `<!doctype html>

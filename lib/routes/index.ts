@@ -24,6 +24,7 @@ import { uploadRoutes } from './uploads.js';
 import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
+import { webPushRoutes } from './web_push.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -55,6 +56,7 @@ export const routeGroups = {
   botStorage: botStorageRoutes,
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
+  webPush: webPushRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

@@ -186,7 +186,13 @@ export const MIGRATIONS: readonly Migration[] = [
                FROM device WHERE encrypted_push_registration IS NOT NULL AND pending_push_token_id IS NOT NULL`);
     },
   },
+  {
+    // The web_push_vapid_key and web_push_subscription tables: new tables, created when schema.sql
+    // is applied after this step.
+    version: 21,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 19;
+export const SCHEMA_VERSION = 21;

@@ -9,6 +9,7 @@ import { notifyOfMessage } from './notify.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
+import { WebPushRequests } from './requests/web_push.js';
 import { presenceOf } from './apply_state.js';
 import { REGISTER_PARAMS } from './register_params.js';
 import { State } from './store.js';
@@ -32,6 +33,7 @@ export class Client {
   readonly channels: ChannelRequests;
   readonly people: PeopleRequests;
   readonly org: OrganizationRequests;
+  readonly webPush: WebPushRequests;
   view: View = { kind: 'unread' };
   #api: Api;
   #queue: EventQueue;
@@ -54,6 +56,7 @@ export class Client {
     this.channels = new ChannelRequests(this.#api);
     this.people = new PeopleRequests(this.#api);
     this.org = new OrganizationRequests(this.#api);
+    this.webPush = new WebPushRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
       REGISTER_PARAMS,

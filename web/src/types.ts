@@ -12,6 +12,7 @@ import type { defaultStreamsAnswerSchema } from '../../lib/domain/default_stream
 import type { serverSettingsSchema } from '../../lib/domain/realm_dicts.js';
 import type { draftIdsSchema } from '../../lib/domain/draft_dicts.js';
 import type { presencesAnswerSchema } from '../../lib/domain/presence_dicts.js';
+import type { webPushKeySchema } from '../../lib/domain/web_push.js';
 
 export type { UserDict as User, UserStatus, MutedUser } from '../../lib/domain/user_dicts.js';
 export type { SubscriptionDict as Sub, StreamDict as Stream } from '../../lib/domain/stream_dicts.js';
@@ -42,6 +43,8 @@ export type DefaultStreams = z.infer<typeof defaultStreamsAnswerSchema>;
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
 export type DraftIds = z.infer<typeof draftIdsSchema>;
 export type Presences = z.infer<typeof presencesAnswerSchema>;
+export type WebPushKey = z.infer<typeof webPushKeySchema>;
+export type { WebPushNotification } from '../../lib/notifications/web_push.js';
 export type UserSettings = NonNullable<RegisterState['user_settings']>;
 export type UserTopic = NonNullable<RegisterState['user_topics']>[number];
 export type Unread = NonNullable<RegisterState['unread_msgs']>;

@@ -22,6 +22,7 @@ import { SearchBox } from './SearchBox.js';
 import { Settings } from './Settings.js';
 import { Sidebar } from './Sidebar.js';
 import { ViewTitle, viewTitle } from './ViewTitle.js';
+import { turnOffWebPush } from '../web_push.js';
 
 export function App() {
   const [credentials, setCredentials] = useState<Credentials | null>(loadSession);
@@ -69,7 +70,13 @@ function MainView({ client, view, signOut }: { client: Client; view: View; signO
 }
 
 function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSignOut: () => void }) {
-  const client = useMemo(() => new Client(credentials, { unauthorized: onSignOut, credentials: saveSession }), [credentials]);
+  // The credentials stopped working: this browser forgets its push subscription (the server
+  // deletes it when the push service answers that it is gone).
+  const unauthorized = () => {
+    void turnOffWebPush(undefined);
+    onSignOut();
+  };
+  const client = useMemo(() => new Client(credentials, { unauthorized, credentials: saveSession }), [credentials]);
   const state = useStore(client.state);
   const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
 
@@ -107,6 +114,8 @@ function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSign
   });
 
   const signOut = () => {
+    // The next person to sign in here must not get this user's notifications.
+    void turnOffWebPush(client.webPush, true);
     client.stop();
     onSignOut();
   };
