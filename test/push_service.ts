@@ -1,14 +1,33 @@
 // A Web Push service stand-in for tests: a real HTTPS server on 127.0.0.1 (the self-signed
-// certificate of test/fixtures) taking RFC 8030 push requests. It plays the browsers too: each
-// subscription it makes has its own P-256 key pair and auth secret, and every request is checked
-// (VAPID, RFC 8292: the ES256 JWT's signature with the key it names, its audience and expiry;
-// the TTL, Urgency and Content-Encoding headers) and decrypted (aes128gcm, RFC 8291 and RFC 8188,
-// with node:crypto's ECDH, HKDF and AES-GCM) as a browser would.
+// certificate of test/fixtures) taking RFC 8030 push requests, each checked (VAPID, RFC 8292: the
+// ES256 JWT's signature with the key it names, its audience and expiry; the TTL, Urgency and
+// Content-Encoding headers). Two kinds of subscriptions: those it makes itself, playing the
+// browser (its own P-256 key pair and auth secret: every push is decrypted, aes128gcm per RFC
+// 8291 and RFC 8188, with node:crypto's ECDH, HKDF and AES-GCM); and a real Firefox's, which
+// connects to its WebSocket side as to Mozilla's push service (dom.push.serverURL; the protocol
+// of Firefox's PushServiceWebSocket: hello, register, unregister, notification and ack), and to
+// which each push goes on, encrypted, for Firefox to decrypt and show.
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify, type ECDH } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
+import http from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import nodeFetch from 'node-fetch';
+
+/** The `ws` package (puppeteer-core's WebSocket dependency), as much of it as the stand-in uses. */
+interface Socket {
+  send(data: string): void;
+  on(event: 'message', listener: (data: Buffer) => void): void;
+  close(): void;
+}
+interface SocketServer {
+  on(event: 'connection', listener: (socket: Socket) => void): void;
+  close(): void;
+}
+const { WebSocketServer } = createRequire(import.meta.url)('ws') as {
+  WebSocketServer: new (options: { server: http.Server; handleProtocols: (protocols: Set<string>) => string | false }) => SocketServer;
+};
 
 const CERT = readFileSync(new URL('fixtures/push-service-cert.pem', import.meta.url));
 const KEY = readFileSync(new URL('fixtures/push-service-key.pem', import.meta.url));
@@ -36,8 +55,22 @@ export interface ReceivedPush {
   payload: Record<string, unknown>;
 }
 
+/** A subscription a connected Firefox registered (messageType register). */
+export interface FirefoxSubscription {
+  channelID: string;
+  endpoint: string;
+  /** The VAPID key it was registered with (base64url, as Firefox sends it). */
+  key: string;
+}
+
 export interface StandInPushService {
   url: string;
+  /** The WebSocket side, for Firefox's dom.push.serverURL. */
+  webSocketUrl: string;
+  /** Subscriptions Firefox registered and has not unregistered. */
+  firefox: Map<string, FirefoxSubscription>;
+  /** Pushes handed to Firefox, and whether it acknowledged each as delivered (ack code 100). */
+  forwarded: { channelID: string; version: string; acked?: number }[];
   /** A new browser's subscription at this service. */
   subscribe(): TestBrowserSubscription;
   /** Answers by subscription id, used first, one per request; then `answer`. */
@@ -108,7 +141,10 @@ function checkVapid(header: string | undefined, audience: string, problems: stri
 export async function startPushService(): Promise<StandInPushService> {
   const browsers = new Map<string, TestBrowserSubscription>();
   const hanging = new Set<import('node:http').ServerResponse>();
-  const service: Omit<StandInPushService, 'url' | 'close' | 'subscribe' | 'fetch'> = {
+  const sockets = new Map<string, Socket>();
+  const service: Omit<StandInPushService, 'url' | 'webSocketUrl' | 'close' | 'subscribe' | 'fetch'> = {
+    firefox: new Map(),
+    forwarded: [],
     script: new Map(),
     answer: 201,
     received: [],
@@ -124,8 +160,20 @@ export async function startPushService(): Promise<StandInPushService> {
       const browser = browsers.get(id);
       const answer = service.script.get(id)?.shift() ?? service.answer;
       service.requests.push({ subscription: id, answer });
+      const firefox = service.firefox.get(id);
+      if (req.method === 'POST' && firefox && answer === 201) {
+        const vapid = checkVapid(req.headers.authorization, new URL(firefox.endpoint).origin, service.problems);
+        // A push service takes a push only if signed by the key the subscription was made with.
+        if (!Buffer.from(vapid.key, 'base64url').equals(Buffer.from(firefox.key.replace(/=+$/, ''), 'base64url'))) service.problems.push('signed with another key than the subscription\'s');
+        const version = randomBytes(8).toString('hex');
+        service.forwarded.push({ channelID: id, version });
+        const data = Buffer.concat(chunks).toString('base64url');
+        sockets.get(id)?.send(JSON.stringify({ messageType: 'notification', channelID: id, version, data, headers: { encoding: String(req.headers['content-encoding']) } }));
+        res.writeHead(201).end();
+        return;
+      }
       if (req.method !== 'POST' || !browser) {
-        res.writeHead(404).end();
+        res.writeHead(firefox ? Number(answer) || 500 : 404).end();
         return;
       }
       if (answer === 'hang') {
@@ -151,8 +199,45 @@ export async function startPushService(): Promise<StandInPushService> {
   server.on('connection', () => (service.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  // The browser side: Firefox's push connection (plain ws:, dom.push.testing.allowInsecureServerURL).
+  const upgrades = http.createServer();
+  const webSockets = new WebSocketServer({ server: upgrades, handleProtocols: (protocols) => (protocols.has('push-notification') ? 'push-notification' : false) });
+  webSockets.on('connection', (socket) => {
+    const reply = (message: Record<string, unknown>) => socket.send(JSON.stringify(message));
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as Record<string, any>;
+      switch (message.messageType) {
+        case 'hello':
+          return reply({ messageType: 'hello', uaid: message.uaid || randomBytes(16).toString('hex'), status: 200, use_webpush: true, broadcasts: {} });
+        case 'register': {
+          const channelID = String(message.channelID);
+          const endpoint = `${url}/push/${channelID}`;
+          service.firefox.set(channelID, { channelID, endpoint, key: String(message.key ?? '') });
+          sockets.set(channelID, socket);
+          return reply({ messageType: 'register', channelID, status: 200, pushEndpoint: endpoint });
+        }
+        case 'unregister':
+          service.firefox.delete(String(message.channelID));
+          return reply({ messageType: 'unregister', channelID: message.channelID, status: 200 });
+        case 'ack':
+          for (const update of message.updates ?? []) {
+            const forwarded = service.forwarded.find((f) => f.channelID === update.channelID && f.version === update.version);
+            if (forwarded) forwarded.acked = update.code;
+          }
+          return;
+        default:
+          // A ping ({}): answered in kind.
+          return reply({});
+      }
+    });
+  });
+  await new Promise<void>((resolve) => upgrades.listen(0, '127.0.0.1', resolve));
+  const webSocketUrl = `ws://127.0.0.1:${(upgrades.address() as AddressInfo).port}/`;
+
   return Object.assign(service, {
     url,
+    webSocketUrl,
     subscribe() {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();
@@ -163,6 +248,9 @@ export async function startPushService(): Promise<StandInPushService> {
     },
     fetch: ((target: string, init: Record<string, unknown>) => nodeFetch(target, { ...init, agent: new https.Agent({ ca: CERT }) })) as unknown as typeof nodeFetch,
     async close() {
+      webSockets.close();
+      upgrades.closeAllConnections();
+      upgrades.close();
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -66,10 +66,11 @@ worker.addEventListener('notificationclick', (event) => {
     (async () => {
       const tabs = await worker.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const tab = tabs.find((c) => c.url.startsWith(worker.registration.scope));
-      if (!tab) return void (await worker.clients.openWindow(target));
-      const focused = await tab.focus();
       // A tab this worker does not control cannot be moved: a new one then.
-      await focused.navigate(target).catch(() => worker.clients.openWindow(target));
+      const moved = tab && (await tab.navigate(target).catch(() => null));
+      if (!moved) return void (await worker.clients.openWindow(target));
+      // Only a real click lets a worker bring a window to the front.
+      await moved.focus().catch(() => undefined);
     })(),
   );
 });
