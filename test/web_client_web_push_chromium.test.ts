@@ -59,7 +59,9 @@ t.test('the switch asks for the permission and installs the service worker; with
   registrationId = registration.registrationId;
 });
 
-const shown = () => page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })));
+interface Shown { title: string; body: string; tag: string; data: unknown }
+const shown = (): Promise<Shown[]> =>
+  page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })));
 
 t.test('a push shows the notification its payload names; one that cannot be read, a generic one', async (t) => {
   const payload = { type: 'message', message_id: 7, title: 'Mia (to you)', body: 'Lunch?', tag: 'dm:1,2', url: '#dm/1,2' };
