@@ -8,7 +8,7 @@ import t from 'tap';
 import { contextOf } from '../lib/context.js';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
-import { startServer, type TestServer, type TestUser } from './helpers.js';
+import { startServer, until, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
 // Inside page.evaluate callbacks (they run in the page).
@@ -34,12 +34,6 @@ t.teardown(async () => {
 /** Long-polls waiting in the server. */
 const waiting = () => contextOf(s.chat).events.waiterCount;
 const queuesOf = (user: TestUser) => (s.db.prepare('SELECT count(*) AS n FROM event_queue WHERE user_id = ?').get(user.user_id) as { n: number }).n;
-
-/** Waits (up to 10 s) until the condition holds, and says whether it did. */
-async function until(condition: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  return condition();
-}
 
 async function member(name: string): Promise<TestUser> {
   const user = await s.user('member', { fullName: name, password: `${name}-password` });

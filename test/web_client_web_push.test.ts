@@ -7,7 +7,7 @@
 import t from 'tap';
 import type { Page } from 'puppeteer-core';
 import { launchBrowser, signIn, type TestBrowser } from './browser.js';
-import { startServer, type TestServer, type TestUser } from './helpers.js';
+import { startServer, until, type TestServer, type TestUser } from './helpers.js';
 import { sendDirect } from './messaging_helpers.js';
 import { startPushService, type StandInPushService } from './push_service.js';
 
@@ -44,11 +44,6 @@ t.teardown(async () => {
 });
 
 const rows = () => s.db.prepare('SELECT endpoint FROM web_push_subscription WHERE user_id = ?').pluck().all(member.user_id) as string[];
-
-async function until(condition: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  return condition();
-}
 
 /** The notifications the service worker of the page's browser context shows. */
 const notifications = (page: Page) =>
