@@ -244,6 +244,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
     },
     expect: but({ bot: NO_BOTS }),
   },
+  'PATCH /realm': { request: (env) => ({ path: '/realm', params: { description: env.unique('About us') } }), expect: admins(NOT_ADMIN) },
   'GET /web_push/key': { request: () => ({ path: '/web_push/key' }), expect: but({ bot: NO_BOTS }) },
   'POST /web_push/subscriptions': { request: () => ({ path: '/web_push/subscriptions', params: browserSubscription() }), expect: but({ bot: NO_BOTS }) },
   'DELETE /web_push/subscriptions': {

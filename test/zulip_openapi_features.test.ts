@@ -187,6 +187,11 @@ t.test("Web Push (parley's own): the key, a browser's subscription, turning it o
   await api.call(t, 'DELETE', '/web_push/subscriptions', { ...me, params: { endpoint: browser.endpoint } }, 400);
 });
 
+t.test("PATCH /realm: the organization's name and description", async (t) => {
+  await api.call(t, 'PATCH', '/realm', { as: admin, params: { name: 'Conformance', description: 'About **us**' } }, 200);
+  await api.call(t, 'PATCH', '/realm', { ...me, params: { name: 'Mine' } }, 400);
+});
+
 t.test('PATCH /settings: email_address_visibility', async (t) => {
   await api.call(t, 'PATCH', '/settings', { ...me, params: { email_address_visibility: 2 } }, 200);
   await api.call(t, 'PATCH', '/settings', { ...me, params: { email_address_visibility: 9 } }, 400);

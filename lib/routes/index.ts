@@ -25,6 +25,7 @@ import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
 import { webPushRoutes } from './web_push.js';
+import { realmRoutes } from './realm.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -57,6 +58,7 @@ export const routeGroups = {
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
   webPush: webPushRoutes,
+  realm: realmRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

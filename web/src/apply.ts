@@ -170,6 +170,11 @@ export function applyEvent(state: State, e: ServerEvent, inOpenView: (m: Message
     case 'realm_user':
       state.displayEpoch++;
       return realmUser(state, e);
+    case 'realm':
+      // The organization's name and description (PATCH /realm); other realm settings the client does not show.
+      if (e.op === 'update' && e.property === 'name') state.realm.name = e.value;
+      if (e.op === 'update' && e.property === 'description') state.realm.description = e.value;
+      return;
     case 'realm_emoji':
       state.displayEpoch++;
       state.realmEmoji = new Map(Object.entries(e.realm_emoji));
