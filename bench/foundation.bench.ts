@@ -1,5 +1,7 @@
 // Foundation figures: server start-up on :memory:, the in-process own-user lookup against a raw
 // point select, and GET /api/v1/users/me over HTTP against bare node:http ceilings.
+// BENCH_COMPARE_ROOT=<another checkout> loads a second parley server built from that checkout in
+// the same rounds (before/after figures for GET /users/me from one run).
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
@@ -40,26 +42,26 @@ async function inProcess(): Promise<void> {
 }
 
 async function overHttp(): Promise<void> {
-  const [bare, auth, parley] = await Promise.all([
+  const compareRoot = process.env.BENCH_COMPARE_ROOT;
+  type Parley = { owner: { email: string; api_key: string } };
+  const [bare, auth, parley, other] = await Promise.all([
     startBenchServer('bare-json'),
     startBenchServer('bare-auth'),
-    startBenchServer<{ owner: { email: string; api_key: string } }>('parley'),
+    startBenchServer<Parley>('parley'),
+    compareRoot ? startBenchServer<Parley>('parley', { BENCH_PARLEY_ROOT: compareRoot }) : undefined,
   ]);
-  const [bareRps, authRps, parleyRps] = (await interleavedLoads([
+  const me = (server: typeof parley) => ({ url: server.url + '/api/v1/users/me', headers: { authorization: basicAuth(server.info.owner.email, server.info.owner.api_key) } });
+  const [bareRps, authRps, parleyRps, otherRps] = (await interleavedLoads([
     { url: bare.url + '/api/v1/users/me' },
     { url: auth.url + '/api/v1/users/me', headers: { authorization: basicAuth('bench@example.com', 'k'.repeat(32)) } },
-    { url: parley.url + '/api/v1/users/me', headers: { authorization: basicAuth(parley.info.owner.email, parley.info.owner.api_key) } },
-  ])) as [number, number, number];
-  for (const server of [bare, auth, parley]) server.stop();
+    me(parley),
+    ...(other ? [me(other)] : []),
+  ])) as [number, number, number, number?];
+  for (const server of [bare, auth, parley, other]) server?.stop();
   record({ group: 'foundation', name: 'bare node:http, fixed JSON', value: bareRps, unit: 'req/s' });
-  record({
-    group: 'foundation',
-    name: 'GET /api/v1/users/me',
-    value: parleyRps,
-    unit: 'req/s',
-    baseline: { name: 'bare + Basic auth + in-memory lookup', value: authRps },
-    target: '>= 60%',
-  });
+  const baseline = { name: 'bare + Basic auth + in-memory lookup', value: authRps };
+  record({ group: 'foundation', name: 'GET /api/v1/users/me', value: parleyRps, unit: 'req/s', baseline, target: '>= 60%' });
+  if (otherRps !== undefined) record({ group: 'foundation', name: `GET /api/v1/users/me, ${compareRoot}`, value: otherRps, unit: 'req/s', baseline });
 }
 
 export async function run(): Promise<void> {

@@ -38,8 +38,8 @@ export interface RateLimitOptions {
   loginFailuresPerAccount?: number;
 }
 
-/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
-export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+// The domain reads the upload limit's default from here: it does not import lib/http.
+export { DEFAULT_UPLOAD_BYTES } from './http/body.js';
 
 export interface LimitOptions {
   /** Largest accepted request body other than uploads, in bytes. */
@@ -168,32 +168,23 @@ export interface Ctx {
   /** WAL checkpoints, in a worker thread once this server has committed enough (lib/store/checkpoints.ts). */
   readonly checkpoints: Checkpoints;
   /**
-   * Runs fn in one IMMEDIATE transaction (a savepoint when nested); wakes event waiters on commit.
-   * SQLITE_BUSY (the write lock not obtained within the busy timeout) becomes DATABASE_BUSY.
+   * Runs fn in one IMMEDIATE transaction; wakes event waiters on commit. Called inside another
+   * transaction, fn joins it: a request is all or nothing (the route runner opens a transactional
+   * route's transaction, in which its handler's runs without a savepoint). SQLITE_BUSY (the write
+   * lock not obtained within the busy timeout) becomes DATABASE_BUSY.
    */
   tx<T>(fn: () => T): T;
-  /**
-   * `tx` for a whole request (a transactional route: authentication, access checks, handler): the
-   * first transaction the handler opens runs in it without a savepoint of its own, since any
-   * error it throws rolls back the request's transaction anyway.
-   */
-  requestTx<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
-  /** A value fixed for the server's lifetime (e.g. the emoji data file), computed on first use; `key` names it. */
+  /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
   once<T>(key: symbol, compute: () => T): T;
   /**
    * A value made from the rows behind cache_version `name` (lib/store/cache_version.ts), kept until
    * a write to them by any process changes the version; one point read per call checks it. `load`
-   * gets the value it replaces, to reuse what still holds. Safe inside a transaction: a version
-   * its writes made is never reached by another commit if it rolls back.
+   * gets the value it replaces, to reuse what still holds, and the version it is made under. Safe
+   * inside a transaction: a version its writes made is never reached by another commit if it rolls back.
    */
-  cached<T>(name: CacheName, load: (previous: T | undefined) => T): T;
-  /**
-   * The value `cached(name)` last returned, its version not read again: for what belongs to the
-   * request that just checked it (the row its caller was authenticated from).
-   */
-  lastCached<T>(name: CacheName): T | undefined;
+  cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T;
 }
 
 export function createContext(
@@ -208,8 +199,6 @@ export function createContext(
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
   const kept = new Map<CacheName, { version: number; value: unknown }>();
-  // Inside requestTx, outside any transaction the handler opened.
-  let flatNested = false;
   const ctx: Ctx = {
     db,
     store,
@@ -221,15 +210,7 @@ export function createContext(
     events: undefined as unknown as EventHub,
     checkpoints,
     tx<T>(fn: () => T): T {
-      if (db.inTransaction) {
-        if (!flatNested) return runInTransaction(fn) as T;
-        flatNested = false;
-        try {
-          return fn();
-        } finally {
-          flatNested = true;
-        }
-      }
+      if (db.inTransaction) return fn();
       let result: T;
       try {
         result = runInTransaction.immediate(fn) as T;
@@ -240,30 +221,23 @@ export function createContext(
       checkpoints.committed();
       return result;
     },
-    requestTx<T>(fn: () => T): T {
-      return ctx.tx(() => {
-        flatNested = true;
-        try {
-          return fn();
-        } finally {
-          flatNested = false;
-        }
-      });
-    },
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
-      if (!fixed.has(key)) fixed.set(key, compute());
-      return fixed.get(key) as T;
+      // Every request asks for the user rows' holder: one lookup when the value is there.
+      const held = fixed.get(key);
+      if (held !== undefined || fixed.has(key)) return held as T;
+      const value = compute();
+      fixed.set(key, value);
+      return value;
     },
-    cached<T>(name: CacheName, load: (previous: T | undefined) => T): T {
+    cached<T>(name: CacheName, load: (previous: T | undefined, version: number) => T): T {
       const version = selectCacheVersion(store, name);
       const entry = kept.get(name);
       if (entry !== undefined && entry.version === version) return entry.value as T;
-      const value = load(entry?.value as T | undefined);
+      const value = load(entry?.value as T | undefined, version);
       kept.set(name, { version, value });
       return value;
     },
-    lastCached: <T>(name: CacheName) => kept.get(name)?.value as T | undefined,
   };
   (ctx as { events: EventHub }).events = makeHub(ctx);
   return ctx;

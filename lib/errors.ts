@@ -37,17 +37,20 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** The fields an error answer carries besides result, msg and code (Zulip's `var_name`, `queue_id`...). */
+export type ErrorFields = Readonly<Record<string, unknown>>;
+
 /** What a rule violation looks like on the wire: `{"result":"error","msg":...,"code":...,...extra}`. */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
-  readonly extra: Record<string, unknown>;
+  readonly extra: ErrorFields;
   readonly headers: Record<string, string>;
 
   constructor(
     code: ErrorCode,
     msg: string,
-    options: { status?: number; extra?: Record<string, unknown> | undefined; headers?: Record<string, string> } = {},
+    options: { status?: number; extra?: ErrorFields | undefined; headers?: Record<string, string> } = {},
   ) {
     super(msg);
     this.name = 'ApiError';
@@ -57,13 +60,13 @@ export class ApiError extends Error {
     this.headers = options.headers ?? {};
   }
 
-  toJSON(): Record<string, unknown> {
+  toJSON(): ErrorFields & { result: 'error'; msg: string; code: ErrorCode } {
     return { result: 'error', msg: this.message, code: this.code, ...this.extra };
   }
 }
 
 /** The common case: a 400 `BAD_REQUEST` with Zulip's message. */
-export function badRequest(msg: string, extra?: Record<string, unknown>): ApiError {
+export function badRequest(msg: string, extra?: ErrorFields): ApiError {
   return new ApiError('BAD_REQUEST', msg, { extra });
 }
 
@@ -86,6 +89,11 @@ export const FORBIDDEN: ErrorVariant = { code: 'BAD_REQUEST', status: 403 };
 
 export function forbidden(msg: string): ApiError {
   return new ApiError('BAD_REQUEST', msg, { status: FORBIDDEN.status });
+}
+
+/** Zulip's RequestVariableMissingError: a required parameter was not given. */
+export function missing(name: string): ApiError {
+  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { extra: { var_name: name } });
 }
 
 export function unauthorized(msg: string): ApiError {

@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { buildApi, type Api } from './api.js';
 import { CONTEXT, createContext, type ChatOptions, type Ctx } from './context.js';
-import { authenticate, authenticateRemembered, isCurrentCaller } from './domain/auth.js';
+import { authenticate } from './domain/callers.js';
 import { ensureImageProxyKey } from './domain/external_content.js';
 import { DELIVERY_KINDS } from './domain/delivery_kinds.js';
 import { mailerOf } from './domain/email.js';
 import { subscribeToNotifications, type NotificationListener } from './notifications/hook.js';
 import { startDeliveries, stopDeliveries } from './deliveries/runner.js';
 import { configureRealm, ensureRealm, followListeningUrl } from './domain/realm.js';
-import { roleByName, type Actor } from './domain/roles.js';
+import { roleByName } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
@@ -20,14 +20,14 @@ import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { sweepStaleSpools } from './http/spool.js';
-import { parseBasicAuth } from './http/basic_auth.js';
 import { clientAddressResolver } from './http/client_address.js';
 import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
-import { inProcessRequest, type RequestInfo, type RouteDef } from './routes/route.js';
+import { routeRunner } from './routes/run.js';
+import { credentialOf } from './routes/ways_in.js';
 import type { Database } from './store/db.js';
 import { backgroundCheckpoints } from './store/checkpoints.js';
 import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
@@ -44,7 +44,7 @@ export type { EventOptions } from './events/event.js';
 export type { TrustProxy } from './http/client_address.js';
 export type { Actor, Role, RoleName } from './domain/roles.js';
 export { ROLE } from './domain/roles.js';
-export type { ActorRef } from './domain/auth.js';
+export type { ActorRef } from './api.js';
 export type { DeliveredEvent, ChatEvent } from './events/event.js';
 export type { Credentials } from './domain/users.js';
 export type { LibsqlDatabase } from './store/libsql.js';
@@ -140,22 +140,16 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   ctx.events.startGarbageCollection();
   startDeliveries(ctx, DELIVERY_KINDS);
 
-  const invoke = (route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown =>
-    route.handler(ctx, actor, input as never, request);
-
+  const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // Spooled uploads a killed process left behind; in the background, start-up does not wait.
   void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
-    authenticate: (header, _ip, route, checkedAgain, identified) => {
-      if (identified !== undefined && isCurrentCaller(ctx, identified)) return identified;
-      const { email, apiKey } = parseBasicAuth(header);
-      return (checkedAgain ? authenticateRemembered : authenticate)(ctx, email, apiKey, route);
-    },
-    transaction: (fn) => ctx.requestTx(fn),
-    invoke,
-    before: (route, actor) => route.before?.(ctx, actor),
+    authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),
+    callerId: (caller) => caller.actor.id,
+    precheck: runner.precheck,
+    run: runner.run,
     fileBytes: (route) => route.uploadBytes?.(ctx) ?? limits.uploadBytes,
     limits,
     logger: ctx.logger,
@@ -165,7 +159,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const handler = withWebClient(apiHandler, options.webClient);
 
-  const api = buildApi(ctx, routeGroups, (route, actor, input, signal, files) => invoke(route, actor, input, inProcessRequest(signal, files)));
+  const api = buildApi(ctx, routeGroups, runner);
 
   let server: http.Server | undefined;
 

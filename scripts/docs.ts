@@ -14,8 +14,8 @@ const ACCESS: Record<string, string> = {
 };
 
 /** `GET /users/{user_id}`: find-my-way's `:param` (and a `*` tail) written Zulip-style. */
-export function endpointKey(route: Pick<RouteDef, 'method' | 'path' | 'params'>): string {
-  const tailParam = Object.entries(route.params).find(([name, param]) => param.in === 'path' && !route.path.includes(`:${name}`))?.[0] ?? 'path';
+export function endpointKey(route: Pick<RouteDef, 'method' | 'path' | 'fields'>): string {
+  const tailParam = route.fields.find(({ wire, param }) => param.in === 'path' && !route.path.includes(`:${wire}`))?.wire ?? 'path';
   const path = route.path.replace(/:(\w+)/g, '{$1}').replace(/\*$/, `{${tailParam}}`);
   return `\`${route.method} ${path}\``;
 }

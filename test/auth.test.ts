@@ -2,7 +2,7 @@
 // (Zulip's validate_api_key), POST /fetch_api_key, and the same account rules in-process.
 import t, { type Test } from 'tap';
 import { ApiError } from '../lib/index.js';
-import { authenticate, rememberedEmails } from '../lib/domain/auth.js';
+import { authenticate, rememberedEmails } from '../lib/domain/callers.js';
 import { throwsApiError } from './assertions.js';
 import { join } from 'node:path';
 import { basic, openTestDatabase, sendRequest, startServer, withAuth, type Reply, type TestServer } from './helpers.js';
@@ -211,7 +211,7 @@ t.test('GET /server_settings needs no authentication', async (t) => {
   t.equal(s.chat.api.server.settings(null).zulip_feature_level, 478, 'in-process, without an actor');
 });
 
-t.test('in-process: resolveActor refuses unknown and deactivated users with the same errors', async (t) => {
+t.test('in-process: the caller by id is refused when unknown and deactivated users with the same errors', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
   const member = await s.user('member');
@@ -309,7 +309,7 @@ t.test('remembered callers stay bounded, even for one email under thousands of s
   let wrong = 0;
   let largest = 0;
   for (let mask = 0; mask < 10_500; mask++) {
-    if (authenticate(contextOf(s.chat), spelling(mask), s.owner.api_key).id !== s.owner.user_id) wrong += 1;
+    if (authenticate(contextOf(s.chat), { kind: 'apiKey', email: spelling(mask), apiKey: s.owner.api_key }, {}).actor.id !== s.owner.user_id) wrong += 1;
     largest = Math.max(largest, rememberedEmails(contextOf(s.chat)));
   }
   t.equal(wrong, 0, 'every spelling authenticates (emails match case-insensitively)');

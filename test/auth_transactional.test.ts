@@ -14,7 +14,12 @@ import { isError, type Expected } from './assertions.js';
 import { flagBits, memberPair, ok, sendToStream } from './messaging_helpers.js';
 import { FLAG } from '../lib/domain/flags.js';
 import { contextOf } from '../lib/context.js';
-import { authenticate, isCurrentCaller } from '../lib/domain/auth.js';
+import { authenticate, confirm } from '../lib/domain/callers.js';
+import { typedParams } from '../lib/http/params.js';
+import { inProcessRequest } from '../lib/http/request.js';
+import { route } from '../lib/routes/route.js';
+import { routeRunner } from '../lib/routes/run.js';
+import { z } from 'zod';
 
 const NOW = 1_700_000_000_000;
 let now = NOW;
@@ -141,54 +146,83 @@ t.test("a remembered caller's request reads the version inside its write transac
   t.equal(afterChange.at(-1), 'COMMIT');
 });
 
-t.test("requestTx: the handler's own transaction runs flat, deeper ones keep their savepoints, an error rolls back the request", async (t) => {
+t.test("a transaction opened inside another joins it, without a savepoint: an error anywhere rolls back the whole request", async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
   const ctx = contextOf(s.chat);
   s.db.exec('CREATE TABLE scratch (v TEXT NOT NULL)');
   const put = (v: string) => s.db.prepare('INSERT INTO scratch (v) VALUES (?)').run(v);
   const rows = () => s.db.prepare('SELECT v FROM scratch ORDER BY rowid').pluck().all();
-  ctx.requestTx(() => {
+  ctx.tx(() => {
     ctx.tx(() => put('first'));
-    ctx.tx(() => {
-      try {
-        ctx.tx(() => {
-          put('undone');
-          throw new Error('inner');
-        });
-      } catch {
-        // A deeper transaction caught by its caller is rolled back to its savepoint.
-      }
-      put('second');
-    });
+    ctx.tx(() => ctx.tx(() => put('second')));
   });
   t.same(rows(), ['first', 'second']);
   t.throws(() =>
-    ctx.requestTx(() => {
+    ctx.tx(() => {
       ctx.tx(() => put('written, then rolled back'));
       throw new Error('after the handler');
     }),
   );
+  t.throws(() => ctx.tx(() => ctx.tx(() => (put('rolled back too'), ctx.tx(() => {
+    throw new Error('deep inside');
+  })))));
   t.same(rows(), ['first', 'second'], 'nothing of a failed request stays');
   t.equal(s.db.inTransaction, false);
 });
 
-t.test('a caller identified before the body was read is kept in the transaction only while the user rows are unchanged', async (t) => {
+t.test('a caller authenticated from the rows last read is kept only while the user rows are unchanged', async (t) => {
   const s = await startServer();
   t.teardown(() => s.close());
   const ctx = contextOf(s.chat);
   const owner = s.owner;
-  const actor = authenticate(ctx, owner.email, owner.api_key);
-  t.ok(isCurrentCaller(ctx, actor), 'the remembered caller is current');
-  t.notOk(isCurrentCaller(ctx, { ...actor }), 'a caller not made from the remembered rows is not');
+  const credential = { kind: 'apiKey', email: owner.email, apiKey: owner.api_key } as const;
+  const caller = authenticate(ctx, credential, {});
+  t.equal(confirm(ctx, caller, {}), caller, 'the rows are unchanged: the same caller');
+  t.equal(authenticate(ctx, credential, {}).actor, caller.actor, 'one actor per row');
+  const otherVersion = caller.version === 1 ? 2 : 1;
+  t.equal(confirm(ctx, { ...caller, version: otherVersion }, {}).version, caller.version, 'a caller of other rows is authenticated again');
   const outside = openTestDatabase(join(s.dir, 'chat.db'));
   t.teardown(() => outside.close());
   outside.prepare('UPDATE user SET full_name = ? WHERE id = ?').run('Renamed Elsewhere', owner.user_id);
-  t.notOk(isCurrentCaller(ctx, actor), 'after another process changed the user table, it is authenticated again');
-  const again = authenticate(ctx, owner.email, owner.api_key);
-  t.not(again, actor);
-  t.equal(again.fullName, 'Renamed Elsewhere');
-  t.ok(isCurrentCaller(ctx, again));
+  const provisional = authenticate(ctx, credential, {});
+  t.equal(provisional.actor.fullName, caller.actor.fullName, 'authenticated from the rows last read, without reading the version');
+  const again = confirm(ctx, provisional, {});
+  t.not(again, provisional, 'after another process changed the user table, it is authenticated again');
+  t.equal(again.actor.fullName, 'Renamed Elsewhere');
+  t.equal(confirm(ctx, again, {}), again);
+  outside.prepare('UPDATE user SET api_key = ? WHERE id = ?').run('K'.repeat(32), owner.user_id);
+  t.throws(() => confirm(ctx, again, {}), { code: 'UNAUTHORIZED', message: 'Invalid API key' }, 'with the credential it came with');
+});
+
+t.test('the runner: a transactional route whose handler is asynchronous is a mistake, refused inside its transaction', async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const ctx = contextOf(s.chat);
+  const runner = routeRunner(ctx);
+  const asynchronous = route({ method: 'POST', path: '/tx_async', access: 'user', transactional: true, summary: 'test', params: {}, response: z.object({}), handler: async () => ({}) });
+  const caller = authenticate(ctx, { kind: 'trusted', userId: s.owner.user_id }, {});
+  t.throws(() => runner.run(asynchronous, caller, typedParams({}), inProcessRequest()), /POST \/tx_async is transactional but its handler is asynchronous/);
+  t.equal(s.db.inTransaction, false, 'rolled back');
+});
+
+t.test("the runner's precheck: a caller from the rows last read that it refuses is checked again as they are now", async (t) => {
+  const s = await startServer();
+  t.teardown(() => s.close());
+  const ctx = contextOf(s.chat);
+  const runner = routeRunner(ctx);
+  const member = await s.user('member');
+  const adminOnly = route({ method: 'POST', path: '/tx_admin', access: 'admin', transactional: true, summary: 'test', params: {}, response: z.object({}), handler: () => ({}) });
+  const credential = { kind: 'apiKey', email: member.email, apiKey: member.api_key } as const;
+  t.throws(() => runner.precheck(adminOnly, authenticate(ctx, credential, adminOnly)), { code: 'UNAUTHORIZED_PRINCIPAL' }, 'a member is refused');
+  const outside = openTestDatabase(join(s.dir, 'chat.db'));
+  t.teardown(() => outside.close());
+  outside.prepare('UPDATE user SET role = 200 WHERE id = ?').run(member.user_id);
+  const provisional = authenticate(ctx, credential, adminOnly);
+  t.equal(provisional.actor.role, 400, 'remembered as a member');
+  const admitted = runner.precheck(adminOnly, provisional);
+  t.equal(admitted.actor.role, 200, 'made an administrator since: admitted as they are now');
+  t.same(runner.run(adminOnly, provisional, typedParams({}), inProcessRequest()), {}, 'and the run confirms them in its transaction');
 });
 
 t.test('in-process, a transactional route runs the same way: the version read, the checks and the handler in one write transaction', async (t) => {

@@ -93,7 +93,8 @@ export async function signIn(page: Page, url: string, email: string, password: s
 export async function waitForText(page: Page, selector: string, text: string): Promise<void> {
   await page.waitForFunction(
     (sel, txt) => [...document.querySelectorAll(sel)].some((el) => el.textContent?.includes(txt)),
-    {},
+    // An interval, not animation frames: a page in a background tab gets no frames.
+    { polling: 100 },
     selector,
     text,
   );

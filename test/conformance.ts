@@ -2,7 +2,7 @@
 // document (its status is listed, its body matches) and, where Zulip documents the operation,
 // against Zulip's (FL 420); at the end, every route of the file's groups must have been checked.
 import type { Test } from 'tap';
-import { openApiPath } from '../lib/http/openapi.js';
+import { openApiPath } from '../lib/routes/openapi_document.js';
 import { routeGroups } from '../lib/routes/index.js';
 import type { RouteDef } from '../lib/routes/route.js';
 import type { Reply, RequestOptions, TestServer } from './helpers.js';

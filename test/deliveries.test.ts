@@ -182,6 +182,22 @@ t.test('An attempt that outlasts the kind\'s timeout is aborted and retried; oth
   t.equal(rows(ctx), 0);
 });
 
+t.test('Moving the clock past the lease of an attempt still under way does not spin: the attempt ends and is retried once', async (t) => {
+  const k = testKind((_payload, attempt) => (attempt === 1 ? new Promise(() => {}) : { status: 'sent' }), { timeoutMs: 500, delays: [10] });
+  const { ctx, runner, time } = await world(t, k);
+  enqueue(ctx, k, 1);
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  t.equal(k.sent.length, 1, 'the first attempt hangs');
+  // In one synchronous step: past the attempt's deadline and its lease (deadline + 1 s), before the
+  // aborted attempt's outcome is recorded. A 0 ms wait for the row it still holds would never return.
+  time.advance(5_000);
+  await runner.settled();
+  time.advance(10);
+  await runner.settled();
+  t.same(k.sent.map((s) => s.attempt), [1, 2], 'retried once, after its delay');
+  t.equal(rows(ctx), 0);
+});
+
 t.test('With a key, one delivery is pending: a later one joins it, or replaces it', async (t) => {
   const joining = testKind();
   const replacing = testKind();

@@ -2,7 +2,7 @@
 // and in-process: the draft object, DraftData validation, further validation, all-or-nothing batches.
 import t from 'tap';
 import { editDraft } from '../lib/domain/drafts.js';
-import { resolveActor } from '../lib/domain/auth.js';
+import { authenticate } from '../lib/domain/callers.js';
 import { NOW, bad, channel, create, createOk, draftSchema, draftServer, fetchDrafts, isError, streamDraft, throwsApiError } from './drafts_helpers.js';
 import { contextOf } from '../lib/context.js';
 
@@ -149,7 +149,7 @@ t.test('content is stripped, must not be blank or hold null bytes, and is trunca
 t.test('the domain refuses empty content itself ("Message must not be empty"), behind the parameter check', async (t) => {
   const { s, member } = await setup(t);
   const [id] = await createOk(t, s, member, [{ type: '', to: [], topic: '', content: 'x' }]);
-  const actor = resolveActor(contextOf(s.chat), member.user_id);
+  const { actor } = authenticate(contextOf(s.chat), { kind: 'trusted', userId: member.user_id }, {});
   await throwsApiError(t, () => editDraft(contextOf(s.chat), actor, { draftId: id!, draft: { type: '', to: [], topic: '', content: '   ' } }), bad('Message must not be empty'));
 });
 

@@ -3,7 +3,7 @@
 // deep JSON), path values, extra parameters and methods, built from a route's declaration; narrows
 // piling up search words and phrases.
 import fc from 'fast-check';
-import type { Param } from '../lib/http/params.js';
+import { wireName, type Param } from '../lib/http/params.js';
 import type { RouteDef } from '../lib/routes/route.js';
 import { percentEncode, type RawEncoding } from './raw_http.js';
 
@@ -191,7 +191,8 @@ export interface FuzzRequest {
 
 /** Requests for one route: its declared parameters each present or not, extra ones, other methods. */
 export function requestsFor(route: RouteDef, world: World): fc.Arbitrary<FuzzRequest> {
-  const entries = Object.entries(route.params);
+  // Declaration order (path segments fill the path in it), by wire name.
+  const entries = Object.entries(route.params).map(([name, param]) => [wireName(name), param] as const);
   const pathParams = entries.filter(([, p]) => p.in === 'path');
   const formParams = entries.filter(([, p]) => p.in === 'form');
   const star = route.path.includes('*');

@@ -11,6 +11,7 @@ import { createHandler } from '../lib/http/handler.js';
 import { DEFAULT_LIMITS } from '../lib/http/body.js';
 import { z } from 'zod';
 import { route, type RouteDef } from '../lib/routes/route.js';
+import { routeRunner } from '../lib/routes/run.js';
 import { ApiError } from '../lib/errors.js';
 import { basic, startServer, withAuth } from './helpers.js';
 import { IMAGES } from './user_status_helpers.js';
@@ -66,14 +67,16 @@ function listen(listener: http.RequestListener): Promise<{ url: string; close: (
   });
 }
 
-/** The HTTP core alone over public test routes: no chat domain, no authentication. */
+/** The HTTP core alone over public test routes, run by the route runner: no chat domain, no authentication. */
 function publicOnlyHandler(routes: RouteDef[], logger: Logger) {
   return createHandler({
     routes,
     authenticate: () => {
       throw new Error('no auth in this test');
     },
-    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
+    callerId: () => 0,
+    precheck: (_route, caller) => caller,
+    run: routeRunner(undefined as never).run,
     limits: DEFAULT_LIMITS,
     logger,
   });
@@ -473,7 +476,7 @@ t.test("a request's signal aborts when the client leaves before the answer, not 
       response: anyAnswer,
       handler: (_c, _a, _p, request) => {
         signals.push(request.signal);
-        return new Promise<object>((resolve) => (release = () => resolve({})));
+        return new Promise<Record<string, never>>((resolve) => (release = () => resolve({})));
       },
     }),
   ];
@@ -496,60 +499,51 @@ t.test("a request's signal aborts when the client leaves before the answer, not 
   release?.();
 });
 
-t.test('a transactional route: authenticated before its body (checkedAgain), then again in one transaction with its handler', async (t) => {
+t.test("a caller's request: authenticated and prechecked before its body is read, then run; a refusal closes the connection unread", async (t) => {
   const calls: string[] = [];
-  const caller = Object.freeze({ id: 7, email: 'a@example.com', fullName: 'A', role: 400 as const, isBot: false, botType: null, botOwnerId: null });
   const routes: RouteDef[] = [
-    route({ method: 'POST', path: '/tx', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), { done: true }) }),
-    route({ method: 'POST', path: '/tx_admin', access: 'admin', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: () => (calls.push('handler'), {}) }),
-    route({ method: 'POST', path: '/tx_async', access: 'user', transactional: true, summary: 'test', params: {}, response: anyAnswer, handler: async () => ({}) }),
+    route({ method: 'POST', path: '/write', access: 'user', summary: 'test', params: {}, response: anyAnswer, handler: () => ({ done: true }) }),
   ];
-  const { logger, entries } = memoryLogger();
-  const handler = createHandler({
+  const handler = createHandler<RouteDef, string>({
     routes,
-    authenticate: (header, _ip, _route, checkedAgain) => {
-      calls.push(`authenticate ${checkedAgain}`);
-      if (header === 'promoted') return checkedAgain ? caller : { ...caller, role: 200 as const };
-      if (header !== 'good') throw new ApiError('UNAUTHORIZED', 'Invalid API key');
+    authenticate: (req) => {
+      calls.push('authenticate');
+      if (req.headers.authorization !== 'good' && req.headers.authorization !== 'refused') throw new ApiError('UNAUTHORIZED', 'Invalid API key');
+      return req.headers.authorization;
+    },
+    callerId: () => 7,
+    precheck: (_route, caller) => {
+      calls.push('precheck');
+      if (caller === 'refused') throw new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization administrator');
       return caller;
     },
-    transaction: (fn) => {
-      calls.push('begin');
-      try {
-        const result = fn();
-        calls.push('commit');
-        return result;
-      } catch (error) {
-        calls.push('rollback');
-        throw error;
-      }
+    run: (r, caller, _input, request) => {
+      calls.push(`run as ${caller}`);
+      return r.handler(undefined as never, caller as never, {}, request);
     },
-    invoke: (r, actor, input, request) => r.handler(undefined as never, actor, input as never, request),
     limits: DEFAULT_LIMITS,
-    logger,
+    logger: memoryLogger().logger,
   });
   const app = await listen((req, res) => handler(req, res));
   t.teardown(() => app.close());
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
-  const done = await raw(app.url, 'POST', '/api/v1/tx', { headers: { ...form, authorization: 'good' }, body: 'a=1' });
+  const done = await raw(app.url, 'POST', '/api/v1/write', { headers: { ...form, authorization: 'good' }, body: 'a=1' });
   t.same([done.status, done.body.done], [200, true]);
-  t.same(calls, ['authenticate true', 'begin', 'authenticate false', 'handler', 'commit']);
+  t.same(calls, ['authenticate', 'precheck', 'run as good']);
 
   calls.length = 0;
-  const refused = await raw(app.url, 'POST', '/api/v1/tx', { headers: { ...form, authorization: 'bad' }, body: 'a=1' });
+  const refused = await raw(app.url, 'POST', '/api/v1/write', { headers: { ...form, authorization: 'bad' }, body: 'a=1' });
   t.same([refused.status, refused.body.msg, refused.headers.connection], [401, 'Invalid API key', 'close'], 'refused before its body is read');
-  t.same(calls, ['authenticate true'], 'no transaction');
+  t.same(calls, ['authenticate'], 'nothing runs');
 
   calls.length = 0;
-  const asynchronous = await raw(app.url, 'POST', '/api/v1/tx_async', { headers: { ...form, authorization: 'good' }, body: 'a=1' });
-  t.same([asynchronous.status, asynchronous.body.code], [500, 'INTERNAL_SERVER_ERROR'], 'a transactional route whose handler is asynchronous is a mistake');
-  t.same(calls, ['authenticate true', 'begin', 'authenticate false', 'rollback']);
-  t.match(entries.at(-1)?.fields?.error, /is transactional but its handler is asynchronous/);
+  const denied = await raw(app.url, 'POST', '/api/v1/write', { headers: { ...form, authorization: 'refused' }, body: 'a=1' });
+  t.same([denied.status, denied.body.msg, denied.headers.connection], [400, 'Must be an organization administrator', 'close'], 'the precheck refuses before the body too');
+  t.same(calls, ['authenticate', 'precheck']);
 
-  // The caller remembered as a member has been made an administrator since.
   calls.length = 0;
-  const promoted = await raw(app.url, 'POST', '/api/v1/tx_admin', { headers: { ...form, authorization: 'promoted' }, body: 'a=1' });
-  t.equal(promoted.status, 200, 'an access check that refuses a remembered caller is made again with the caller as they are now');
-  t.same(calls, ['authenticate true', 'authenticate false', 'begin', 'authenticate false', 'handler', 'commit']);
+  const bodiless = await raw(app.url, 'POST', '/api/v1/write', { headers: { authorization: 'good' } });
+  t.equal(bodiless.status, 200);
+  t.same(calls, ['authenticate', 'run as good'], 'without a body, the run makes every check');
 });

@@ -1,11 +1,11 @@
-// parley's OpenAPI 3.1 document, generated from the route table (lib/http/openapi.ts) and served
+// parley's OpenAPI 3.1 document, generated from the route table (lib/routes/openapi_document.ts) and served
 // at GET /api/v1/openapi.json: it validates as OpenAPI 3.1, has every route and nothing else, and
 // each operation's parameters, body, auth and error codes are the route's. That real answers
 // match it is checked by the conformance tests (test/conformance.ts).
 import t from 'tap';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ERROR_CODES, ZULIP_VERSION, type ErrorCode } from '../lib/index.js';
-import { buildOpenApi, openApiPath } from '../lib/http/openapi.js';
+import { buildOpenApi, openApiPath } from '../lib/routes/openapi_document.js';
 import { allRoutes, routeGroups } from '../lib/routes/index.js';
 import type { RouteDef } from '../lib/routes/route.js';
 import { CORE_GROUPS, FEATURE_GROUPS } from './conformance.js';
@@ -51,7 +51,7 @@ t.test('parameters: path ones in the path, the others in the query (GET, DELETE)
     const operation = operationOf(route)!;
     const parameters = new Map<string, Json>((operation.parameters as Json[]).map((p) => [p.name, p]));
     const body = operation.requestBody?.content?.['application/x-www-form-urlencoded']?.schema ?? operation.requestBody?.content?.['multipart/form-data']?.schema;
-    for (const [name, param] of Object.entries(route.params)) {
+    for (const { wire: name, param } of route.fields) {
       if (param.in === 'path') {
         t.match(parameters.get(name), { in: 'path', required: true }, `${label(route)}: path parameter ${name}`);
       } else if (route.method === 'GET' || route.method === 'DELETE') {

@@ -1,11 +1,12 @@
 // Parameter decoding (lib/http/params.ts): every one of Zulip's messages as a unit test of
-// decodeParams/validateParams, then over HTTP through real endpoints in the three encodings.
+// the HTTP path (a request's text) and the in-process one (typed values), then over HTTP through real endpoints in the three encodings.
 import t from 'tap';
 import { z } from 'zod';
 import { ApiError } from '../lib/index.js';
 import {
   bool,
-  decodeParams,
+  formParams,
+  ignoredParams,
   int,
   json,
   jsonOrString,
@@ -14,12 +15,23 @@ import {
   requiredString,
   str,
   strippedMax,
+  typedParams,
+  paramFields,
   validateParams,
   type ParamShape,
 } from '../lib/http/params.js';
 import { startServer, type Encoding } from './helpers.js';
 
 const form = (values: Record<string, string>) => new Map(Object.entries(values));
+
+/** HTTP's two steps for one request: its raw text validated against the parameters, and the keys none reads. */
+function decodeParams(shape: ParamShape, raw: Map<string, string>, path: Record<string, string>) {
+  const fields = paramFields(shape);
+  return { values: validateParams(fields, formParams(raw, path)), ignored: ignoredParams(fields, raw) };
+}
+
+/** The in-process step: typed values validated against the parameters. */
+const validateTyped = (shape: ParamShape, input: Record<string, unknown>) => validateParams(paramFields(shape), typedParams(input));
 
 /** The ApiError decodeParams throws for these raw form values (or fails the test). */
 function failure(shape: ParamShape, values: Record<string, string>, path: Record<string, string> = {}): Record<string, unknown> {
@@ -41,7 +53,7 @@ const drafts = json(
 t.test("a missing required parameter is REQUEST_VARIABLE_MISSING \"Missing 'x' argument\" with var_name", async (t) => {
   t.same(failure({ x: str() }, {}), { status: 400, result: 'error', msg: "Missing 'x' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'x' });
   t.same(decodeParams({ x: str().optional() }, form({}), {}), { values: {}, ignored: [] }, 'optional parameters may be absent');
-  t.throws(() => validateParams({ x: int() }, {}), { code: 'REQUEST_VARIABLE_MISSING', message: "Missing 'x' argument", extra: { var_name: 'x' } });
+  t.throws(() => validateTyped({ x: int() }, {}), { code: 'REQUEST_VARIABLE_MISSING', message: "Missing 'x' argument", extra: { var_name: 'x' } });
 });
 
 t.test('text that is not JSON for a JSON parameter is "x is not valid JSON"', async (t) => {
@@ -63,8 +75,8 @@ t.test('"x is not an integer" for 1.5, a JSON string, a boolean', async (t) => {
   t.same(failure({ x: int() }, { x: '"5"' }), bad('x is not an integer'));
   t.same(failure({ x: int() }, { x: 'true' }), bad('x is not an integer'));
   t.same(decodeParams({ x: int() }, form({ x: '42' }), {}).values, { x: 42 });
-  t.throws(() => validateParams({ x: int() }, { x: 1.5 }), { message: 'x is not an integer' });
-  t.throws(() => validateParams({ x: int() }, { x: '5' }), { message: 'x is not an integer' }, 'in-process values are typed');
+  t.throws(() => validateTyped({ x: int() }, { x: 1.5 }), { message: 'x is not an integer' });
+  t.throws(() => validateTyped({ x: int() }, { x: '5' }), { message: 'x is not an integer' }, 'in-process values are typed');
 });
 
 t.test('"x is not a float" for a number parameter given something else', async (t) => {
@@ -81,7 +93,7 @@ t.test('"x is not a boolean"', async (t) => {
 t.test('"x is not a string" for a JSON parameter that must hold a string', async (t) => {
   t.same(failure({ x: json(z.string()) }, { x: '5' }), bad('x is not a string'));
   t.same(failure({ x: json(z.array(z.string())) }, { x: '["a", 2]' }), bad('x[1] is not a string'));
-  t.throws(() => validateParams({ x: str() }, { x: 5 }), { message: 'x is not a string' });
+  t.throws(() => validateTyped({ x: str() }, { x: 5 }), { message: 'x is not a string' });
 });
 
 t.test('a value outside an enum or literal is "Invalid x"', async (t) => {
@@ -137,7 +149,19 @@ t.test('parameters are decoded in alphabetical order: the first failing one wins
   t.same(failure(shape, { zeta: 'x', alpha: 'true', mid: '' }), bad('mid cannot be blank'));
   t.same(failure(shape, { zeta: 'x', alpha: 'true', mid: 'm' }), bad('zeta is not valid JSON'));
   t.same(failure(shape, { zeta: 'x', mid: '' }), { status: 400, result: 'error', msg: "Missing 'alpha' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'alpha' });
-  t.throws(() => validateParams(shape, { zeta: 'x', alpha: 1, mid: '' }), { message: 'alpha is not a boolean' }, 'in-process too');
+  t.throws(() => validateTyped(shape, { zeta: 'x', alpha: 1, mid: '' }), { message: 'alpha is not a boolean' }, 'in-process too');
+});
+
+t.test('a parameter is named in camelCase and sent under its snake_case wire name, which its errors use', async (t) => {
+  const shape = { draftId: pathInt(), isPinned: bool().optional(), numBefore: int() };
+  t.same(paramFields(shape).map((field) => [field.name, field.wire]), [['draftId', 'draft_id'], ['isPinned', 'is_pinned'], ['numBefore', 'num_before']]);
+  t.same(decodeParams(shape, form({ is_pinned: 'true', num_before: '3', numBefore: '4' }), { draft_id: '7' }), {
+    values: { draftId: 7, isPinned: true, numBefore: 3 },
+    ignored: ['numBefore'],
+  }, 'the camelCase name is not a wire name');
+  t.same(failure(shape, { is_pinned: 'true' }, { draft_id: '7' }), { status: 400, result: 'error', msg: "Missing 'num_before' argument", code: 'REQUEST_VARIABLE_MISSING', var_name: 'num_before' });
+  t.same(validateTyped(shape, { draftId: 7, numBefore: 1 }), { draftId: 7, numBefore: 1 }, 'in-process, by the camelCase name');
+  t.throws(() => validateTyped(shape, { draftId: 7, numBefore: 'x' }), { message: 'num_before is not an integer' }, 'with the errors of the wire name');
 });
 
 t.test("aliases are accepted; sending two names is REQUEST_CONFUSING_VAR \"Can't decide between 'a' and 'b' arguments\"", async (t) => {

@@ -3,7 +3,7 @@
 // 2020-12, ajv). Used by the conformance tests through test/conformance.ts.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
-import { buildOpenApi } from '../lib/http/openapi.js';
+import { buildOpenApi } from '../lib/routes/openapi_document.js';
 import { ZULIP_VERSION } from '../lib/index.js';
 import { routeGroups } from '../lib/routes/index.js';
 import { matchPath } from './zulip_openapi.js';

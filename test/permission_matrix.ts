@@ -29,6 +29,24 @@ export interface Env {
   unique(prefix: string): string;
 }
 
+/** The world the matrix's requests act in: a channel `name` with one message, a custom emoji. */
+export async function matrixEnv(s: TestServer, bouncer: StandInBouncer, name: string): Promise<Env> {
+  let counter = 0;
+  s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name }] });
+  const id = s.chat.api.streams.getId(s.owner.user_id, { stream: name }).stream_id;
+  const messageId = s.chat.api.messages.send(s.owner.user_id, { type: 'stream', to: name, topic: 'matrix', content: 'public' }).id;
+  await uploadEmoji(s, s.owner, `${name}_emoji`, [{ filename: 'e.png', data: IMAGES.png }]);
+  const emoji = Object.values(s.chat.api.realmEmoji.list(s.owner.user_id).emoji).find((e) => e.name === `${name}_emoji`)!;
+  return {
+    s,
+    bouncer,
+    channel: { name, id, messageId },
+    emoji: { name: emoji.name, fileName: emoji.source_url.split('/').at(-1)! },
+    target: () => s.user('member'),
+    unique: (prefix) => `${prefix}${(counter += 1)}`,
+  };
+}
+
 export interface MatrixRequest {
   path: string;
   params?: Record<string, unknown>;

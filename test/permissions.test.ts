@@ -5,28 +5,14 @@
 import t, { type Test } from 'tap';
 import { allRoutes } from '../lib/routes/index.js';
 import { basic, type Reply, type TestUser } from './helpers.js';
-import { MATRIX, ROLES, type Env, type Expected, type MatrixRequest, type Role } from './permission_matrix.js';
+import { MATRIX, ROLES, matrixEnv, type Expected, type MatrixRequest, type Role } from './permission_matrix.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 import { pngEverywhere } from './image_host.js';
 
 // The image proxy's host is a stand-in that always has the image.
 const { s, bouncer } = await pushWorld(t, { push: { retryDelaysMs: [1] }, chat: { imageProxy: { fetch: pngEverywhere } } });
-let counter = 0;
-const unique = (prefix: string) => `${prefix}${(counter += 1)}`;
-s.chat.api.streams.subscribe(s.owner.user_id, { subscriptions: [{ name: 'permissions' }] });
-const channelId = s.chat.api.streams.getId(s.owner.user_id, { stream: 'permissions' }).stream_id;
-const messageId = s.chat.api.messages.send(s.owner.user_id, { type: 'stream', to: 'permissions', topic: 'matrix', content: 'public' }).id;
-await uploadEmoji(s, s.owner, 'matrix_emoji', [{ filename: 'e.png', data: IMAGES.png }]);
-const emoji = Object.values(s.chat.api.realmEmoji.list(s.owner.user_id).emoji).find((e) => e.name === 'matrix_emoji')!;
-const env: Env = {
-  s,
-  bouncer,
-  channel: { name: 'permissions', id: channelId, messageId },
-  emoji: { name: emoji.name, fileName: emoji.source_url.split('/').at(-1)! },
-  target: () => s.user('member'),
-  unique,
-};
+const env = await matrixEnv(s, bouncer, 'permissions');
 const deactivated = await s.user('member');
 s.chat.admin.deactivateUser(deactivated.user_id);
 const badCredentials = { auth: basic(deactivated.email.replace('member', 'nobody'), 'k'.repeat(32)) } as TestUser;

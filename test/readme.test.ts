@@ -20,8 +20,8 @@ t.test('docs/endpoints.md has one row per route', async (t) => {
 });
 
 t.test('path parameters are written Zulip-style', async (t) => {
-  t.equal(endpointKey({ method: 'GET', path: '/users/:user_id', params: {} } as never), '`GET /users/{user_id}`');
-  const tail = { method: 'PATCH', path: '/navigation_views/*', params: { fragment: { in: 'path' } } };
+  t.equal(endpointKey({ method: 'GET', path: '/users/:user_id', fields: [] } as never), '`GET /users/{user_id}`');
+  const tail = { method: 'PATCH', path: '/navigation_views/*', fields: [{ name: 'fragment', wire: 'fragment', param: { in: 'path' } }] };
   t.equal(endpointKey(tail as never), '`PATCH /navigation_views/{fragment}`');
 });
 

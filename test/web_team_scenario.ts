@@ -101,7 +101,7 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
     await waitForText(samPage, '.dms', 'Mia Member');
     await waitForText(samPage, '.message .content', 'Hello Sam, welcome!');
     t.pass("the message arrives live in Sam's session");
-    await samPage.waitForFunction(() => window.parleyNotifications?.length > 0);
+    await samPage.waitForFunction(() => window.parleyNotifications?.length > 0, { polling: 100 });
     t.same(await samPage.evaluate(() => window.parleyNotifications), [{ title: 'Mia Member (to you)', body: 'Hello Sam, welcome!' }], 'with a desktop notification');
     t.match(await samPage.title(), /^\(\d+\) /, 'and the unread count in the tab title');
     await samElsewhere.close();

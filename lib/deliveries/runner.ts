@@ -122,7 +122,10 @@ export class DeliveryRunner {
     if (this.#inFlight.size >= MAX_IN_FLIGHT) return; // a finishing attempt pumps again
     const now = this.#ctx.clock();
     const next = selectNextDueAt(this.#ctx.store, kinds);
-    this.#setTimer(Math.max(0, Math.min(next ?? Infinity, now + POLL_MS) - now));
+    const wait = Math.max(0, Math.min(next ?? Infinity, now + POLL_MS) - now);
+    // A row still due after a pump claimed what it could is one of this runner's own attempts past
+    // its lease (its end pumps again): waiting 0 ms for it would spin.
+    this.#setTimer(wait === 0 ? POLL_MS : wait);
   }
 
   #setTimer(ms: number): void {

@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
 import { botDomain, getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, canAccessDeliveryEmail, type Actor } from './roles.js';
-import { authenticatedRow, rememberedEmailDomain } from './auth.js';
+import { callerEmailDomain, type Caller } from './callers.js';
 
 export interface EmailOwner {
   id: number;
@@ -23,14 +23,9 @@ export function apiEmail(domain: string, user: EmailOwner): string {
   return user.email_address_visibility === EMAIL_VISIBILITY.everyone ? user.email : `user${user.id}@${domain}`;
 }
 
-/**
- * The caller's API email, from the row and organization URL its request was authenticated under:
- * no read while they are remembered (the row is read when they have changed since).
- */
-export function callerApiEmail(ctx: Ctx, actor: Actor): string {
-  const row = authenticatedRow(ctx, actor) ?? selectUserById(ctx.store, actor.id);
-  if (row === undefined) throw new Error(`user ${actor.id} does not exist`);
-  return apiEmail(rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx)), row);
+/** The caller's API email, from the row and organization URL its request was authenticated under. */
+export function callerApiEmail(ctx: Ctx, caller: Caller): string {
+  return apiEmail(callerEmailDomain(ctx, caller, () => fakeEmailDomain(ctx)), caller.row);
 }
 
 const DUMMY_EMAIL = /^user(\d+)@(.+)$/i;

@@ -1,12 +1,13 @@
 // Event queues as a client sees them: POST /register (a queue plus a consistent snapshot of the
-// state), GET /events (acknowledge, then return newer events or long-poll), DELETE /events.
-// Queues are rows, so they and their undelivered events survive a restart.
+// state), GET /events (acknowledge, then return newer events, or wait for them: the long-poll
+// itself is lib/events/long_poll.ts), DELETE /events. Queues are rows, so they and their
+// undelivered events survive a restart.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { zulipEventSchema } from './event_types.js';
 import { heartbeatMs } from './heartbeat.js';
 import { ApiError, badRequest } from '../errors.js';
-import type { DeliveredEvent } from '../events/event.js';
+import type { ClientCapabilities, DeliveredEvent } from '../events/event.js';
 import { fetchInitialState, registerStateSchema, type RegisterState } from './register_state.js';
 import { makeRoomForQueue, typeFilter } from '../events/queues.js';
 import { shapeForClient } from '../events/shape.js';
@@ -21,7 +22,7 @@ export interface RegisterInput {
   eventTypes: readonly string[] | null;
   /** Which state to fetch; defaults to eventTypes. */
   fetchEventTypes?: readonly string[] | null | undefined;
-  clientCapabilities?: Record<string, unknown> | undefined;
+  clientCapabilities?: ClientCapabilities | undefined;
   applyMarkdown?: boolean | undefined;
   /** Subscribers in the subscription state ('partial' gets the full lists, which Zulip allows). */
   includeSubscribers?: boolean | 'partial' | undefined;
@@ -110,7 +111,7 @@ function ownQueue(ctx: Ctx, actor: Actor, queueId: string): QueueRow {
 
 /** Shapes a stored event for one queue: per apply_markdown, its client capabilities, and whose queue it is. */
 function forQueue(queue: QueueRow, events: readonly DeliveredEvent[]): DeliveredEvent[] {
-  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const capabilities = JSON.parse(queue.client_capabilities) as ClientCapabilities;
   const client = {
     applyMarkdown: queue.apply_markdown === 1,
     bulkMessageDeletion: capabilities.bulk_message_deletion === true,
@@ -154,47 +155,16 @@ export async function getEvents(ctx: Ctx, actor: Actor, input: GetEventsInput): 
   if (first.events.length > 0 || dontBlock) {
     return { events: forQueue(queue, first.events), queue_id: queueId };
   }
-  const events = await waitForEvents(ctx, actor, queue, first.scannedTo, lastEventId, input.signal);
-  return { events: forQueue(queue, events), queue_id: queueId };
-}
-
-function waitForEvents(
-  ctx: Ctx,
-  actor: Actor,
-  queue: QueueRow,
-  cursor: number,
-  lastEventId: number,
-  signal: AbortSignal | undefined,
-): Promise<DeliveredEvent[]> {
-  return new Promise((resolve) => {
-    let settled = false;
-    let stop = (): void => {};
-    const finish = (events: DeliveredEvent[]): void => {
-      if (settled) return;
-      settled = true;
-      timer.cancel();
-      signal?.removeEventListener('abort', onAbort);
-      stop();
-      ctx.events.markConnected(queue.id, false);
-      ctx.events.recordPoll(queue.id);
-      resolve(events);
-    };
-    const onAbort = (): void => finish([]);
-    const timer = ctx.timers.after(heartbeatMs(ctx), () => finish([{ type: 'heartbeat', id: lastEventId }]));
-    ctx.events.markConnected(queue.id, true);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    stop = ctx.events.wait({
-      userId: actor.id,
-      cursor,
-      accepts: typeFilter(queue),
-      deliver: (events) => {
-        finish(events);
-        return false;
-      },
-    });
-    if (settled) stop();
-    if (signal?.aborted) finish([]);
+  const events = await ctx.events.longPoll({
+    queueId,
+    userId: actor.id,
+    cursor: first.scannedTo,
+    lastEventId,
+    accepts,
+    heartbeatMs: heartbeatMs(ctx),
+    signal: input.signal,
   });
+  return { events: forQueue(queue, events), queue_id: queueId };
 }
 
 /** DELETE /events. */

@@ -4,8 +4,7 @@
 // state of POST /register.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
-import { ApiError, badRequest } from '../errors.js';
-import { missing } from '../http/params.js';
+import { ApiError, badRequest, missing } from '../errors.js';
 import {
   selectFirstUnread,
   selectMessageAt,

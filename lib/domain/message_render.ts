@@ -4,8 +4,9 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { AlertWordMatcher } from '../render/alert_words.js';
-import { contentFeatures } from '../render/content_features.js';
-import { currentLinkifiers } from '../render/linkifiers.js';
+import { compileLinkifier, type CompiledLinkifier } from '../render/linkifier_patterns.js';
+import { contentFeatures } from '../store/content_features.js';
+import { selectLinkifiers } from '../store/linkifiers.js';
 import { topicLinks } from '../render/topic_links.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { markdownEmojiLookup } from './emoji.js';
@@ -107,6 +108,17 @@ export function previewMessage(ctx: Ctx, _actor: Actor, input: { content: string
 /** topic_links for a channel message's topic, as stored on the message. */
 export function topicLinksJson(ctx: Ctx, topic: string): string {
   return JSON.stringify(topicLinks(topic, currentLinkifiers(ctx)));
+}
+
+/**
+ * The organization's linkifiers in processing order, compiled: kept until any process changes a
+ * linkifier (ctx.cached); unchanged linkifiers keep their compiled pattern across a reload.
+ */
+export function currentLinkifiers(ctx: Ctx): readonly CompiledLinkifier[] {
+  return ctx.cached<readonly CompiledLinkifier[]>('linkifier', (cached) => {
+    const previous = new Map((cached ?? []).map((l) => [`${l.id}\u0000${l.pattern}\u0000${l.urlTemplate}`, l]));
+    return selectLinkifiers(ctx.store).map((row) => previous.get(`${row.id}\u0000${row.pattern}\u0000${row.url_template}`) ?? compileLinkifier(row));
+  });
 }
 
 /** The organization's alert-word matcher, built again after any change to alert_word (any process). */

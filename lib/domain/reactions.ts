@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { ApiError, badRequest } from '../errors.js';
 import { deleteReactionRow, insertReaction, selectReactionName, selectUserReaction, type ReactionRow } from '../store/reactions.js';
 import { insertUserMessageIfAbsent } from '../store/user_message.js';
+import type { Caller } from './callers.js';
 import { callerApiEmail } from './email_visibility.js';
 import { checkEmojiRequest, getEmojiData, isExtraEmojiType, REACTION_TYPE, ZULIP_EXTRA_EMOJI } from './emoji.js';
 import { emit } from './event_types.js';
@@ -11,7 +12,6 @@ import { HISTORICAL_FLAGS } from './flags.js';
 import { newDictCache, streamOf } from './message_dicts.js';
 import type { ReactionEvent } from './reaction_dicts.js';
 import { accessMessage } from './message_fetch.js';
-import type { Actor } from './roles.js';
 import { messageActionAudience } from './stream_access.js';
 
 export interface ReactionInput {
@@ -29,12 +29,12 @@ function storedType(reactionType: string): string {
   return isExtraEmojiType(reactionType) ? ZULIP_EXTRA_EMOJI : reactionType;
 }
 
-function notify(ctx: Ctx, actor: Actor, messageId: number, audience: readonly number[], reaction: ReactionRow, op: 'add' | 'remove'): void {
+function notify(ctx: Ctx, caller: Caller, messageId: number, audience: readonly number[], reaction: ReactionRow, op: 'add' | 'remove'): void {
   const event: ReactionEvent = {
     type: 'reaction',
     op,
-    user_id: actor.id,
-    user: { user_id: actor.id, email: callerApiEmail(ctx, actor), full_name: actor.fullName },
+    user_id: caller.actor.id,
+    user: { user_id: caller.actor.id, email: callerApiEmail(ctx, caller), full_name: caller.actor.fullName },
     message_id: messageId,
     emoji_name: reaction.emoji_name,
     emoji_code: reaction.emoji_code,
@@ -44,7 +44,8 @@ function notify(ctx: Ctx, actor: Actor, messageId: number, audience: readonly nu
 }
 
 /** POST /messages/{message_id}/reactions. */
-export function addReaction(ctx: Ctx, actor: Actor, input: ReactionInput): Record<string, never> {
+export function addReaction(ctx: Ctx, caller: Caller, input: ReactionInput): Record<string, never> {
+  const { actor } = caller;
   return ctx.tx(() => {
     const cache = newDictCache();
     const { row } = accessMessage(ctx, actor, input.messageId, cache);
@@ -67,13 +68,14 @@ export function addReaction(ctx: Ctx, actor: Actor, input: ReactionInput): Recor
     // A channel message the user never received enters their history (Zulip's historical rows).
     insertUserMessageIfAbsent(ctx.store, actor.id, row.id, HISTORICAL_FLAGS);
     insertReaction(ctx.store, reaction);
-    notify(ctx, actor, row.id, messageActionAudience(ctx, row, row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id)), reaction, 'add');
+    notify(ctx, caller, row.id, messageActionAudience(ctx, row, row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id)), reaction, 'add');
     return {};
   });
 }
 
 /** DELETE /messages/{message_id}/reactions: by code, or by name looked up as it is now. */
-export function removeReaction(ctx: Ctx, actor: Actor, input: ReactionInput): Record<string, never> {
+export function removeReaction(ctx: Ctx, caller: Caller, input: ReactionInput): Record<string, never> {
+  const { actor } = caller;
   return ctx.tx(() => {
     const cache = newDictCache();
     const { row } = accessMessage(ctx, actor, input.messageId, cache);
@@ -89,7 +91,7 @@ export function removeReaction(ctx: Ctx, actor: Actor, input: ReactionInput): Re
     const reaction = selectUserReaction(ctx.store, row.id, actor.id, type, emojiCode);
     if (!reaction) throw new ApiError('REACTION_DOES_NOT_EXIST', "Reaction doesn't exist.");
     deleteReactionRow(ctx.store, row.id, actor.id, type, emojiCode);
-    notify(ctx, actor, row.id, messageActionAudience(ctx, row, row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id)), reaction, 'remove');
+    notify(ctx, caller, row.id, messageActionAudience(ctx, row, row.stream_id === null ? undefined : streamOf(ctx, cache, row.stream_id)), reaction, 'remove');
     return {};
   });
 }

@@ -1,11 +1,12 @@
 // What a /register state fetcher is given (the options of POST /register) and which fetch types
 // the request wants; shared by every domain module that contributes to the initial state.
 import type { Ctx } from '../context.js';
+import type { ClientCapabilities } from '../events/event.js';
 import type { Actor } from './roles.js';
 
 export interface StateOptions {
   /** The client_capabilities object of POST /register (e.g. linkifier_url_template). */
-  clientCapabilities: Record<string, unknown>;
+  clientCapabilities: ClientCapabilities;
   applyMarkdown: boolean;
   /** include_subscribers: each channel of the subscription state lists its subscribers. */
   includeSubscribers: boolean;

@@ -106,13 +106,13 @@ function accessGroupForUpdate(ctx: Ctx, actor: Actor, groupId: number): UserGrou
 export function updateUserGroupMembers(
   ctx: Ctx,
   actor: Actor,
-  input: { groupId: number; add?: readonly number[] | undefined; delete?: readonly number[] | undefined },
+  input: { userGroupId: number; add?: readonly number[] | undefined; delete?: readonly number[] | undefined },
 ): Record<string, never> {
   return ctx.tx(() => {
     const add = input.add ?? [];
     const remove = input.delete ?? [];
     if (add.length === 0 && remove.length === 0) throw badRequest('Nothing to do. Specify at least one of "add" or "delete".');
-    const group = accessGroupForUpdate(ctx, actor, input.groupId);
+    const group = accessGroupForUpdate(ctx, actor, input.userGroupId);
     const current = new Set(selectActiveMemberIds(ctx.store, group.id));
     if (add.length > 0) {
       const toAdd = checkMembers(ctx, add);

@@ -14,7 +14,7 @@ import {
   type UserRow,
 } from '../store/users.js';
 import { selectUserMaxMessageId } from '../store/user_message.js';
-import { authenticatedRow, rememberedAvatarUrl, rememberedEmailDomain, rememberedUserRow, toActor } from './auth.js';
+import { callerAvatarUrl, callerEmailDomain, toActor, userRowById, type Caller } from './callers.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
@@ -95,7 +95,7 @@ export function accessUserById(
   userId: number,
   options: { allowBots: boolean; forAdmin: boolean; allowDeactivated?: boolean },
 ): UserRow {
-  const target = rememberedUserRow(ctx, userId);
+  const target = userRowById(ctx, userId);
   if (!target) throw badRequest('No such user');
   if (target.bot_type !== null && !options.allowBots) throw badRequest('No such user');
   if (target.is_active === 0 && !options.allowDeactivated) throw badRequest('User is deactivated');
@@ -107,19 +107,18 @@ export function accessUserById(
 
 /** A user the caller knows exists (the authenticated actor, a row just written); throws otherwise. */
 export function existingUser(ctx: Ctx, userId: number): UserRow {
-  const row = rememberedUserRow(ctx, userId);
+  const row = userRowById(ctx, userId);
   if (!row) throw new Error(`user ${userId} does not exist`);
   return row;
 }
 
 /** GET /users/me: the caller as authenticated (Zulip answers from request.user), and its newest message id. */
-export function getOwnUser(ctx: Ctx, actor: Actor): OwnUserDict {
-  const row = authenticatedRow(ctx, actor) ?? existingUser(ctx, actor.id);
-  // The domain remembered with the caller: GET /users/me's figure in `npm run bench` (foundation).
-  const domain = rememberedEmailDomain(ctx, actor, () => fakeEmailDomain(ctx));
+export function getOwnUser(ctx: Ctx, caller: Caller): OwnUserDict {
+  // The domain kept with the caller's rows: GET /users/me's figure in `npm run bench` (foundation).
+  const domain = callerEmailDomain(ctx, caller, () => fakeEmailDomain(ctx));
   // Filled in place (a copy with the extra key costs more than the rest of the dictionary).
-  const user: UserDict & { max_message_id?: number } = formatUser(row, domain, true, rememberedAvatarUrl(ctx, row, gravatarUrl));
-  user.max_message_id = selectUserMaxMessageId(ctx.store, actor.id);
+  const user: UserDict & { max_message_id?: number } = formatUser(caller.row, domain, true, callerAvatarUrl(ctx, caller, gravatarUrl));
+  user.max_message_id = selectUserMaxMessageId(ctx.store, caller.actor.id);
   // avatar_url is the gravatar URL given above, never null.
   return user as OwnUserDict;
 }
@@ -144,10 +143,11 @@ export function listUsers(ctx: Ctx, actor: Actor, options: UserListOptions = {})
 }
 
 /** GET /users/{user_id}, and Zulip's GET /users/{email} (get_user_by_email: the email rules of userByEmail). */
-export function getUser(ctx: Ctx, actor: Actor, ref: number | string, options: UserListOptions = {}): { user: UserDict } {
+export function getUser(ctx: Ctx, actor: Actor, input: UserListOptions & { userId: number | string }): { user: UserDict } {
+  const ref = input.userId;
   const row = typeof ref === 'number' ? selectUserById(ctx.store, ref) : userByEmail(ctx, actor, ref);
   if (!row) throw badRequest('No such user');
-  return { user: userFormatterFor(ctx, actor, options.clientGravatar ?? true)(row) };
+  return { user: userFormatterFor(ctx, actor, input.clientGravatar ?? true)(row) };
 }
 
 export interface NewUser {

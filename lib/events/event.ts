@@ -1,4 +1,8 @@
-// What an event is, as the domain appends it and as a client receives it, and the options of the hub that delivers it.
+// What an event is, as the domain appends it and as a client receives it, the options of the hub
+// that delivers it, and what the hub uses of the context.
+import type { Logger } from '../logger.js';
+import type { Store } from '../store/db.js';
+import type { Timers } from '../timers.js';
 
 /** An event as the domain produces it: `type` plus Zulip's payload, without the id. */
 export interface ChatEvent {
@@ -9,6 +13,16 @@ export interface ChatEvent {
 /** An event as a client receives it. */
 export interface DeliveredEvent extends ChatEvent {
   id: number;
+}
+
+/**
+ * The client_capabilities object of POST /register, kept with its queue: the flags that change the
+ * state and events a client gets; others are kept as sent.
+ */
+export interface ClientCapabilities {
+  readonly linkifier_url_template?: unknown;
+  readonly bulk_message_deletion?: unknown;
+  readonly [capability: string]: unknown;
 }
 
 /** How the event hub and the event queues behave (ChatOptions.events). */
@@ -26,4 +40,15 @@ export interface EventOptions {
   crossProcessPollMs?: number;
   /** How often, in ms, expired queues are removed and acknowledged events pruned. */
   gcIntervalMs?: number;
+}
+
+/** What the hub uses of the context (lib/context.ts), which it is built from. */
+export interface HubContext {
+  readonly store: Store;
+  readonly clock: () => number;
+  readonly logger: Logger;
+  readonly timers: Timers;
+  readonly options: { events?: EventOptions };
+  tx<T>(fn: () => T): T;
+  now(): number;
 }

@@ -1,6 +1,7 @@
 // Event queue lifetime: which stored events a queue receives, the per-user queue limit, and the
 // garbage collection that expires queues and prunes the events no live queue still needs.
 import type { Store } from '../store/db.js';
+import type { ClientCapabilities } from './event.js';
 import {
   deleteEventsUpTo,
   deleteIdleQueues,
@@ -26,7 +27,7 @@ const PRUNE_GRACE_SECONDS = 60;
 
 function queueTypes(queue: Pick<QueueRow, 'event_types' | 'client_capabilities'>): QueueTypes {
   // Zulip sends realm_linkifiers only to clients with the linkifier_url_template capability.
-  const capabilities = JSON.parse(queue.client_capabilities) as Record<string, unknown>;
+  const capabilities = JSON.parse(queue.client_capabilities) as ClientCapabilities;
   const except = capabilities.linkifier_url_template === true ? [] : ['realm_linkifiers'];
   if (queue.event_types === null) return { only: null, except };
   const types = JSON.parse(queue.event_types) as string[];

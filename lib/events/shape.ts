@@ -12,6 +12,14 @@ export interface ClientShape {
   queue?: { id: string; userId: number };
 }
 
+/** A stored message event's message: Zulip's message dictionary, with its Markdown source for clients without apply_markdown. */
+interface StoredMessage {
+  _markdown?: string;
+  content?: unknown;
+  sender_id?: unknown;
+  readonly [field: string]: unknown;
+}
+
 /** Top-level fields of a stored message event that only the sending queue sees, as local_message_id. */
 export interface LocalEcho {
   _sender_queue_id?: string;
@@ -20,7 +28,7 @@ export interface LocalEcho {
 
 function shapeMessage(event: DeliveredEvent, client: ClientShape): DeliveredEvent {
   const { _sender_queue_id: senderQueueId, _local_id: localId, ...rest } = event as DeliveredEvent & LocalEcho;
-  const { _markdown, ...message } = rest.message as Record<string, unknown> & { _markdown?: string };
+  const { _markdown, ...message } = rest.message as StoredMessage;
   const content = client.applyMarkdown || _markdown === undefined ? message.content : _markdown;
   const shaped: DeliveredEvent = { ...rest, message: { ...message, content, content_type: client.applyMarkdown ? 'text/html' : 'text/x-markdown' } };
   const queue = client.queue;

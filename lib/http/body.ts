@@ -5,7 +5,6 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { Busboy, type BusboyHeaders } from '@fastify/busboy';
 import { ApiError } from '../errors.js';
-import { DEFAULT_UPLOAD_BYTES } from '../context.js';
 import { Spool } from './spool.js';
 
 export interface UploadedFile {
@@ -34,7 +33,9 @@ export interface BodyLimits {
   spoolDir?: string;
 }
 
-// uploadBytes is Zulip's 25 MiB MAX_FILE_UPLOAD_SIZE.
+/** The default of `limits.uploadBytes`: Zulip's MAX_FILE_UPLOAD_SIZE, 25 MiB. */
+export const DEFAULT_UPLOAD_BYTES = 25 * 1024 * 1024;
+
 export const DEFAULT_LIMITS: BodyLimits = { bodyBytes: 1024 * 1024, uploadBytes: DEFAULT_UPLOAD_BYTES, bodyTimeoutMs: 30_000 };
 
 /** Fields per multipart body (Django's DATA_UPLOAD_MAX_NUMBER_FIELDS is 1000 too). */

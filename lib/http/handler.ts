@@ -1,41 +1,34 @@
-// The Node request listener: routes /api/v1/... with find-my-way, reads query and body,
-// authenticates, decodes parameters, calls the route's handler and writes the JSON envelope.
-// Works as http.createServer(handler) and as Connect/Express middleware (unknown paths go to
-// next()). Knows nothing about chat: the route table and the authenticator are passed in.
+// The Node request listener: routes /api/v1/... with find-my-way, then serves each request in
+// named stages: authenticate -> read the body -> decode -> run the route -> answer (the JSON
+// envelope). Works as http.createServer(handler) and as Connect/Express middleware (unknown paths
+// go to next()). Knows nothing about chat: the route table, who a caller is and how a route runs
+// are passed in (lib/index.ts wires lib/routes/run.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay from 'find-my-way';
-import type { Actor } from '../domain/roles.js';
 import { ApiError, databaseBusy } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { checkAccess, type Method, type RequestInfo, type RouteDef } from '../routes/route.js';
 import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
-import { strictest, type RateLimiter } from './rate_limit.js';
-import { decodeParams } from './params.js';
+import { formParams, ignoredParams, type ParamSource } from './params.js';
+import { strictest, type RateLimiter, type RateLimitHeaders } from './rate_limit.js';
+import { HttpRequestInfo, type HttpRoute, type Method, type RequestInfo } from './request.js';
 import { RawResponse, sendError, sendJson, sendRaw, sendSuccess } from './respond.js';
 
 export const API_PREFIX = '/api/v1';
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export interface HandlerDeps {
-  routes: readonly RouteDef[];
-  /**
-   * Checks the Authorization header for this route; throws the ApiError to answer with.
-   * `checkedAgain`: the request is authenticated again in `transaction` (a transactional route),
-   * so a caller known from earlier requests may pass without confirming it is still current.
-   * `identified`: the caller the same request was identified as before (a transactional route's
-   * check before its body was read), which the authenticator may keep if it is still current.
-   */
-  authenticate(header: string | undefined, ip: string, route: RouteDef, checkedAgain: boolean, identified?: Actor): Actor;
-  /**
-   * Runs fn in one write transaction: a transactional route's authentication (again), access
-   * checks and handler. Without it those routes are served as the others.
-   */
-  transaction?<T>(fn: () => T): T;
-  invoke(route: RouteDef, actor: Actor, input: Record<string, unknown>, request: RequestInfo): unknown;
-  /** Runs the route's `before` check (it needs the domain context, which this layer does not have). */
-  before?(route: RouteDef, actor: Actor): void;
+/** How the HTTP core serves routes of type R for callers of type C. */
+export interface HandlerDeps<R extends HttpRoute, C> {
+  routes: readonly R[];
+  /** Who is calling (never asked for a public route); throws the ApiError to answer with. */
+  authenticate(req: IncomingMessage, route: R): C;
+  /** The caller's user id: the per-user rate limit's key. */
+  callerId(caller: C): number;
+  /** Refuses, before the body is read, what `run` would refuse of this caller; returns the caller to run with. */
+  precheck(route: R, caller: C): C;
+  /** Runs the route (access, `before`, validation, transaction, handler); null caller for a public route. */
+  run(route: R, caller: C | null, input: ParamSource, request: RequestInfo): unknown;
   /** The largest file a route that takes uploads accepts (its body may hold that much more). */
-  fileBytes?(route: RouteDef): number;
+  fileBytes?(route: R): number;
   limits: BodyLimits;
   logger: Logger;
   rateLimiter?: RateLimiter | undefined;
@@ -46,232 +39,181 @@ export interface HandlerDeps {
 export type NextFunction = (error?: unknown) => void;
 export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-
-const ANONYMOUS: Actor = Object.freeze({
-  id: 0,
-  email: '',
-  fullName: '',
-  role: 600,
-  isBot: false,
-  botType: null,
-  botOwnerId: null,
-});
-
-/** Zulip's parse_user_agent (zerver/lib/user_agent.py): the name may hold spaces ("Foo Desktop App/1.0"). */
-const USER_AGENT = /^(?<name>[^/ ]*[^0-9/(]*)(\/(?<version>[^/ ]*))?([ /].*)?$/s;
-
-/** Zulip's client name from the User-Agent. */
-function clientName(userAgent: string): string {
-  const name = USER_AGENT.exec(userAgent)?.groups?.name ?? '';
-  return name === '' ? 'Unspecified' : name;
-}
-
-/** What a route learns of its HTTP request; the client name and the signal are made on first use. */
-class HttpRequestInfo implements RequestInfo {
-  readonly userAgent: string;
-  readonly ip: string;
-  #name: string | undefined;
-  #controller: AbortController | undefined;
-
-  constructor(
-    private readonly res: ServerResponse,
-    readonly files: RequestInfo['files'],
-    userAgent: string | undefined,
-    ip: string,
-    private readonly clientParam: string | undefined,
-  ) {
-    this.userAgent = userAgent ?? '';
-    this.ip = ip;
-  }
-
-  // Zulip's Client.name holds at most 30 characters; the name is stored with each message. Only
-  // a few routes read it: worked out on first use.
-  get client(): string {
-    this.#name ??= [...(this.clientParam ?? clientName(this.userAgent))].slice(0, 30).join('');
-    return this.#name;
-  }
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      const ctl = new AbortController();
-      const res = this.res;
-      this.#controller = ctl;
-      if (res.destroyed || res.writableEnded) ctl.abort();
-      // Once the answer is written nothing waits any more: aborting then would only cost a
-      // DOMException per long-poll at fan-out time.
-      else res.once('close', () => res.writableEnded || ctl.abort());
-    }
-    return this.#controller.signal;
-  }
-}
+const NO_HEADERS: RateLimitHeaders = Object.freeze({});
 
 type Router = ReturnType<typeof FindMyWay>;
 
-function buildRouter(routes: readonly RouteDef[]): Router {
+function buildRouter(routes: readonly HttpRoute[]): Router {
   const router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 2000 });
   for (const route of routes) {
     // Integer path segments only match digits, as Zulip's <int:...> URL patterns: /users/abc is a 404.
-    const path = route.path.replace(/:(\w+)/g, (segment, name: string) =>
-      route.params[name]?.wire === 'json' ? `${segment}(^\\d+$)` : segment,
+    const path = route.path.replace(/:(\w+)/g, (segment, wire: string) =>
+      route.fields.find((field) => field.wire === wire)?.param.wire === 'json' ? `${segment}(^\\d+$)` : segment,
     );
     router.on(route.method, (route.outsideApi ? '' : API_PREFIX) + path, () => undefined, { route });
   }
   return router;
 }
 
-export function createHandler(deps: HandlerDeps): RequestListener {
+/** One request on its way through the stages; holds what the answer carries besides the result. */
+class Exchange<R extends HttpRoute, C> {
+  /** The X-RateLimit-* headers of the limits the request went through. */
+  headers: Readonly<Record<string, string>> = NO_HEADERS;
+  bodyUnread: boolean;
+  readonly ip: string;
+  /** The account of a password login whose attempt was counted. */
+  loginAccount: string | undefined;
+
+  constructor(
+    private readonly deps: HandlerDeps<R, C>,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly route: R,
+    private readonly pathValues: Readonly<Record<string, string | undefined>>,
+    private readonly query: string,
+  ) {
+    this.bodyUnread = hasBody(req);
+    this.ip = deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
+  }
+
+  /**
+   * Stage 1: who is calling, within their rate limit; with a body still to read, what can be
+   * refused before it is. Credentials are always checked: failures of other accounts never refuse
+   * a valid key.
+   */
+  authenticate(): C | null {
+    const { deps, route } = this;
+    const limiter = deps.rateLimiter;
+    if (route.access === 'public') {
+      if (limiter && !route.outsideApi) this.headers = limiter.address(this.ip);
+      return null;
+    }
+    let caller: C;
+    try {
+      caller = deps.authenticate(this.req, route);
+    } catch (error) {
+      this.authenticationFailed();
+      throw error;
+    }
+    if (limiter) this.headers = route.longPoll ? limiter.longPoll(deps.callerId(caller)) : limiter.user(deps.callerId(caller));
+    return this.bodyUnread ? this.confirming(() => deps.precheck(route, caller)) : caller;
+  }
+
+  /** Stage 2: the body, within the route's limits. */
+  readBody(): Promise<ParsedBody> {
+    const { deps, route } = this;
+    const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
+    return readBody(this.req, deps.limits, fileBytes, route.spoolUploads === true).finally(() => (this.bodyUnread = false));
+  }
+
+  /** Stages 3 to 5: decode, run the route, answer. The body's spooled files go once answered. */
+  respond(caller: C | null, body: ParsedBody): void {
+    let pending = false;
+    try {
+      // Stage 3: the request's raw values (body fields over query ones); the keys no parameter reads.
+      const raw = new Map<string, string>(this.query === '' ? undefined : new URLSearchParams(this.query));
+      for (const [key, value] of body.fields) raw.set(key, value);
+      const ignored = ignoredParams(this.route.fields, raw);
+      const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin());
+      // Stage 4.
+      const result = this.confirming(() => this.deps.run(this.route, caller, formParams(raw, this.pathValues), request));
+      if (result instanceof Promise) {
+        pending = true;
+        result
+          .then((value) => this.answer(value, ignored))
+          .catch((error: unknown) => this.fail(error))
+          .finally(() => body.cleanup?.());
+      } else this.answer(result, ignored);
+    } catch (error) {
+      this.fail(error);
+    } finally {
+      if (!pending) body.cleanup?.();
+    }
+  }
+
+  /** A step that confirms the caller as of now (the precheck, the run): its 401 is a failed authentication too. */
+  confirming<T>(step: () => T): T {
+    try {
+      return step();
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'UNAUTHORIZED') this.authenticationFailed();
+      throw error;
+    }
+  }
+
+  /** A failed authentication counts against the address (and may turn into its 429). */
+  authenticationFailed(): void {
+    if (this.deps.rateLimiter) this.headers = this.deps.rateLimiter.authFailed(this.ip);
+  }
+
+  /**
+   * A password login: the account's attempts are checked before the password is (Zulip's
+   * rate_limit_auth); a success gives them back, a failure also counts against the address.
+   */
+  passwordLogin(): ((account: string) => void) | undefined {
+    const limiter = this.deps.rateLimiter;
+    if (!limiter || !this.route.passwordLogin) return undefined;
+    return (account) => {
+      this.headers = strictest(this.headers, limiter.loginAttempt(account));
+      this.loginAccount = account;
+    };
+  }
+
+  /** Stage 5: the JSON envelope, or the route's own media type. */
+  answer(result: unknown, ignored: readonly string[]): void {
+    if (this.loginAccount !== undefined) this.deps.rateLimiter?.loginSucceeded(this.loginAccount);
+    if (result instanceof RawResponse) sendRaw(this.res, result, this.headers);
+    else sendSuccess(this.res, result as object | undefined, ignored, this.headers);
+  }
+
+  /** An ApiError as its JSON error; anything else is a bug: logged, and a JSON 500. */
+  fail(error: unknown): void {
+    if (this.loginAccount !== undefined && error instanceof ApiError && error.status === 401) {
+      const limiter = this.deps.rateLimiter!;
+      this.loginAccount = undefined;
+      try {
+        this.headers = strictest(this.headers, limiter.loginFailed(this.ip));
+      } catch (limited) {
+        this.fail(limited);
+        return;
+      }
+    }
+    // Refused before its body was read: the connection goes, and the body with it unread.
+    if (this.bodyUnread) this.headers = { ...this.headers, Connection: 'close' };
+    // A read outside a transaction may meet SQLITE_BUSY too (ctx.tx maps the writes').
+    const known = error instanceof ApiError ? error : databaseBusy(error);
+    if (known) {
+      sendError(this.res, known, this.headers);
+      return;
+    }
+    this.deps.logger.error('unexpected error', {
+      method: this.route.method,
+      route: this.route.path,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    sendJson(this.res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }, this.headers);
+  }
+}
+
+export function createHandler<R extends HttpRoute, C>(deps: HandlerDeps<R, C>): RequestListener {
   // Building the router costs milliseconds: done on the first request (in-process users of
   // parley never need it).
   let built: Router | undefined;
-  const router = {
-    find: (method: Method, path: string) => (built ??= buildRouter(deps.routes)).find(method, path),
-  };
-
-  function allowedMethods(path: string): Method[] {
-    return METHODS.filter((method) => router.find(method, path) !== null);
-  }
+  const find = (method: Method, path: string) => (built ??= buildRouter(deps.routes)).find(method, path);
 
   // Synchronous from the router to the answer unless the request has a body or the route is
   // asynchronous: most requests never wait for a promise.
-  function serve(req: IncomingMessage, res: ServerResponse, route: RouteDef, pathValues: Record<string, string | undefined>, query: string): void {
-    let extraHeaders = NO_HEADERS;
-    let actor = ANONYMOUS;
-    let bodyUnread = hasBody(req);
-    const ip = deps.clientAddress?.(req) ?? req.socket.remoteAddress ?? '';
-    const limiter = deps.rateLimiter;
-    const transaction = route.transactional === true && route.access !== 'public' ? deps.transaction : undefined;
-
-    // Credentials are always checked: failures of other accounts never refuse a valid key.
-    const identify = (checkedAgain: boolean): void => {
-      try {
-        actor = deps.authenticate(req.headers.authorization, ip, route, checkedAgain, actor === ANONYMOUS ? undefined : actor);
-      } catch (error) {
-        if (limiter) extraHeaders = limiter.authFailed(ip);
-        throw error;
-      }
-    };
-
-    // A transactional route's `before` runs only in its write transaction: before the body is read
-    // it would be a read of its own, outside the transaction, for an answer the transaction gives again.
-    const admit = (withBefore = true): void => {
-      checkAccess(route, actor);
-      if (withBefore && route.before && route.access !== 'public') deps.before?.(route, actor);
-    };
-
-    const fail = (error: unknown): void => {
-      // Refused before its body was read: the connection goes, and the body with it unread.
-      if (bodyUnread) extraHeaders = { ...extraHeaders, Connection: 'close' };
-      // A read outside a transaction may meet SQLITE_BUSY too (ctx.tx maps the writes').
-      const known = error instanceof ApiError ? error : databaseBusy(error);
-      if (known) {
-        sendError(res, known, extraHeaders);
-        return;
-      }
-      deps.logger.error('unexpected error', {
-        method: route.method,
-        route: route.path,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      });
-      sendJson(res, 500, { result: 'error', msg: 'Internal server error', code: 'INTERNAL_SERVER_ERROR' }, extraHeaders);
-    };
-
-    const answer = (result: unknown, ignored: readonly string[]): void => {
-      if (result instanceof RawResponse) {
-        sendRaw(res, result, extraHeaders);
-        return;
-      }
-      sendSuccess(res, result as object | undefined, ignored, extraHeaders);
-    };
-
-    const run = (body: ParsedBody): void => {
-      bodyUnread = false;
-      let pending = false;
-      try {
-        const raw = new Map<string, string>(query === '' ? undefined : new URLSearchParams(query));
-        for (const [key, value] of body.fields) raw.set(key, value);
-        const request = new HttpRequestInfo(res, body.files, req.headers['user-agent'], ip, raw.get('client'));
-        if (transaction) {
-          const [result, ignored] = transaction(() => transactionalCall(raw, request));
-          answer(result, ignored);
-          return;
-        }
-        const { values, ignored } = decodeParams(route.params, raw, pathValues);
-        if (limiter && route.passwordLogin) {
-          login(limiter, String(values[route.passwordLogin.accountParam]), values, request, ignored);
-          return;
-        }
-        const result = deps.invoke(route, actor, values, request);
-        if (result instanceof Promise) {
-          pending = true;
-          result
-            .then((value) => answer(value, ignored))
-            .catch(fail)
-            .finally(() => body.cleanup?.());
-        } else answer(result, ignored);
-      } catch (error) {
-        fail(error);
-      } finally {
-        if (!pending) body.cleanup?.();
-      }
-    };
-
-    // Authentication, access checks and handler in one write transaction: the caller's version read
-    // costs no transaction of its own, and any change to the caller committed before it is seen.
-    const transactionalCall = (raw: Map<string, string>, request: RequestInfo): [unknown, readonly string[]] => {
-      identify(false);
-      admit();
-      const { values, ignored } = decodeParams(route.params, raw, pathValues);
-      const result = deps.invoke(route, actor, values, request);
-      if (result instanceof Promise) throw new Error(`${route.method} ${route.path} is transactional but its handler is asynchronous`);
-      return [result, ignored];
-    };
-
-    // A password login: the account's attempts are checked before the password is (Zulip's
-    // rate_limit_auth); a success gives them back, a failure also counts against the address.
-    const login = (limiter: RateLimiter, account: string, values: Record<string, unknown>, request: RequestInfo, ignored: readonly string[]): void => {
-      extraHeaders = strictest(extraHeaders, limiter.loginAttempt(account));
-      Promise.resolve(deps.invoke(route, actor, values, request)).then(
-        (value) => {
-          limiter.loginSucceeded(account);
-          answer(value, ignored);
-        },
-        (error: unknown) => {
-          try {
-            if (error instanceof ApiError && error.status === 401) extraHeaders = strictest(extraHeaders, limiter.loginFailed(ip));
-            fail(error);
-          } catch (limited) {
-            fail(limited);
-          }
-        },
-      );
-    };
-
+  function serve(req: IncomingMessage, res: ServerResponse, route: R, pathValues: Record<string, string | undefined>, query: string): void {
+    const exchange = new Exchange(deps, req, res, route, pathValues, query);
+    let caller: C | null;
     try {
-      if (route.access === 'public') {
-        if (limiter && !route.outsideApi) extraHeaders = limiter.address(ip);
-      } else {
-        identify(transaction !== undefined);
-        if (limiter) extraHeaders = route.longPoll ? limiter.longPoll(actor.id) : limiter.user(actor.id);
-      }
-      try {
-        admit(transaction === undefined);
-      } catch (error) {
-        // A caller taken from memory may be out of date: refused only as they are now.
-        if (transaction === undefined) throw error;
-        identify(false);
-        admit(false);
-      }
-      if (bodyUnread) {
-        const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
-        readBody(req, deps.limits, fileBytes, route.spoolUploads === true).then(run, (error: unknown) => {
-          bodyUnread = false;
-          fail(error);
-        });
-      } else run(EMPTY_BODY);
+      caller = exchange.authenticate();
     } catch (error) {
-      fail(error);
+      exchange.fail(error);
+      return;
     }
+    if (!exchange.bodyUnread) exchange.respond(caller, EMPTY_BODY);
+    else exchange.readBody().then((body) => exchange.respond(caller, body), (error: unknown) => exchange.fail(error));
   }
 
   return function handler(req, res, next) {
@@ -281,10 +223,10 @@ export function createHandler(deps: HandlerDeps): RequestListener {
     const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(/^\/{2,}/, '/');
     const query = queryAt < 0 ? '' : url.slice(queryAt + 1);
     const method = (req.method ?? 'GET').toUpperCase();
-    const found = METHODS.includes(method as Method) ? router.find(method as Method, path) : null;
+    const found = METHODS.includes(method as Method) ? find(method as Method, path) : null;
     if (found === null) {
       // A path of any route, under /api/v1 or not (a custom emoji's image): 405 with Allow.
-      const allowed = allowedMethods(path);
+      const allowed = METHODS.filter((other) => find(other, path) !== null);
       if (allowed.length > 0) {
         req.resume();
         sendJson(res, 405, { result: 'error', msg: 'Method Not Allowed', code: 'METHOD_NOT_ALLOWED' }, { Allow: allowed.join(', ') });
@@ -298,7 +240,7 @@ export function createHandler(deps: HandlerDeps): RequestListener {
       sendJson(res, 404, { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
       return;
     }
-    const { route } = found.store as { route: RouteDef };
+    const { route } = found.store as { route: R };
     serve(req, res, route, found.params, query);
   };
 }

@@ -1,10 +1,11 @@
-// Parameter decoding: Zulip's form encodings (JSON arrays and objects inside form values, JSON
-// booleans and integers) turned into typed values by zod schemas, with Zulip's fixed messages
-// (`Missing 'x' argument`, `x is not a list`, `drafts[0]["content"] cannot be blank`, ...).
-// The in-process API runs the same schemas on already-typed values.
+// Parameters: their declarations (`str()`, `json(schema)`, `pathInt()`...), their wire names, and
+// their decoding: Zulip's form encodings (JSON arrays and objects inside form values, JSON booleans
+// and integers) turned into typed values by zod schemas, with Zulip's fixed messages (`Missing 'x'
+// argument`, lib/http/param_messages.ts). The in-process API runs the same schemas on typed values.
 import { z } from 'zod';
-import { ApiError, badRequest } from '../errors.js';
+import { ApiError, badRequest, missing } from '../errors.js';
 import { stripWhiteSpace } from '../text.js';
+import { issueMessage } from './param_messages.js';
 
 /** How a parameter's raw text becomes a value before its schema runs. */
 export type Wire = 'string' | 'json' | 'json-or-string';
@@ -94,109 +95,6 @@ export type ParamInputs<P extends ParamShape> = {
   [K in OptionalKeys<P>]?: P[K] extends Param<infer S> ? z.input<S> | undefined : never;
 };
 
-/** `drafts` + [0, "content"] -> `drafts[0]["content"]`, as Zulip names nested values. */
-function varName(name: string, path: readonly PropertyKey[]): string {
-  return name + path.map((part) => `[${JSON.stringify(typeof part === 'symbol' ? String(part) : part)}]`).join('');
-}
-
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
-  let value = root;
-  for (const part of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[part];
-  }
-  return value;
-}
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'an integer',
-  bigint: 'an integer',
-  boolean: 'a boolean',
-  array: 'a list',
-  tuple: 'a list',
-  object: 'a dict',
-  record: 'a dict',
-  map: 'a dict',
-  null: 'null',
-};
-
-const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
-
-/** The sub-schema that validates the value at `path` (through arrays, objects, records, wrappers). */
-function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
-  // zod 4 keeps a schema's structure in `_zod.def`; only the kinds parameters use are followed.
-  type Def = { type: string; innerType?: Node; in?: Node; element?: Node; shape?: Record<PropertyKey, Node>; valueType?: Node; items?: Node[]; rest?: Node | null };
-  type Node = { _zod: { def: Def } } | undefined;
-  const unwrap = (node: Node): Node => {
-    while (node) {
-      const def: Def = node._zod.def;
-      if (WRAPPERS.has(def.type)) node = def.innerType;
-      else if (def.type === 'pipe') node = def.in;
-      else break;
-    }
-    return node;
-  };
-  let node = unwrap(schema as unknown as Node);
-  for (const part of path) {
-    if (!node) return undefined;
-    const def: Def = node._zod.def;
-    if (def.type === 'array') node = def.element;
-    else if (def.type === 'object') node = def.shape?.[part];
-    else if (def.type === 'record') node = def.valueType;
-    else if (def.type === 'tuple') node = def.items?.[part as number] ?? def.rest ?? undefined;
-    else return undefined;
-    node = unwrap(node);
-  }
-  return node as unknown as z.ZodType | undefined;
-}
-
-/** z.int() and its kin report `expected: 'number'` for a non-number: tell them from floats by format. */
-function expectsInteger(schema: z.ZodType | undefined): boolean {
-  const format = (schema?._zod.def as { format?: unknown } | undefined)?.format;
-  return typeof format === 'string' && /int/.test(format);
-}
-
-/** One of Zulip's templates for the first problem zod found. */
-function issueMessage(name: string, issue: z.core.$ZodIssue, root: unknown, schema?: z.ZodType): string {
-  const path = issue.path as PropertyKey[];
-  const where = varName(name, path);
-  switch (issue.code) {
-    case 'invalid_type': {
-      if (path.length > 0 && valueAt(root, path) === undefined) {
-        return `${varName(name, path)} field is missing: Field required`;
-      }
-      if (issue.expected === 'number' && typeof valueAt(root, path) === 'number') return `${where} is not an integer`;
-      if (issue.expected === 'number') return `${where} is not ${expectsInteger(schema && schemaAt(schema, path)) ? 'an integer' : 'a float'}`;
-      const word = TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`;
-      return `${where} is not ${word}`;
-    }
-    case 'too_small':
-      if (issue.origin === 'string' && Number(issue.minimum) <= 1) return `${where} cannot be blank`;
-      if (issue.origin === 'string') return `${where} is too short (minimum: ${issue.minimum} characters)`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${where} needs at least ${issue.minimum} items`;
-      return `${where} is too small`;
-    case 'too_big':
-      if (issue.origin === 'string') return `${where} is too long (limit: ${issue.maximum} characters)`;
-      if (issue.origin === 'array' || issue.origin === 'set') return `${where} is too long (limit: ${issue.maximum} items)`;
-      return `${where} is too large`;
-    case 'unrecognized_keys':
-      return `Argument "${issue.keys[0]}" at ${where} is unexpected`;
-    case 'invalid_format':
-      return `${where} has invalid format`;
-    case 'custom':
-      return issue.message.replaceAll('{var}', where);
-    case 'invalid_value':
-      // An enum or literal field left out of a JSON object is missing, as pydantic says, not invalid.
-      if (path.length > 0 && valueAt(root, path) === undefined) return `${where} field is missing: Field required`;
-      return `Invalid ${where}`;
-    default:
-      // A schema's own message in one of these templates (e.g. valueErrorMessage on a union).
-      return issue.message.includes('{var}') ? issue.message.replaceAll('{var}', where) : `Invalid ${where}`;
-  }
-}
-
 /** Runs a parameter's schema; throws Zulip's message for the first issue. */
 function validateParam<S extends z.ZodType>(name: string, param: Param<S>, value: unknown): z.output<S> {
   const result = param.schema.safeParse(value);
@@ -243,67 +141,80 @@ function decodeWire(name: string, param: Param, raw: string): unknown {
   return value;
 }
 
-export function missing(name: string): ApiError {
-  return new ApiError('REQUEST_VARIABLE_MISSING', `Missing '${name}' argument`, { extra: { var_name: name } });
+/** A parameter's name on the wire: its camelCase name in snake_case (`draftId` -> `draft_id`). */
+export const wireName = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** A declared parameter with its two names. */
+export interface ParamField {
+  /** As routes, domain functions and the in-process API name it: `draftId`. */
+  readonly name: string;
+  /** As HTTP requests, errors and the OpenAPI document name it: `draft_id`. */
+  readonly wire: string;
+  readonly param: Param;
 }
 
-export interface DecodedParams {
-  values: Record<string, unknown>;
-  /** Request keys the endpoint did not read, sorted: Zulip's ignored_parameters_unsupported. */
-  ignored: string[];
+/** The parameters in Zulip's order, alphabetical by wire name (the first failing one wins). */
+export function paramFields(shape: ParamShape): readonly ParamField[] {
+  return Object.entries(shape)
+    .map(([name, param]) => ({ name, wire: wireName(name), param }))
+    .sort((a, b) => (a.wire < b.wire ? -1 : a.wire > b.wire ? 1 : 0));
 }
 
-/**
- * Decodes every declared parameter in alphabetical order (Zulip's order: the first failing
- * parameter wins) from the request's raw values; path values come from the route.
- */
-export function decodeParams(
-  shape: ParamShape,
-  raw: ReadonlyMap<string, string>,
-  pathValues: Readonly<Record<string, string | undefined>>,
-): DecodedParams {
-  const values: Record<string, unknown> = {};
-  const read = new Set<string>();
-  for (const name of Object.keys(shape).sort()) {
-    const param = shape[name]!;
-    let text: string | undefined;
-    if (param.in === 'path') {
-      // A `*` route segment (paths with slashes, like navigation view fragments) has no name.
-      text = pathValues[name] ?? pathValues['*'];
-    } else {
-      const present = [name, ...param.aliases].filter((key) => raw.has(key));
-      if (present.length > 1) {
-        throw new ApiError('REQUEST_CONFUSING_VAR', `Can't decide between '${present[0]}' and '${present[1]}' arguments`);
+/** Where a call's parameter values come from: a request's text (HTTP) or typed values (in-process). */
+export interface ParamSource {
+  /** The field's value, undefined when absent; throws the error of a value that cannot be decoded. */
+  value(field: ParamField): unknown;
+}
+
+/** An HTTP request's raw text values (query and body fields, path segments), decoded as each is read. */
+export function formParams(raw: ReadonlyMap<string, string>, pathValues: Readonly<Record<string, string | undefined>>): ParamSource {
+  return {
+    value({ wire, param }) {
+      let text: string | undefined;
+      if (param.in === 'path') {
+        // A `*` route segment (paths with slashes, like navigation view fragments) has no name.
+        text = pathValues[wire] ?? pathValues['*'];
+      } else {
+        const present = param.aliases.length === 0 ? (raw.has(wire) ? [wire] : []) : [wire, ...param.aliases].filter((key) => raw.has(key));
+        if (present.length > 1) {
+          throw new ApiError('REQUEST_CONFUSING_VAR', `Can't decide between '${present[0]}' and '${present[1]}' arguments`);
+        }
+        if (present[0] !== undefined) text = raw.get(present[0]);
       }
-      const key = present[0];
-      if (key !== undefined) {
-        read.add(key);
-        text = raw.get(key);
-      }
-    }
-    if (text === undefined) {
-      if (param.required) throw missing(name);
-      continue;
-    }
-    values[name] = validateParam(name, param, decodeWire(name, param, text));
+      return text === undefined ? undefined : decodeWire(wire, param, text);
+    },
+  };
+}
+
+/** Request keys the endpoint does not read, sorted: Zulip's ignored_parameters_unsupported. */
+export function ignoredParams(fields: readonly ParamField[], raw: ReadonlyMap<string, string>): string[] {
+  const ignored: string[] = [];
+  for (const key of raw.keys()) {
+    if (!fields.some(({ wire, param }) => param.in === 'form' && (wire === key || param.aliases.includes(key)))) ignored.push(key);
   }
-  const ignored = [...raw.keys()].filter((key) => !read.has(key)).sort();
-  return { values, ignored };
+  return ignored.sort();
 }
 
-/** The in-process API's path: typed values, the same schemas, the same errors. */
-export function validateParams(shape: ParamShape, input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const name of Object.keys(shape).sort()) {
-    const param = shape[name]!;
-    const value = input[name];
+/** Parameter values by camelCase name, as the in-process API takes them. */
+export type ParamValueMap = Readonly<Partial<Record<string, unknown>>>;
+
+/** The in-process API's values: already typed, by camelCase name. */
+export function typedParams(input: ParamValueMap): ParamSource {
+  return { value: ({ name }) => input[name] };
+}
+
+/** Validates every declared parameter, in Zulip's order, with Zulip's messages; the same for every source. */
+export function validateParams<P extends ParamShape>(fields: readonly ParamField[], source: ParamSource): ParamValues<P> {
+  const values: ParamValues<ParamShape> = {};
+  for (const field of fields) {
+    const value = source.value(field);
     if (value === undefined) {
-      if (param.required) throw missing(name);
+      if (field.param.required) throw missing(field.wire);
       continue;
     }
-    values[name] = validateParam(name, param, value);
+    values[field.name] = validateParam(field.wire, field.param, value);
   }
-  return values;
+  return values as ParamValues<P>;
 }
 
 /** pydantic's wording for a validator that raised ValueError (Zulip's AfterValidator checks): `Invalid x: Value error, <error>`. */

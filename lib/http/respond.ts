@@ -34,7 +34,7 @@ export function sendSuccess(
   ignored: readonly string[],
   headers: Readonly<Record<string, string>> = {},
 ): void {
-  const body: Record<string, unknown> = { result: 'success', msg: '', ...data };
+  const body: { result: 'success'; msg: ''; ignored_parameters_unsupported?: readonly string[] } = { result: 'success', msg: '', ...data };
   if (ignored.length > 0) body.ignored_parameters_unsupported = ignored;
   sendJson(res, 200, body, headers);
 }

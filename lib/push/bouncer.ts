@@ -44,11 +44,21 @@ export class BouncerFailure extends Error {
 /** Zulip's timeout of a bouncer request. */
 export const DEFAULT_BOUNCER_TIMEOUT_MS = 15_000;
 
+/** A JSON object the bouncer answered with, checked field by field where it is read. */
+type BouncerReply = Record<string, unknown>;
+
+/** Apple's `aps` dictionary of a notification: the alert shown until the app decrypts the payload, or a background push. */
+interface ApsFields {
+  'mutable-content'?: number;
+  'content-available'?: number;
+  alert?: { title?: string; body?: string };
+}
+
 export interface PushRequest {
   token_id: string;
   fcm_priority?: 'high' | 'normal';
   http_headers?: { apns_priority: number; apns_push_type: string };
-  payload: { push_key_id: number; encrypted_data: string; aps?: Record<string, unknown> };
+  payload: { push_key_id: number; encrypted_data: string; aps?: ApsFields };
 }
 
 export interface NotifyReply {
@@ -70,7 +80,7 @@ export async function registerWithBouncer(
   config: BouncerConfig,
   request: RegisterRequest,
   signal?: AbortSignal,
-): Promise<Record<string, unknown>> {
+): Promise<BouncerReply> {
   return postToBouncer(config, 'push/e2ee/register', request, signal);
 }
 
@@ -96,7 +106,7 @@ async function postToBouncer(
   endpoint: string,
   body: unknown,
   signal?: AbortSignal,
-): Promise<Record<string, unknown>> {
+): Promise<BouncerReply> {
   const fetch = config.fetch ?? nodeFetch;
   const url = `${config.url.replace(/\/+$/, '')}/api/v1/remotes/${endpoint}`;
   const authorization = 'Basic ' + Buffer.from(`${config.serverId}:${config.serverKey}`).toString('base64');
@@ -120,17 +130,17 @@ async function postToBouncer(
   return classifyReply(status, text);
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
+function parseObject(text: string): BouncerReply | undefined {
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as BouncerReply) : undefined;
   } catch {
     return undefined;
   }
 }
 
 /** Zulip's send_to_push_bouncer, reply by reply. */
-function classifyReply(status: number, text: string): Record<string, unknown> {
+function classifyReply(status: number, text: string): BouncerReply {
   if (status >= 500) throw new BouncerFailure('server', `HTTP_${status}`, `push bouncer answered HTTP ${status}`, status);
   const body = parseObject(text);
   if (status >= 400) {

@@ -1,21 +1,8 @@
-// Linkifiers in rendering: the organization's compiled linkifiers (kept until any process changes
-// them) and the markdown-it rule that links matches in message text (topic_links are in
-// lib/render/topic_links.ts).
+// Linkifiers in rendering: the markdown-it rule that links the matches of the organization's
+// compiled linkifiers in message text (topic_links are in lib/render/topic_links.ts; the compiled
+// linkifiers are kept by lib/domain/message_render.ts).
 import type { MarkdownIt, StateCore, Token } from 'markdown-it';
-import type { Ctx } from '../context.js';
-import { selectLinkifiers } from '../store/linkifiers.js';
-import { compileLinkifier, linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
-
-/**
- * The organization's linkifiers in processing order, compiled: kept until any process changes a
- * linkifier (ctx.cached); unchanged linkifiers keep their compiled pattern across a reload.
- */
-export function currentLinkifiers(ctx: Ctx): readonly CompiledLinkifier[] {
-  return ctx.cached<readonly CompiledLinkifier[]>('linkifier', (cached) => {
-    const previous = new Map((cached ?? []).map((l) => [`${l.id}\u0000${l.pattern}\u0000${l.urlTemplate}`, l]));
-    return selectLinkifiers(ctx.store).map((row) => previous.get(`${row.id}\u0000${row.pattern}\u0000${row.url_template}`) ?? compileLinkifier(row));
-  });
-}
+import { linkifiersThatMayMatch, searchLinkifier, type CompiledLinkifier } from './linkifier_patterns.js';
 
 /**
  * markdown-it plugin: links the matches of `env.linkifiers` (in their order) in text outside

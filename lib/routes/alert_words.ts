@@ -14,7 +14,7 @@ export const alertWordRoutes = {
     summary: "The calling user's alert words",
     params: {},
     response: alertWordsSchema,
-    handler: (ctx, actor) => listAlertWords(ctx, actor),
+    handler: (ctx, { actor }) => listAlertWords(ctx, actor),
   }),
   add: route({
     method: 'POST',
@@ -24,13 +24,13 @@ export const alertWordRoutes = {
     summary: 'Add alert words',
     params: {
       // The limit applies before stripping, as in Zulip.
-      alert_words: json(z.array(maxCodePoints(MAX_ALERT_WORD_LENGTH)).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
+      alertWords: json(z.array(maxCodePoints(MAX_ALERT_WORD_LENGTH)).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
         `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
       ),
     },
     response: alertWordsSchema,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => addAlertWords(ctx, actor, { alertWords: p.alert_words }),
+    handler: (ctx, { actor }, p) => addAlertWords(ctx, actor, p),
   }),
   remove: route({
     method: 'DELETE',
@@ -39,12 +39,12 @@ export const alertWordRoutes = {
     access: 'user',
     summary: 'Remove alert words (case-insensitive; unknown words are ignored)',
     params: {
-      alert_words: json(z.array(z.string()).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
+      alertWords: json(z.array(z.string()).max(MAX_ALERT_WORDS_PER_REQUEST)).describe(
         `JSON list of words or phrases, at most ${MAX_ALERT_WORDS_PER_REQUEST}`,
       ),
     },
     response: alertWordsSchema,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeAlertWords(ctx, actor, { alertWords: p.alert_words }),
+    handler: (ctx, { actor }, p) => removeAlertWords(ctx, actor, p),
   }),
 };

@@ -15,7 +15,7 @@ export const botStorageRoutes = {
     params: { keys: keys() },
     response: botStorageSchema,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => getBotStorage(ctx, actor, { keys: p.keys }),
+    handler: (ctx, { actor }, p) => getBotStorage(ctx, actor, p),
   }),
   update: route({
     method: 'PUT',
@@ -26,7 +26,7 @@ export const botStorageRoutes = {
     params: { storage: json(z.record(z.string(), z.string())) },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => updateBotStorage(ctx, actor, { storage: p.storage }),
+    handler: (ctx, { actor }, p) => updateBotStorage(ctx, actor, p),
   }),
   remove: route({
     method: 'DELETE',
@@ -37,6 +37,6 @@ export const botStorageRoutes = {
     params: { keys: keys() },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeBotStorage(ctx, actor, { keys: p.keys }),
+    handler: (ctx, { actor }, p) => removeBotStorage(ctx, actor, p),
   }),
 };

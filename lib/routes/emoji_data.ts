@@ -12,11 +12,11 @@ export const emojiDataRoutes = {
     outsideApi: true,
     access: 'public',
     summary: 'The Unicode emoji names by code (server_emoji_data_url of POST /register)',
-    params: { file_name: pathStr().describe('emoji_api.<hash>.json, as server_emoji_data_url names it') },
+    params: { fileName: pathStr().describe('emoji_api.<hash>.json, as server_emoji_data_url names it') },
     errors: ['NOT_FOUND'],
     rawResponse: 'application/json',
-    handler: (_ctx, _actor, p) => {
-      const file = getEmojiDataFile(p.file_name);
+    handler: (_ctx, _caller, p) => {
+      const file = getEmojiDataFile(p.fileName);
       // The name changes with the content, so caches may keep it for good.
       return new RawResponse(200, {
         'Content-Type': 'application/json',

@@ -23,12 +23,12 @@ export const externalContentRoutes = {
     summary: 'An external image of a message or channel description, through the image proxy (PNG, GIF, JPEG, WebP, AVIF)',
     params: {
       digest: pathStr().describe("Hex HMAC-SHA1 of the image URL under the server's key"),
-      hex_url: pathStr().describe("The image URL's UTF-8 bytes in hex"),
+      hexUrl: pathStr().describe("The image URL's UTF-8 bytes in hex"),
     },
     errors: ['NOT_FOUND', 'INVALID_IMAGE_PROXY_URL', 'IMAGE_PROXY_FAILED', 'IMAGE_PROXY_BUSY', 'RATE_LIMIT_HIT'],
     rawResponse: 'image/*',
-    handler: async (ctx, _actor, p, request) => {
-      const image = await proxyExternalContent(ctx, { digest: p.digest, hexUrl: p.hex_url, signal: request.signal, address: request.ip });
+    handler: async (ctx, _caller, p, request) => {
+      const image = await proxyExternalContent(ctx, { digest: p.digest, hexUrl: p.hexUrl, signal: request.signal, address: request.ip });
       const headers: Record<string, string> = { 'Content-Type': image.contentType, ...IMAGE_PROXY_HEADERS };
       if (image.length !== undefined) headers['Content-Length'] = String(image.length);
       return new RawResponse(200, headers, image.body);

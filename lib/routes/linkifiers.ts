@@ -15,12 +15,12 @@ import { noFields, route } from './route.js';
 
 const linkifierParams = {
   pattern: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RE2 regular expression; named groups (?P<name>...) are the URL template variables.'),
-  url_template: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RFC 6570 URL template using exactly the named groups of the pattern.'),
-  example_input: str(maxCodePoints(MAX_TEXT_LENGTH).nullable()).optional().describe('Text the pattern matches. Empty: none.'),
-  reverse_template: str(maxCodePoints(MAX_TEXT_LENGTH).nullable())
+  urlTemplate: str(maxCodePoints(MAX_TEXT_LENGTH)).describe('RFC 6570 URL template using exactly the named groups of the pattern.'),
+  exampleInput: str(maxCodePoints(MAX_TEXT_LENGTH).nullable()).optional().describe('Text the pattern matches. Empty: none.'),
+  reverseTemplate: str(maxCodePoints(MAX_TEXT_LENGTH).nullable())
     .optional()
     .describe('Text for a URL matching the template, with {name} for groups and {{ }} for braces; needs example_input.'),
-  alternative_url_templates: json(z.array(maxCodePoints(MAX_TEXT_LENGTH)).max(MAX_ALTERNATIVE_URL_TEMPLATES))
+  alternativeUrlTemplates: json(z.array(maxCodePoints(MAX_TEXT_LENGTH)).max(MAX_ALTERNATIVE_URL_TEMPLATES))
     .optional()
     .describe('More RFC 6570 templates, for reverse linkification in clients only.'),
 };
@@ -44,14 +44,7 @@ export const linkifierRoutes = {
     params: linkifierParams,
     response: z.object({ id: z.int() }),
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      addLinkifier(ctx, actor, {
-        pattern: p.pattern,
-        urlTemplate: p.url_template,
-        exampleInput: p.example_input,
-        reverseTemplate: p.reverse_template,
-        alternativeUrlTemplates: p.alternative_url_templates,
-      }),
+    handler: (ctx, { actor }, p) => addLinkifier(ctx, actor, p),
   }),
   update: route({
     method: 'PATCH',
@@ -59,18 +52,10 @@ export const linkifierRoutes = {
     transactional: true,
     access: 'admin',
     summary: 'Change a linkifier (administrators); omitted optional fields keep their value',
-    params: { filter_id: pathInt(), ...linkifierParams },
+    params: { filterId: pathInt(), ...linkifierParams },
     response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      updateLinkifier(ctx, actor, {
-        filterId: p.filter_id,
-        pattern: p.pattern,
-        urlTemplate: p.url_template,
-        exampleInput: p.example_input,
-        reverseTemplate: p.reverse_template,
-        alternativeUrlTemplates: p.alternative_url_templates,
-      }),
+    handler: (ctx, { actor }, p) => updateLinkifier(ctx, actor, p),
   }),
   remove: route({
     method: 'DELETE',
@@ -78,10 +63,10 @@ export const linkifierRoutes = {
     transactional: true,
     access: 'admin',
     summary: 'Remove a linkifier (administrators)',
-    params: { filter_id: pathInt() },
+    params: { filterId: pathInt() },
     response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeLinkifier(ctx, actor, { filterId: p.filter_id }),
+    handler: (ctx, { actor }, p) => removeLinkifier(ctx, actor, p),
   }),
   reorder: route({
     method: 'PATCH',
@@ -89,9 +74,9 @@ export const linkifierRoutes = {
     transactional: true,
     access: 'admin',
     summary: 'Set the order linkifiers are processed in (administrators)',
-    params: { ordered_linkifier_ids: json(z.array(z.int()).max(MAX_LINKIFIER_IDS)).describe('Every linkifier id, once each, in the new order.') },
+    params: { orderedLinkifierIds: json(z.array(z.int()).max(MAX_LINKIFIER_IDS)).describe('Every linkifier id, once each, in the new order.') },
     response: noFields,
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
-    handler: (ctx, actor, p) => reorderLinkifiers(ctx, actor, { orderedLinkifierIds: p.ordered_linkifier_ids }),
+    handler: (ctx, { actor }, p) => reorderLinkifiers(ctx, actor, p),
   }),
 };

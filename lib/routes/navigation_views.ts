@@ -19,7 +19,7 @@ export const navigationViewRoutes = {
     summary: "The calling user's navigation views",
     params: {},
     response: navigationViewStateSchema,
-    handler: (ctx, actor) => listNavigationViews(ctx, actor),
+    handler: (ctx, { actor }) => listNavigationViews(ctx, actor),
   }),
   create: route({
     method: 'POST',
@@ -29,12 +29,12 @@ export const navigationViewRoutes = {
     summary: 'Add a navigation view (a setting for a built-in view, or a custom view)',
     params: {
       fragment: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).describe('URL hash of the view; stripped'),
-      is_pinned: bool().describe('true pins the view; false hides it in the menu'),
+      isPinned: bool().describe('true pins the view; false hides it in the menu'),
       name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only; stripped'),
     },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => addNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
+    handler: (ctx, { actor }, p) => addNavigationView(ctx, actor, p),
   }),
   update: route({
     method: 'PATCH',
@@ -44,12 +44,12 @@ export const navigationViewRoutes = {
     summary: 'Pin, hide or rename a navigation view',
     params: {
       fragment: pathStr().describe('URL hash of the view; may contain slashes'),
-      is_pinned: bool().optional(),
+      isPinned: bool().optional(),
       name: str(requiredString().pipe(maxCodePoints(MAX_TEXT_LENGTH))).optional().describe('Custom views only'),
     },
     response: noFields,
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
-    handler: (ctx, actor, p) => updateNavigationView(ctx, actor, { fragment: p.fragment, isPinned: p.is_pinned, name: p.name }),
+    handler: (ctx, { actor }, p) => updateNavigationView(ctx, actor, p),
   }),
   delete: route({
     method: 'DELETE',
@@ -60,6 +60,6 @@ export const navigationViewRoutes = {
     params: { fragment: pathStr().describe('URL hash of the view; may contain slashes') },
     response: noFields,
     errors: ['NOT_FOUND'],
-    handler: (ctx, actor, p) => removeNavigationView(ctx, actor, { fragment: p.fragment }),
+    handler: (ctx, { actor }, p) => removeNavigationView(ctx, actor, p),
   }),
 };

@@ -1,6 +1,6 @@
 // GET /api/v1/openapi.json: parley's OpenAPI 3.1 document, generated from the route table. The
 // table is passed in (it includes this route), so this module imports no other route module.
-import { buildOpenApi } from '../http/openapi.js';
+import { buildOpenApi } from './openapi_document.js';
 import { RawResponse } from '../http/respond.js';
 import { ZULIP_VERSION } from '../domain/realm.js';
 import { route, type RouteDef } from './route.js';

@@ -15,23 +15,15 @@ export const presenceRoutes = {
     summary: "Report the caller's presence (active or idle) and fetch everyone's",
     params: {
       status: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('active or idle'),
-      ping_only: bool().optional().describe('Only record the presence; the answer has no presences'),
-      new_user_input: bool().optional().describe('Accepted for compatibility; parley keeps no usage statistics'),
-      slim_presence: bool().optional().describe('Presences keyed by user id (modern format) instead of by email'),
-      last_update_id: int().optional().describe('Only presences changed after this id; selects the modern format'),
-      history_limit_days: int().optional().describe('Only presences of the last N days (default 14); ignored when last_update_id > 0'),
+      pingOnly: bool().optional().describe('Only record the presence; the answer has no presences'),
+      newUserInput: bool().optional().describe('Accepted for compatibility; parley keeps no usage statistics'),
+      slimPresence: bool().optional().describe('Presences keyed by user id (modern format) instead of by email'),
+      lastUpdateId: int().optional().describe('Only presences changed after this id; selects the modern format'),
+      historyLimitDays: int().optional().describe('Only presences of the last N days (default 14); ignored when last_update_id > 0'),
     },
     response: presencesAnswerSchema.partial().describe('Without fields with ping_only'),
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      updatePresence(ctx, actor, {
-        status: p.status,
-        pingOnly: p.ping_only,
-        newUserInput: p.new_user_input,
-        slimPresence: p.slim_presence,
-        lastUpdateId: p.last_update_id,
-        historyLimitDays: p.history_limit_days,
-      }),
+    handler: (ctx, { actor }, p) => updatePresence(ctx, actor, p),
   }),
   realm: route({
     method: 'GET',
@@ -40,7 +32,7 @@ export const presenceRoutes = {
     summary: "Every active user's presence, in the legacy format (keyed by email)",
     params: {},
     response: presencesAnswerSchema.omit({ presence_last_update_id: true }),
-    handler: (ctx, actor) => getRealmPresence(ctx, actor),
+    handler: (ctx, { actor }) => getRealmPresence(ctx, actor),
   }),
   user: route({
     method: 'GET',
@@ -48,11 +40,11 @@ export const presenceRoutes = {
     access: 'user',
     summary: "One user's presence, by user id or email",
     params: {
-      user_id_or_email: pathStr(),
-      slim_presence: bool().optional().describe('The modern format (active_timestamp, idle_timestamp)'),
+      userIdOrEmail: pathStr(),
+      slimPresence: bool().optional().describe('The modern format (active_timestamp, idle_timestamp)'),
     },
     response: z.object({ presence: z.union([modernPresenceSchema, userLegacyPresenceSchema]) }),
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => getUserPresence(ctx, actor, { userIdOrEmail: p.user_id_or_email, slimPresence: p.slim_presence }),
+    handler: (ctx, { actor }, p) => getUserPresence(ctx, actor, p),
   }),
 };

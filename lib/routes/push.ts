@@ -17,7 +17,7 @@ export const pushRoutes = {
     summary: 'Register a logged-in client device; its id is used for push registration',
     params: {},
     response: newDeviceSchema,
-    handler: (ctx, actor) => registerClientDevice(ctx, actor),
+    handler: (ctx, { actor }) => registerClientDevice(ctx, actor),
   }),
   removeClientDevice: route({
     method: 'POST',
@@ -25,10 +25,10 @@ export const pushRoutes = {
     transactional: true,
     access: 'user',
     summary: 'Remove one of the caller\'s devices, with its push key and token (the mobile app calls it when logging out)',
-    params: { device_id: int().describe('From POST /register_client_device') },
+    params: { deviceId: int().describe('From POST /register_client_device') },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeClientDevice(ctx, actor, { deviceId: p.device_id }),
+    handler: (ctx, { actor }, p) => removeClientDevice(ctx, actor, p),
   }),
   register: route({
     method: 'POST',
@@ -36,26 +36,17 @@ export const pushRoutes = {
     access: 'human',
     summary: 'Register a device for E2EE push notifications, or rotate its key or token',
     params: {
-      device_id: int().alias('push_account_id').describe('From POST /register_client_device (older name: push_account_id)'),
-      push_key: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Standard Base64 of 0x31 followed by a 32-byte libsodium secretbox key'),
-      push_key_id: json(uint32()).optional().describe('The client\'s uint32 name for push_key'),
-      token_kind: str(z.enum(['fcm', 'apns'])).optional(),
-      token_id: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Base64 of the first 8 bytes of SHA-256(token)'),
-      bouncer_public_key: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),
-      encrypted_push_registration: str(maxCodePoints(MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH)).optional(),
+      deviceId: int().alias('push_account_id').describe('From POST /register_client_device (older name: push_account_id)'),
+      pushKey: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Standard Base64 of 0x31 followed by a 32-byte libsodium secretbox key'),
+      pushKeyId: json(uint32()).optional().describe('The client\'s uint32 name for push_key'),
+      tokenKind: str(z.enum(['fcm', 'apns'])).optional(),
+      tokenId: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Base64 of the first 8 bytes of SHA-256(token)'),
+      bouncerPublicKey: str(maxCodePoints(MAX_TEXT_LENGTH)).optional(),
+      encryptedPushRegistration: str(maxCodePoints(MAX_ENCRYPTED_PUSH_REGISTRATION_LENGTH)).optional(),
     },
     response: noFields,
     errors: ['BAD_REQUEST', 'PUSH_SERVICE_NOT_CONFIGURED'],
-    handler: (ctx, actor, p) =>
-      registerPushDevice(ctx, actor, {
-        deviceId: p.device_id,
-        pushKey: p.push_key,
-        pushKeyId: p.push_key_id,
-        tokenKind: p.token_kind,
-        tokenId: p.token_id,
-        bouncerPublicKey: p.bouncer_public_key,
-        encryptedPushRegistration: p.encrypted_push_registration,
-      }),
+    handler: (ctx, { actor }, p) => registerPushDevice(ctx, actor, p),
   }),
   testNotification: route({
     method: 'POST',
@@ -63,7 +54,7 @@ export const pushRoutes = {
     access: 'human',
     summary: 'Send an E2EE test push notification to one or all of the caller\'s registered devices',
     params: {
-      device_id: int().alias('push_account_id').optional().describe('One device; all registered devices when omitted'),
+      deviceId: int().alias('push_account_id').optional().describe('One device; all registered devices when omitted'),
     },
     response: noFields,
     errors: [
@@ -74,6 +65,6 @@ export const pushRoutes = {
       'PUSH_SERVICE_NOT_CONFIGURED',
       'BAD_REQUEST',
     ],
-    handler: (ctx, actor, p) => sendTestNotification(ctx, actor, { deviceId: p.device_id }),
+    handler: (ctx, { actor }, p) => sendTestNotification(ctx, actor, p),
   }),
 };

@@ -30,15 +30,14 @@ export const realmEmojiRoutes = {
     path: '/realm/emoji/*',
     access: 'user',
     summary: 'Add a custom emoji: one image file (PNG, GIF, JPEG, WebP or AVIF) in a multipart body',
-    params: { emoji_name: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
+    params: { emojiName: pathStr().describe('Lowercase letters, digits, dashes, underscores; spaces become underscores') },
     response: noFields,
     errors: ['BAD_REQUEST'],
     uploads: 'One image file, under any field name',
     uploadBytes: emojiBytes,
     // Guests and bots are refused before their upload is read.
     before: (_ctx, actor) => checkMayUploadEmoji(actor),
-    handler: (ctx, actor, p, request) =>
-      uploadRealmEmoji(ctx, actor, { emojiName: p.emoji_name, files: request.files }),
+    handler: (ctx, { actor }, p, request) => uploadRealmEmoji(ctx, actor, { emojiName: p.emojiName, files: request.files }),
   }),
   deactivate: route({
     method: 'DELETE',
@@ -46,10 +45,10 @@ export const realmEmojiRoutes = {
     transactional: true,
     access: 'user',
     summary: 'Deactivate a custom emoji (administrators, or its author)',
-    params: { emoji_name: pathStr() },
+    params: { emojiName: pathStr() },
     response: noFields,
     errors: ['BAD_REQUEST', RESOURCE_NOT_FOUND],
-    handler: (ctx, actor, p) => deactivateRealmEmoji(ctx, actor, { emojiName: p.emoji_name }),
+    handler: (ctx, { actor }, p) => deactivateRealmEmoji(ctx, actor, p),
   }),
   image: route({
     method: 'GET',
@@ -57,11 +56,11 @@ export const realmEmojiRoutes = {
     outsideApi: true,
     access: 'public',
     summary: "A custom emoji's image (its source_url)",
-    params: { realm_id: pathInt(), file_name: pathStr() },
+    params: { realmId: pathInt(), fileName: pathStr() },
     errors: ['NOT_FOUND'],
     rawResponse: 'image/*',
-    handler: (ctx, _actor, p) => {
-      const { contentType, image } = getRealmEmojiImage(ctx, { realmId: p.realm_id, fileName: p.file_name });
+    handler: (ctx, _caller, p) => {
+      const { contentType, image } = getRealmEmojiImage(ctx, p);
       // A file name is never reused for other content, so caches may keep it for good.
       return new RawResponse(200, {
         'Content-Type': contentType,

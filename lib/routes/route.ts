@@ -1,14 +1,16 @@
-// What a route is: method, path, who may call, the parameters' zod schemas, and a one-line call
-// into the domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts) and the
-// OpenAPI document are all built from these entries.
+// What a route is: method, path, who may call and by which ways in, the parameters' zod schemas
+// (camelCase names; the wire names are derived), the answer's schema, and a one-line call into the
+// domain. The router (lib/http/handler.ts), the in-process API (lib/api.ts), the runner they share
+// (lib/routes/run.ts) and the OpenAPI document are all built from these entries.
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
+import type { Caller } from '../domain/callers.js';
 import { isAdmin, type Actor } from '../domain/roles.js';
 import { ApiError, mustBeAdmin, type ErrorCode, type ErrorVariant } from '../errors.js';
-import type { UploadedFile } from '../http/body.js';
-import type { ParamShape, ParamValues } from '../http/params.js';
-
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { HttpRoute, RequestInfo } from '../http/request.js';
+import { paramFields, type ParamField, type ParamShape, type ParamValues } from '../http/params.js';
+import type { RawResponse } from '../http/respond.js';
+import type { WayIn } from './ways_in.js';
 
 /**
  * public: no credentials (server_settings, fetch_api_key);
@@ -19,69 +21,51 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type Access = 'public' | 'user' | 'human' | 'admin';
 
-export interface RequestInfo {
-  /** Zulip's client name: the `client` parameter, or the User-Agent's product token. */
-  client: string;
-  userAgent: string;
-  ip: string;
-  /** Aborted when the client goes away (long-polls give up at once). */
-  signal: AbortSignal;
-  files: readonly UploadedFile[];
-}
+export type Handler<C, P extends ParamShape, R> = (ctx: Ctx, caller: C, input: NoInfer<ParamValues<P>>, request: RequestInfo) => R;
 
-export type Handler<P extends ParamShape, R> = (
-  ctx: Ctx,
-  actor: Actor,
-  input: NoInfer<ParamValues<P>>,
-  request: RequestInfo,
-) => R;
-
-interface RouteBase<P extends ParamShape, R> {
-  method: Method;
-  /** Under /api/v1, in find-my-way syntax: `/drafts/:draft_id`, `/navigation_views/*`. */
+interface RouteBase<P extends ParamShape> extends Omit<HttpRoute, 'fields'> {
+  /** Under /api/v1, in find-my-way syntax, with the wire names: `/drafts/:draft_id`, `/navigation_views/*`. */
   path: string;
-  /**
-   * A password login (POST /fetch_api_key): limited per account, named by the parameter
-   * `accountParam`, and its failures (401 answers) per address.
-   */
-  passwordLogin?: { accountParam: string };
-  /** The path is absolute, not under /api/v1 (e.g. custom emoji images at their source_url). */
-  outsideApi?: boolean;
-  /**
-   * A long-poll (GET /events): rate limited in a per-user budget of its own (RateLimiter.longPoll),
-   * since what ends a poll is mostly other people's events; the user's other requests keep theirs.
-   */
-  longPoll?: boolean;
-  access: Access;
   summary: string;
+  /** The parameters by camelCase name (`draftId`); each is sent as its snake_case name (`draft_id`). */
   params: P;
   /**
    * Error codes this endpoint can answer with besides authentication and parameter errors; an
    * ErrorVariant for a code with another status (RESOURCE_NOT_FOUND: 404 with BAD_REQUEST).
    */
   errors?: readonly (ErrorCode | ErrorVariant)[];
-  /** Takes files in a multipart body (request.files): what they are. Other routes ignore file parts. */
-  uploads?: string;
   /** The largest file the route takes, in bytes (default: limits.uploadBytes); its body may be that much larger. */
   uploadBytes?: (ctx: Ctx) => number;
-  /** Its files are spooled to temporary files rather than held in memory (request.files[i].spooled). */
-  spoolUploads?: boolean;
-  /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
-  allowIncomingWebhooks?: boolean;
-  handler: Handler<P, R>;
   /**
    * The handler is synchronous and does all its work in one ctx.tx, with no I/O but SQLite (no
    * network, no files, no awaits, no password hashing) and nothing after it commits; not for a
    * domain function that commits in batches on purpose (they would become one long transaction).
-   * Over HTTP its caller is then confirmed inside that transaction: the check before the body is
-   * read may take a remembered caller as it is and leaves `before` out, and the one that counts
-   * (authentication, access, `before`) runs in the write transaction with the handler. The
-   * in-process API (lib/api.ts) runs the caller's checks in that transaction too.
+   * The runner (lib/routes/run.ts) then confirms the caller, checks access and `before` and runs
+   * the handler in one write transaction, over HTTP and in-process alike.
    * test/transactional_routes.test.ts checks that no marked route calls an async domain function.
    */
   transactional?: boolean;
-  /** Runs after authentication, before the parameters are decoded (Zulip's view decorators, e.g. draft_endpoint). */
+}
+
+/** A route anyone may call: its handler gets no caller. */
+interface PublicRoute<P extends ParamShape, R> extends RouteBase<P> {
+  access: 'public';
+  handler: Handler<null, P, R>;
+  before?: undefined;
+  waysIn?: undefined;
+  allowIncomingWebhooks?: undefined;
+}
+
+/** A route for authenticated callers. */
+interface CallerRoute<P extends ParamShape, R> extends RouteBase<P> {
+  access: Exclude<Access, 'public'>;
+  handler: Handler<Caller, P, R>;
+  /** Runs after authentication, before the parameters are validated (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
+  /** How callers may prove who they are (default: HTTP Basic with an API key). */
+  waysIn?: readonly WayIn[];
+  /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
+  allowIncomingWebhooks?: boolean;
 }
 
 /**
@@ -89,38 +73,33 @@ interface RouteBase<P extends ParamShape, R> {
  * document and the conformance tests check answers against it; `noFields` for none), or another
  * media type (`rawResponse`: an image, a file, the OpenAPI document).
  */
-type RouteAnswer = { rawResponse: string; response?: undefined } | { response: z.ZodType; rawResponse?: undefined };
+type JsonAnswer<S extends z.ZodType = z.ZodType> = { response: S; rawResponse?: undefined };
+type RawAnswer = { rawResponse: string; response?: undefined };
 
-export type RouteDef<P extends ParamShape = ParamShape, R = unknown> = RouteBase<P, R> & RouteAnswer;
+type Declared<P extends ParamShape, R> = PublicRoute<P, R> | CallerRoute<P, R>;
+
+/** A route as its file declares it. */
+export type RouteDeclaration<P extends ParamShape = ParamShape, R = unknown> = Declared<P, R> & (JsonAnswer | RawAnswer);
+
+/** A declared route with its parameters' wire names, in the order they are checked. */
+export type RouteDef<P extends ParamShape = ParamShape, R = unknown> = RouteDeclaration<P, R> & { readonly fields: readonly ParamField[] };
 
 /** The answer of a route whose success body has no fields besides `result` and `msg`. */
 export const noFields = z.object({});
 
-/** Declares a route; only here for type inference. */
-export function route<P extends ParamShape, R>(def: RouteDef<P, R>): RouteDef<P, R> {
-  return def;
-}
+type Awaitable<T> = T | Promise<T>;
 
 /**
- * The request of an in-process call. Without a caller's signal, one that never aborts is made on
- * first use: only long-polls read it, and an AbortController per call took in-process
- * api.users.me from 3 to 10-12 µs of CPU (`npm run bench -- foundation`).
+ * Declares a route. The handler's result must be what `response` describes (or a RawResponse for
+ * a `rawResponse` route): a mismatch is a compile error at the route.
  */
-export function inProcessRequest(signal?: AbortSignal, files: readonly UploadedFile[] = []): RequestInfo {
-  let own = signal;
-  return {
-    client: 'internal',
-    userAgent: 'parley/in-process',
-    ip: '',
-    get signal() {
-      own ??= new AbortController().signal;
-      return own;
-    },
-    files,
-  };
+export function route<P extends ParamShape, S extends z.ZodType, R extends Awaitable<z.output<S>>>(def: Declared<P, R> & JsonAnswer<S>): RouteDef<P, R>;
+export function route<P extends ParamShape, R extends Awaitable<RawResponse>>(def: Declared<P, R> & RawAnswer): RouteDef<P, R>;
+export function route<P extends ParamShape, R>(def: RouteDeclaration<P, R>): RouteDef<P, R> {
+  return { ...def, fields: paramFields(def.params) };
 }
 
-/** Zulip's @human_users_only, checked before parameters are parsed. */
+/** Zulip's @human_users_only and @require_realm_admin, checked before parameters are parsed. */
 export function checkAccess(route: RouteDef, actor: Actor): void {
   if (route.access === 'human' && actor.isBot) {
     throw new ApiError('BAD_REQUEST', 'This endpoint does not accept bot requests.');

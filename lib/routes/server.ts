@@ -29,6 +29,6 @@ export const serverRoutes = {
     },
     response: z.object({ api_key: z.string(), email: z.string(), user_id: z.int() }),
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT'],
-    handler: (ctx, _actor, p) => fetchApiKey(ctx, { username: p.username, password: p.password }),
+    handler: (ctx, _caller, p) => fetchApiKey(ctx, p),
   }),
 };

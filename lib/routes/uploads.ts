@@ -30,7 +30,7 @@ function fileResponse(file: DownloadableFile): RawResponse {
   );
 }
 
-const filePath = { realm_id: pathStr(), path: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') };
+const filePath = { realmId: pathStr(), path: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') };
 
 export const uploadRoutes = {
   upload: route({
@@ -44,7 +44,7 @@ export const uploadRoutes = {
     uploads: 'One file, under any field name',
     uploadBytes: maxUploadBytes,
     spoolUploads: true,
-    handler: (ctx, actor, _p, request) => uploadFile(ctx, actor, { files: request.files }),
+    handler: (ctx, { actor }, _p, request) => uploadFile(ctx, actor, { files: request.files }),
   }),
   download: route({
     method: 'GET',
@@ -55,7 +55,7 @@ export const uploadRoutes = {
     params: filePath,
     errors: ['NOT_FOUND', FORBIDDEN],
     rawResponse: 'application/octet-stream',
-    handler: (ctx, actor, p) => fileResponse(downloadFile(ctx, actor, { realmId: p.realm_id, path: p.path })),
+    handler: (ctx, { actor }, p) => fileResponse(downloadFile(ctx, actor, p)),
   }),
   // Zulip's names for the same two parts of the path.
   temporaryUrl: route({
@@ -63,10 +63,10 @@ export const uploadRoutes = {
     path: '/user_uploads/:realm_id_str/*',
     access: 'user',
     summary: 'A URL that serves an uploaded file without credentials for 60 seconds',
-    params: { realm_id_str: pathStr(), filename: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') },
+    params: { realmIdStr: pathStr(), filename: pathStr().describe('The rest of the path_id, e.g. 4e/m2A3MSqFnWRLUf9SaPzQ0Up_/zulip.txt') },
     response: temporaryUrlSchema,
     errors: ['NOT_FOUND', FORBIDDEN],
-    handler: (ctx, actor, p) => temporaryFileUrl(ctx, actor, { realmId: p.realm_id_str, path: p.filename }),
+    handler: (ctx, { actor }, p) => temporaryFileUrl(ctx, actor, { realmId: p.realmIdStr, path: p.filename }),
   }),
   temporary: route({
     method: 'GET',
@@ -77,7 +77,7 @@ export const uploadRoutes = {
     params: { token: pathStr(), filename: pathStr() },
     errors: ['BAD_REQUEST', 'NOT_FOUND'],
     rawResponse: 'application/octet-stream',
-    handler: (ctx, _actor, p) => fileResponse(downloadWithToken(ctx, { token: p.token, filename: p.filename })),
+    handler: (ctx, _caller, p) => fileResponse(downloadWithToken(ctx, p)),
   }),
   attachments: route({
     method: 'GET',
@@ -86,7 +86,7 @@ export const uploadRoutes = {
     summary: "The caller's uploaded files, with the messages linking them",
     params: {},
     response: attachmentListSchema,
-    handler: (ctx, actor) => listAttachments(ctx, actor),
+    handler: (ctx, { actor }) => listAttachments(ctx, actor),
   }),
   removeAttachment: route({
     method: 'DELETE',
@@ -94,9 +94,9 @@ export const uploadRoutes = {
     transactional: true,
     access: 'user',
     summary: 'Delete one of your uploaded files',
-    params: { attachment_id: pathInt() },
+    params: { attachmentId: pathInt() },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeAttachment(ctx, actor, { attachmentId: p.attachment_id }),
+    handler: (ctx, { actor }, p) => removeAttachment(ctx, actor, p),
   }),
 };

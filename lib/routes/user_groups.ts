@@ -30,7 +30,7 @@ export const userGroupRoutes = {
     },
     response: createUserGroupAnswerSchema,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => createUserGroup(ctx, actor, { name: p.name, description: p.description, members: p.members }),
+    handler: (ctx, { actor }, p) => createUserGroup(ctx, actor, p),
   }),
   list: route({
     method: 'GET',
@@ -40,7 +40,7 @@ export const userGroupRoutes = {
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
     params: {},
     response: listUserGroupsAnswerSchema,
-    handler: (ctx, actor) => listUserGroups(ctx, actor),
+    handler: (ctx, { actor }) => listUserGroups(ctx, actor),
   }),
   updateMembers: route({
     method: 'POST',
@@ -49,9 +49,9 @@ export const userGroupRoutes = {
     access: 'user',
     summary: "Add and remove a group's members (administrators and the group's creator)",
     before: (_ctx, actor) => requireMemberOrAdmin(actor),
-    params: { user_group_id: pathInt(), add: userIds.optional(), delete: userIds.optional() },
+    params: { userGroupId: pathInt(), add: userIds.optional(), delete: userIds.optional() },
     errors: ['BAD_REQUEST'],
     response: noFields,
-    handler: (ctx, actor, p) => updateUserGroupMembers(ctx, actor, { groupId: p.user_group_id, add: p.add, delete: p.delete }),
+    handler: (ctx, { actor }, p) => updateUserGroupMembers(ctx, actor, p),
   }),
 };

@@ -14,10 +14,12 @@ function settingParam(spec: SettingSpec): Param<z.ZodType<SettingValue>, false> 
   return (kind.type === 'int' ? json(settingValueSchema(kind)) : str(settingValueSchema(kind))).optional();
 }
 
-const settingParams = Object.fromEntries(Object.entries(USER_SETTINGS).map(([name, spec]) => [name, settingParam(spec)])) as Record<
-  string,
-  Param<z.ZodType<SettingValue>, false>
->;
+/** Each setting's parameter name (`enter_sends` is sent as itself, named `enterSends` here and in-process). */
+const SETTING_NAMES = Object.keys(USER_SETTINGS).map((wire) => [wire, wire.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase())] as const);
+
+const settingParams: Record<string, Param<z.ZodType<SettingValue>, false>> = Object.fromEntries(
+  SETTING_NAMES.map(([wire, name]) => [name, settingParam(USER_SETTINGS[wire]!)]),
+);
 
 export const userSettingsRoutes = {
   update: route({
@@ -27,30 +29,20 @@ export const userSettingsRoutes = {
     summary: "Change the calling user's settings",
     params: {
       ...settingParams,
-      full_name: str().optional(),
+      fullName: str().optional(),
       email: str().optional(),
-      old_password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
-      new_password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
-      email_address_visibility: json(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]))
+      oldPassword: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
+      newPassword: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
+      emailAddressVisibility: json(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]))
         .optional()
         .describe('Who sees your real email: 1 everyone, 2 members, 3 administrators, 4 nobody, 5 moderators'),
-      presence_enabled: bool().optional(),
-      enable_drafts_synchronization: bool().optional(),
+      presenceEnabled: bool().optional(),
+      enableDraftsSynchronization: bool().optional(),
       timezone: str().optional(),
     },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      updateSettings(ctx, actor, {
-        settings: Object.fromEntries(Object.keys(USER_SETTINGS).map((name) => [name, (p as Record<string, unknown>)[name] as SettingValue | undefined])),
-        fullName: p.full_name,
-        email: p.email,
-        oldPassword: p.old_password,
-        newPassword: p.new_password,
-        emailAddressVisibility: p.email_address_visibility,
-        presenceEnabled: p.presence_enabled,
-        enableDraftsSynchronization: p.enable_drafts_synchronization,
-        timezone: p.timezone,
-      }),
+    handler: (ctx, { actor }, p) =>
+      updateSettings(ctx, actor, { ...p, settings: Object.fromEntries(SETTING_NAMES.map(([wire, name]) => [wire, (p as Partial<Record<string, SettingValue>>)[name]])) }),
   }),
 };

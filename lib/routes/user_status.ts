@@ -7,12 +7,12 @@ import { MAX_TEXT_LENGTH } from './limits.js';
 import { noFields, route } from './route.js';
 
 const statusParams = {
-  status_text: str(strippedMax(MAX_STATUS_TEXT_LENGTH))
+  statusText: str(strippedMax(MAX_STATUS_TEXT_LENGTH))
     .optional()
     .describe(`At most ${MAX_STATUS_TEXT_LENGTH} Unicode code points after stripping; "" clears the text`),
-  emoji_name: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('"" clears the emoji; alone, the code and type are looked up'),
-  emoji_code: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Unicode: dash-separated lowercase hex; realm_emoji: the id; extra: the name'),
-  reaction_type: str(maxCodePoints(MAX_TEXT_LENGTH))
+  emojiName: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('"" clears the emoji; alone, the code and type are looked up'),
+  emojiCode: str(maxCodePoints(MAX_TEXT_LENGTH)).optional().describe('Unicode: dash-separated lowercase hex; realm_emoji: the id; extra: the name'),
+  reactionType: str(maxCodePoints(MAX_TEXT_LENGTH))
     .optional()
     .describe('unicode_emoji, realm_emoji or service_extra_emoji (Zulip\'s zulip_extra_emoji is accepted too)'),
 };
@@ -27,14 +27,7 @@ export const userStatusRoutes = {
     params: { ...statusParams, away: bool().optional().describe('Deprecated: sets presence_enabled to its negation') },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      updateOwnStatus(ctx, actor, {
-        away: p.away,
-        statusText: p.status_text,
-        emojiName: p.emoji_name,
-        emojiCode: p.emoji_code,
-        reactionType: p.reaction_type,
-      }),
+    handler: (ctx, { actor }, p) => updateOwnStatus(ctx, actor, p),
   }),
   update: route({
     method: 'POST',
@@ -42,26 +35,19 @@ export const userStatusRoutes = {
     transactional: true,
     access: 'user',
     summary: "Set another user's status (administrators and owners, bots with those roles included)",
-    params: { user_id: pathInt(), ...statusParams },
+    params: { userId: pathInt(), ...statusParams },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) =>
-      updateUserStatus(ctx, actor, {
-        userId: p.user_id,
-        statusText: p.status_text,
-        emojiName: p.emoji_name,
-        emojiCode: p.emoji_code,
-        reactionType: p.reaction_type,
-      }),
+    handler: (ctx, { actor }, p) => updateUserStatus(ctx, actor, p),
   }),
   get: route({
     method: 'GET',
     path: '/users/:user_id/status',
     access: 'user',
     summary: "A user's status: only the fields that are set, {} for none",
-    params: { user_id: pathInt() },
+    params: { userId: pathInt() },
     response: z.object({ status: userStatusSchema }),
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => getUserStatus(ctx, actor, p.user_id),
+    handler: (ctx, { actor }, p) => getUserStatus(ctx, actor, p.userId),
   }),
 };

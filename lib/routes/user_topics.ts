@@ -13,13 +13,13 @@ export const userTopicRoutes = {
     access: 'user',
     summary: "Set the caller's visibility policy for a topic: 0 none, 1 muted, 2 unmuted, 3 followed",
     params: {
-      stream_id: int(),
+      streamId: int(),
       topic: str(maxCodePoints(MAX_TOPIC_LENGTH)),
-      visibility_policy: json(z.literal([0, 1, 2, 3])),
+      visibilityPolicy: json(z.literal([0, 1, 2, 3])),
     },
     errors: ['BAD_REQUEST'],
     response: noFields,
-    handler: (ctx, actor, p) => updateUserTopic(ctx, actor, { streamId: p.stream_id, topic: p.topic, visibilityPolicy: p.visibility_policy }),
+    handler: (ctx, { actor }, p) => updateUserTopic(ctx, actor, p),
   }),
   updateMutedTopic: route({
     method: 'PATCH',
@@ -28,13 +28,13 @@ export const userTopicRoutes = {
     access: 'user',
     summary: 'Mute or unmute a topic (legacy; exactly one of stream and stream_id)',
     params: {
-      stream_id: int().optional(),
+      streamId: int().optional(),
       stream: str().optional(),
       topic: str(maxCodePoints(MAX_TOPIC_LENGTH)),
       op: str(z.enum(['add', 'remove'])),
     },
     errors: ['BAD_REQUEST'],
     response: noFields,
-    handler: (ctx, actor, p) => updateMutedTopic(ctx, actor, { stream: p.stream, streamId: p.stream_id, topic: p.topic, op: p.op }),
+    handler: (ctx, { actor }, p) => updateMutedTopic(ctx, actor, p),
   }),
 };

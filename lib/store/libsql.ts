@@ -2,6 +2,9 @@
 // parley relies on it; a better-sqlite3 Database is returned unchanged (no cost on the usual path).
 import type { Database } from './db.js';
 
+/** A row as libsql returns it: its columns by name (and libsql's own `_metadata`). */
+type Row = Record<string, unknown>;
+
 /** The parts of libsql's Database and Statement that this adapter calls. */
 interface LibsqlStatement {
   get(...params: unknown[]): unknown;
@@ -77,10 +80,10 @@ class CompatStatement {
   }
 
   get(...params: unknown[]): unknown {
-    const row = this.#inner.get(...bind(params)) as Record<string, unknown> | unknown[] | undefined;
+    const row = this.#inner.get(...bind(params)) as Row | unknown[] | undefined;
     if (row === undefined || this.#raw) return row;
     if (this.#plucked) return Object.values(row)[0];
-    const { _metadata: _, ...columns } = row as Record<string, unknown>;
+    const { _metadata: _, ...columns } = row as Row;
     return columns;
   }
 

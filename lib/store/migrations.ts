@@ -1,6 +1,6 @@
 // Column changes to existing tables, by the schema version that introduced them. New tables and
 // indexes need no entry: schema.sql is re-applied (IF NOT EXISTS) after these run.
-import { contentFeatures } from '../render/content_features.js';
+import { contentFeatures } from './content_features.js';
 import type { Database } from './db.js';
 
 export interface Migration {

@@ -3,17 +3,15 @@
 // hand-written copy: a route that exists is documented.
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, type ErrorVariant } from '../errors.js';
-import type { RouteDef } from '../routes/route.js';
-import { API_PREFIX } from './handler.js';
-import type { Param } from './params.js';
+import { API_PREFIX } from '../http/handler.js';
+import type { Param } from '../http/params.js';
+import type { RouteDef } from './route.js';
 
 type Json = Record<string, unknown>;
 
 /** find-my-way syntax -> OpenAPI: `:user_id(^\d+$)` -> `{user_id}`, `*` -> `{<the path param>}`. */
 export function openApiPath(route: RouteDef): string {
-  const wildcard = Object.entries(route.params).find(
-    ([name, param]) => param.in === 'path' && !route.path.includes(`:${name}`),
-  )?.[0];
+  const wildcard = route.fields.find(({ wire, param }) => param.in === 'path' && !route.path.includes(`:${wire}`))?.wire;
   const path = route.path.replace(/:(\w+)(\([^)]*\))?/g, '{$1}').replace('*', `{${wildcard ?? 'path'}}`);
   return (route.outsideApi ? '' : API_PREFIX) + path;
 }
@@ -97,7 +95,7 @@ function errorResponse(codes: readonly ErrorCode[]): Json {
 }
 
 function operation(group: string, name: string, route: RouteDef): Json {
-  const params = Object.entries(route.params).sort(([a], [b]) => a.localeCompare(b));
+  const params = route.fields.map(({ wire, param }) => [wire, param] as const).sort(([a], [b]) => a.localeCompare(b));
   const parameters: Json[] = [];
   const formProperties: Record<string, Json> = {};
   const formRequired: string[] = [];

@@ -1,0 +1,174 @@
+// Who is calling: the one Caller every way in produces (HTTP Basic, the in-process API, and those
+// to come), and the one cache of the user rows callers are made from, kept until the 'user' cache
+// version changes.
+import type { Ctx } from '../context.js';
+import { unauthorized } from '../errors.js';
+import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
+import { checkApiKey, checkApiKeyFormat, refusal, type CallerRules } from './auth.js';
+import type { Actor, Role } from './roles.js';
+
+/**
+ * How a request proves who is calling. Each way in reads its own (lib/routes/ways_in.ts); a new
+ * way in adds a kind here and a case to `find`.
+ */
+export type Credential =
+  /** Zulip's email and API key: HTTP Basic (Zulip's validate_api_key). */
+  | { readonly kind: 'apiKey'; readonly email: string; readonly apiKey: string }
+  /** A user the host application vouches for: the in-process API. */
+  | { readonly kind: 'trusted'; readonly userId: number };
+
+export interface Caller {
+  /** Who is calling, as domain functions take it; one frozen object per user row. */
+  readonly actor: Actor;
+  /** The row the caller was authenticated from: Zulip's request.user (GET /users/me answers with it). */
+  readonly row: UserRow;
+  /** The 'user' cache version the row was read under (lib/store/cache_version.ts). */
+  readonly version: number;
+  /** What the request proved itself with: checked again when the version has changed (`confirm`). */
+  readonly credential: Credential;
+}
+
+// Every request starts from its caller's user row. The rows read are kept until a change to the
+// user table or the organization URL, by any process, gives them a new version. A request is
+// authenticated against the rows this process last read, without reading the version, and
+// confirmed before its route runs (lib/routes/run.ts): one version read, inside the write
+// transaction of a transactional route; when the version has changed, it is authenticated again.
+// Rows are only added to rows whose version was read in the same snapshot, so a row read inside a
+// transaction that rolls back is never kept under a version another commit can reach. Misses are
+// not kept, so unknown emails cannot fill the memory.
+interface Known {
+  row: UserRow;
+  actor: Actor;
+}
+
+class UserRows {
+  readonly byEmail = new Map<string, Known>();
+  readonly byId = new Map<number, Known>();
+  /** The domain of API emails, from the organization URL (whose changes give a new version too). */
+  emailDomain: string | undefined;
+  /** The own avatar URL of each row's user (an MD5 of the email). */
+  readonly avatarUrls = new WeakMap<UserRow, string>();
+  constructor(readonly version: number) {}
+}
+
+const MAX_CACHED_USERS = 10_000;
+
+/** The rows this process last read, per server. */
+const LAST = Symbol('parley.lastUserRows');
+const lastRead = (ctx: Ctx): { rows: UserRows | undefined } => ctx.once(LAST, () => ({ rows: undefined }));
+
+/** The rows as of the version in the database now: the one version check (ctx.cached's point read). */
+function currentRows(ctx: Ctx): UserRows {
+  const rows = ctx.cached<UserRows>('user', (_previous, version) => new UserRows(version));
+  lastRead(ctx).rows = rows;
+  return rows;
+}
+
+/** A user by email or id: known, or read and kept under that key and its id. */
+function find(ctx: Ctx, rows: UserRows, credential: Credential): Known | undefined {
+  // Full (one user under many spellings of its email counts once per spelling): start again.
+  if (rows.byEmail.size >= MAX_CACHED_USERS || rows.byId.size >= MAX_CACHED_USERS) {
+    rows.byEmail.clear();
+    rows.byId.clear();
+  }
+  const byEmail = credential.kind === 'apiKey';
+  const hit = byEmail ? rows.byEmail.get(credential.email) : rows.byId.get(credential.userId);
+  if (hit !== undefined) return hit;
+  const row = byEmail ? selectUserByEmail(ctx.store, credential.email) : selectUserById(ctx.store, credential.userId);
+  if (row === undefined) return undefined;
+  let known = rows.byId.get(row.id);
+  if (known === undefined) {
+    known = { row, actor: Object.freeze(toActor(row)) };
+    rows.byId.set(row.id, known);
+  }
+  if (byEmail) rows.byEmail.set(credential.email, known);
+  return known;
+}
+
+/** The caller `known` is, if the credential and the account rules let it pass; throws the 401 otherwise. */
+function admit(known: Known | undefined, rows: UserRows, credential: Credential, rules: CallerRules): Caller {
+  if (credential.kind === 'apiKey') checkApiKey(credential.apiKey, known?.row);
+  if (known === undefined) throw unauthorized('Invalid API key');
+  const refused = refusal(known.row, rules);
+  if (refused !== undefined) throw unauthorized(refused);
+  return { actor: known.actor, row: known.row, version: rows.version, credential };
+}
+
+/**
+ * The caller a credential proves, from the rows this process last read when they hold it and let
+ * it pass (no read), else from the rows as they are now. To be confirmed before the route runs
+ * (`confirm`).
+ */
+export function authenticate(ctx: Ctx, credential: Credential, rules: CallerRules): Caller {
+  if (credential.kind === 'apiKey') checkApiKeyFormat(credential.apiKey);
+  const last = lastRead(ctx).rows;
+  const known = last && (credential.kind === 'apiKey' ? last.byEmail.get(credential.email) : last.byId.get(credential.userId));
+  if (last !== undefined && known !== undefined) {
+    try {
+      return admit(known, last, credential, rules);
+    } catch {
+      // The rows last read may be out of date: a caller is refused only as they are now.
+    }
+  }
+  const rows = currentRows(ctx);
+  return admit(find(ctx, rows, credential), rows, credential, rules);
+}
+
+/** The caller as of now: the same when the user rows have not changed since, else authenticated again. */
+export function confirm(ctx: Ctx, caller: Caller, rules: CallerRules): Caller {
+  const rows = currentRows(ctx);
+  if (rows.version === caller.version) return caller;
+  return admit(find(ctx, rows, caller.credential), rows, caller.credential, rules);
+}
+
+/**
+ * A user's row by id from the kept rows as of now (read and kept on a miss): checking the version
+ * costs less than reading the row, whose many columns make a wide object.
+ */
+export function userRowById(ctx: Ctx, id: number): UserRow | undefined {
+  const rows = currentRows(ctx);
+  return find(ctx, rows, { kind: 'trusted', userId: id })?.row;
+}
+
+/** How many email spellings are kept (diagnostics and tests: the memory stays bounded). */
+export function rememberedEmails(ctx: Ctx): number {
+  return lastRead(ctx).rows?.byEmail.size ?? 0;
+}
+
+/**
+ * The domain of API emails for the caller's request, kept with the rows it was authenticated
+ * from (GET /users/me answers without reading the organization row).
+ */
+export function callerEmailDomain(ctx: Ctx, caller: Caller, compute: () => string): string {
+  const rows = lastRead(ctx).rows;
+  if (rows === undefined || rows.version !== caller.version) return compute();
+  return (rows.emailDomain ??= compute());
+}
+
+/**
+ * The caller's own avatar URL, kept with their row: the MD5 behind it was 2-3% of
+ * GET /users/me's time under load (`npm run bench -- foundation`).
+ */
+export function callerAvatarUrl(ctx: Ctx, caller: Caller, compute: (email: string) => string): string {
+  const rows = lastRead(ctx).rows;
+  if (rows === undefined || rows.version !== caller.version) return compute(caller.row.email);
+  let url = rows.avatarUrls.get(caller.row);
+  if (url === undefined) {
+    url = compute(caller.row.email);
+    rows.avatarUrls.set(caller.row, url);
+  }
+  return url;
+}
+
+/** The caller a user row authenticates as. */
+export function toActor(row: UserRow): Actor {
+  return {
+    id: row.id,
+    email: row.email,
+    fullName: row.full_name,
+    role: row.role as Role,
+    isBot: row.bot_type !== null,
+    botType: row.bot_type,
+    botOwnerId: row.bot_owner_id,
+  };
+}
