@@ -15,6 +15,7 @@ export const realmRoutes = {
       description: str(maxCodePoints(MAX_REALM_DESCRIPTION_LENGTH)).optional().describe("The organization's description, in Markdown"),
     },
     response: updateRealmAnswerSchema,
-    handler: (ctx, actor, p) => updateRealm(ctx, actor, { name: p.name, description: p.description }),
+    errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    handler: (ctx, { actor }, p) => updateRealm(ctx, actor, p),
   }),
 };

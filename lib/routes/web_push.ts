@@ -15,7 +15,7 @@ export const webPushRoutes = {
     params: {},
     response: webPushKeySchema,
     errors: ['PUSH_SERVICE_NOT_CONFIGURED'],
-    handler: (ctx, actor) => getWebPushKey(ctx, actor),
+    handler: (ctx, { actor }) => getWebPushKey(ctx, actor),
   }),
   subscribe: route({
     method: 'POST',
@@ -29,7 +29,7 @@ export const webPushRoutes = {
     },
     response: noFields,
     errors: ['BAD_REQUEST', 'PUSH_SERVICE_NOT_CONFIGURED'],
-    handler: (ctx, actor, p) => addWebPushSubscription(ctx, actor, { endpoint: p.endpoint, p256dh: p.p256dh, auth: p.auth }),
+    handler: (ctx, { actor }, p) => addWebPushSubscription(ctx, actor, p),
   }),
   unsubscribe: route({
     method: 'DELETE',
@@ -40,6 +40,6 @@ export const webPushRoutes = {
     params: { endpoint: endpoint() },
     response: noFields,
     errors: ['BAD_REQUEST'],
-    handler: (ctx, actor, p) => removeWebPushSubscription(ctx, actor, { endpoint: p.endpoint }),
+    handler: (ctx, { actor }, p) => removeWebPushSubscription(ctx, actor, p),
   }),
 };
