@@ -74,8 +74,12 @@ t.test('the switch is off until turned on; on, Firefox is subscribed with the se
   t.equal(subscription!.key.replace(/=+$/, ''), serverKey, "subscribed with the server's VAPID key");
   t.equal(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope), `${s.url}/`, "the service worker's scope is the client");
 
-  // "The tab closed": no parley page open in the browser any more.
+  // "The tab closed": no parley page open in the browser any more. The unloading page deletes its
+  // event queue, which makes Max idle (Zulip's receiver_is_off_zulip): wait for that before
+  // writing to him, or the message may find him still on line, with nothing to push.
   await page.goto('about:blank');
+  const queues = s.db.prepare('SELECT count(*) FROM event_queue WHERE user_id = ?').pluck();
+  t.ok(await until(() => queues.get(member.user_id) === 0), "the closed tab's event queue is gone");
   await sendDirect(s, mia, [member.user_id], 'Lunch at **noon**?');
   t.ok(await until(() => service.forwarded.some((f) => f.acked !== undefined)), 'the push reached Firefox');
   t.same(service.forwarded.map((f) => f.acked), [100], 'which decrypted it and acknowledged it as delivered');
