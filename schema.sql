@@ -731,3 +731,83 @@ CREATE TABLE IF NOT EXISTS muted_user (
 ) STRICT, WITHOUT ROWID;
 -- Who muted a sender: their copies of its new messages arrive read (lib/domain/message_send.ts).
 CREATE INDEX IF NOT EXISTS muted_user_by_muted ON muted_user (muted_user_id, user_id);
+
+------------------------------------------------------------------------------------------------
+-- Ways in and accounts (lib/accounts/): web sessions, invitations, links sent by email
+------------------------------------------------------------------------------------------------
+
+-- The web client's sessions (lib/accounts/sessions.ts): the browser holds a random token in an
+-- HttpOnly cookie and parley keeps only its SHA-256, looked up on each request the cookie comes
+-- with. A session ends by losing its row: sign-out, revocation in settings, the account's
+-- deactivation, a password change (the other sessions) or reset (all of them), its expiry.
+CREATE TABLE IF NOT EXISTS web_session (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  token_hash BLOB NOT NULL UNIQUE,
+  created_at INTEGER NOT NULL,
+  -- Brought forward at most once a minute by the requests that use it.
+  last_used_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  -- The browser that signed in, as it named itself (shown in the list of sessions).
+  user_agent TEXT NOT NULL DEFAULT ''
+) STRICT;
+-- A user's sessions: listing them, ending them all.
+CREATE INDEX IF NOT EXISTS web_session_by_user ON web_session (user_id);
+
+-- Invitations (Zulip's PreregistrationUser with a referrer, and MultiuseInvite): an email
+-- invitation names its address; a reusable link (multiuse) has none and is never used up.
+CREATE TABLE IF NOT EXISTS invitation (
+  id INTEGER PRIMARY KEY,
+  email TEXT COLLATE NOCASE,
+  invited_by INTEGER NOT NULL REFERENCES user(id),
+  invited_as INTEGER NOT NULL CHECK (invited_as IN (100, 200, 300, 400, 600)),
+  include_realm_default_subscriptions INTEGER NOT NULL CHECK (include_realm_default_subscriptions IN (0, 1)),
+  notify_referrer_on_join INTEGER NOT NULL CHECK (notify_referrer_on_join IN (0, 1)),
+  created_at INTEGER NOT NULL,
+  -- NULL: never expires.
+  expires_at INTEGER,
+  -- 0 pending, 1 used (the account was made), 2 revoked (by its referrer or an administrator,
+  -- or because the address joined through another invitation).
+  status INTEGER NOT NULL DEFAULT 0 CHECK (status IN (0, 1, 2)),
+  created_user_id INTEGER REFERENCES user(id)
+) STRICT;
+-- The pending invitations of an address (revoked when it joins).
+CREATE INDEX IF NOT EXISTS invitation_by_email ON invitation (email) WHERE email IS NOT NULL;
+-- The invitations sent in the last day (the organization's daily limit).
+CREATE INDEX IF NOT EXISTS invitation_by_created ON invitation (created_at);
+
+-- The channels an invitation's account joins.
+CREATE TABLE IF NOT EXISTS invitation_stream (
+  invitation_id INTEGER NOT NULL REFERENCES invitation(id),
+  stream_id INTEGER NOT NULL REFERENCES stream(id),
+  PRIMARY KEY (invitation_id, stream_id)
+) STRICT, WITHOUT ROWID;
+
+-- Links sent by email (Zulip's Confirmation): an invitation's, a reusable invitation link's, a
+-- sign-up's address confirmation, a password reset's, a new email address's. The link carries a
+-- random key; only its SHA-256 is kept, so a link cannot be rebuilt from the database. A request
+-- that sent no link (a password reset for an address without an account) keeps a row without a
+-- key: the rows of the last day are what the per-address, per-account and per-client-address
+-- limits count (lib/accounts/links.ts), and older spent ones are removed as new ones come.
+CREATE TABLE IF NOT EXISTS confirmation (
+  id INTEGER PRIMARY KEY,
+  key_hash BLOB UNIQUE,
+  kind TEXT NOT NULL CHECK (kind IN ('invitation', 'multiuse_invite', 'registration', 'password_reset', 'email_change')),
+  -- The address the link was sent to (the new one for an email change); '' for a reusable link.
+  email TEXT NOT NULL COLLATE NOCASE,
+  invitation_id INTEGER REFERENCES invitation(id),
+  -- The account a reset or email change is for.
+  user_id INTEGER REFERENCES user(id),
+  -- The client address that asked (public requests), '' otherwise.
+  ip TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  -- NULL: never expires (an invitation made so).
+  expires_at INTEGER,
+  -- Set when a single-use link is followed, or when it is replaced or revoked.
+  used_at INTEGER
+) STRICT;
+-- Requests per address and kind (the limits); an invitation's links; a user's resets and changes.
+CREATE INDEX IF NOT EXISTS confirmation_by_email ON confirmation (email, kind, created_at);
+CREATE INDEX IF NOT EXISTS confirmation_by_invitation ON confirmation (invitation_id) WHERE invitation_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS confirmation_by_user ON confirmation (user_id, kind) WHERE user_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS confirmation_by_ip ON confirmation (ip, created_at) WHERE ip <> '';

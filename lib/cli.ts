@@ -27,6 +27,7 @@ Usage:
   parley user deactivate --db FILE --email E
   parley user reactivate --db FILE --email E
   parley user regenerate-api-key --db FILE --email E
+  parley user set-password --db FILE --email E (--password P | --password-file FILE)
   parley --help
 
 serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on http://HOST:PORT/ (defaults: ${SERVE_DEFAULTS.db}, ${SERVE_DEFAULTS.port},
@@ -40,6 +41,7 @@ user add   Adds a user or bot; the last line of output is JSON {"email","api_key
 user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
 user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
 user regenerate-api-key   Prints a new API key for a user or bot; the old one stops working.
+user set-password   Sets a user's password (never printed); their web sessions end.
 
 --smtp-url  Where emails leave (missed-message notifications): smtp://user:pass@host:port, or
            smtps:// for TLS from the start; without it email is off. --email-from sets their From.
@@ -55,7 +57,7 @@ Passwords have at least 6 characters.
 Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
 PARLEY_TRUST_PROXY, PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY,
 PARLEY_PUSH_TIMEOUT_MS, PARLEY_SMTP_URL, PARLEY_EMAIL_FROM, PARLEY_EMAIL_BATCHING_SECONDS (the
-default email batching period), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add).
+default email batching period), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add, user set-password).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 

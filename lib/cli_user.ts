@@ -1,4 +1,4 @@
-// The `parley user` subcommands: add, deactivate, reactivate, regenerate-api-key. Each opens the
+// The `parley user` subcommands: add, deactivate, reactivate, regenerate-api-key, set-password. Each opens the
 // database, acts without permission checks (whoever can open the file owns the organization), and
 // answers with exit code 0, 1 for a refusal (`parley: <message>` on stderr) or 2 for bad arguments.
 import { openChat, parse, required, secret, UsageError, type Io } from './cli_args.js';
@@ -69,6 +69,33 @@ async function onAccount(args: string[], io: Io, act: (admin: Admin, target: Non
   }
 }
 
+/**
+ * set-password: a person's new password from --password, --password-file or PARLEY_PASSWORD
+ * (required), never echoed; their web sessions end, their API key stays.
+ */
+async function setPasswordCommand(args: string[], io: Io): Promise<number> {
+  const v = parse(args, { db: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, 'password-file': { type: 'string' } });
+  const file = required(v, 'db');
+  const email = required(v, 'email');
+  const password = secret(v, io, 'password', PASSWORD_ENV)?.value;
+  if (password === undefined) throw new UsageError(`--password, --password-file or ${PASSWORD_ENV} is required`);
+  const { db, chat } = await openChat(file);
+  try {
+    const target = account(chat.admin, email, io);
+    if (!target) return 1;
+    if (target.is_bot) {
+      io.err(`parley: ${target.email} is a bot: bots have no password`);
+      return 1;
+    }
+    await chat.admin.setPassword(target.user_id, password);
+    io.out(`Set the password of ${target.email}; its web sessions have ended.`);
+    return 0;
+  } finally {
+    await chat.close();
+    db.close();
+  }
+}
+
 export async function userCommand(subcommand: string, args: string[], io: Io): Promise<number> {
   switch (subcommand) {
     case 'add':
@@ -86,6 +113,8 @@ export async function userCommand(subcommand: string, args: string[], io: Io): P
         admin.reactivateUser(target.user_id);
         io.out(`Reactivated ${target.email}.`);
       });
+    case 'set-password':
+      return setPasswordCommand(args, io);
     case 'regenerate-api-key':
       // Only the key on stdout: `KEY=$(parley user regenerate-api-key ...)`.
       return onAccount(args, io, (admin, target) => io.out(admin.regenerateApiKey(target.user_id)));

@@ -1,6 +1,7 @@
 // The context every domain function receives: the store, the injected clock, random source and
 // logger, the resolved options, the event hub, and `tx`, the one way to run a write transaction.
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Database } from './store/db.js';
 import { Store } from './store/db.js';
 import { selectCacheVersion, type CacheName } from './store/cache_version.js';
@@ -12,6 +13,7 @@ import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
 import type { EmailOptions } from './mail/mailer.js';
+import type { AccountOptions } from './accounts/options.js';
 import type { ChatNotification } from './notifications/notification.js';
 
 export interface PushOptions {
@@ -94,6 +96,12 @@ export interface WebPushOptions {
   allowPrivateAddresses?: boolean;
 }
 
+/**
+ * Who the embedding application's `authenticate` hook says a request comes from: a user id, `{
+ * userId, bot: true }` for a bot (a bot's id alone is refused), or nothing.
+ */
+export type HostSignIn = number | { userId: number; bot?: boolean | undefined } | null | undefined;
+
 export interface ChatOptions {
   /** Current time in milliseconds since the epoch. */
   clock?: () => number;
@@ -153,6 +161,17 @@ export interface ChatOptions {
    * false turns it off (GET /web_push/key answers PUSH_SERVICE_NOT_CONFIGURED).
    */
   webPush?: WebPushOptions | false;
+  /**
+   * The embedding application's own sign-in (docs/accounts.md): maps a request (its session
+   * cookie, a header) to a parley user, or to nothing. Every route accepts a request it names an
+   * active user for, exactly as it would that user's API key (rate limits, deactivation and roles
+   * apply), and parley's web client opens signed in. It is asked only for a request without an
+   * Authorization header or a parley session; nothing named falls back to HTTP Basic (a 401).
+   * May answer a promise (a session store): only requests that reach it wait.
+   */
+  authenticate?: (request: IncomingMessage) => HostSignIn | Promise<HostSignIn>;
+  /** Who may join and who may bring others in (lib/accounts/options.ts, docs/accounts.md). */
+  accounts?: AccountOptions | undefined;
 }
 
 export interface Ctx {

@@ -14,10 +14,13 @@ export const ERROR_CODES = {
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
+  INVITATION_FAILED: 400,
+  INVALID_CONFIRMATION_LINK: 400,
   UNAUTHORIZED: 401,
   AUTHENTICATION_FAILED: 401,
   USER_DEACTIVATED: 401,
   ADMIN_ACTION_REQUIRED: 403,
+  CSRF_FAILED: 403,
   INVALID_IMAGE_PROXY_URL: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
@@ -107,6 +110,15 @@ export function mustBeAdmin(): ApiError {
 /** Zulip's OrganizationOwnerRequiredError (same code as the administrator one). */
 export function mustBeOwner(): ApiError {
   return new ApiError('UNAUTHORIZED_PRINCIPAL', 'Must be an organization owner');
+}
+
+/** Zulip's RateLimitedError: 429 with the seconds to wait, in the body and in Retry-After. */
+export function rateLimitHit(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
+  const retryAfter = Math.max(0.001, Math.round(retryAfterSeconds * 1000) / 1000);
+  return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', {
+    extra: { 'retry-after': retryAfter },
+    headers: { ...headers, 'Retry-After': String(Math.ceil(retryAfter)) },
+  });
 }
 
 /** Seconds a client waits before retrying a request the database was too busy for. */

@@ -16,6 +16,9 @@ import { roleByName } from './domain/roles.js';
 import { ORGANIZATION_EXISTS, addUser, defaultFullName, type Credentials } from './domain/users.js';
 import { deactivate, reactivate } from './domain/user_activation.js';
 import { rotateApiKey } from './domain/api_keys.js';
+import { sendPasswordReset, setPassword } from './accounts/passwords.js';
+import { checkAccountOptions } from './accounts/permissions.js';
+import { ACCOUNT_PAGES } from './accounts/links.js';
 import { EventHub } from './events/hub.js';
 import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
@@ -35,8 +38,9 @@ import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, WebPushOptions } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, WebPushOptions, HostSignIn } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
+export type { AccountOptions, RoleGroup } from './accounts/options.js';
 export type { ChatNotification } from './notifications/notification.js';
 export type { NotificationTrigger } from './notifications/triggers.js';
 export type { Logger } from './logger.js';
@@ -105,6 +109,10 @@ export interface ChatServer {
     reactivateUser(userId: number): void;
     /** A new API key for a user or bot; the old one stops working at once. */
     regenerateApiKey(userId: number): string;
+    /** Sets a person's password (bots have none); their web sessions end, their API key stays. */
+    setPassword(userId: number, password: string): Promise<void>;
+    /** Emails an active person a password reset link (needs options.email). */
+    sendPasswordReset(userId: number): void;
     /** The account with this email (as stored), if any. */
     userByEmail(email: string): { user_id: number; email: string; is_bot: boolean; is_active: boolean } | undefined;
     hasUsers(): boolean;
@@ -123,6 +131,7 @@ export interface ChatServer {
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
   // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
   // adapter.
+  checkAccountOptions(options.accounts);
   const db = compatibleDatabase(database);
   const clientAddress = clientAddressResolver(options.trustProxy);
   prepareDatabase(db, { synchronous: options.synchronous, busyTimeoutMs: options.busyTimeoutMs });
@@ -146,7 +155,10 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
-    authenticate: (req, route) => authenticate(ctx, credentialOf(req, route.waysIn), route),
+    authenticate: (req, route) => {
+      const credential = credentialOf(ctx, req, route.waysIn);
+      return credential instanceof Promise ? credential.then((found) => authenticate(ctx, found, route)) : authenticate(ctx, credential, route);
+    },
     callerId: (caller) => caller.actor.id,
     precheck: runner.precheck,
     run: runner.run,
@@ -197,6 +209,8 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     deactivateUser: (userId) => deactivate(ctx, userId),
     reactivateUser: (userId) => reactivate(ctx, userId, null),
     regenerateApiKey: (userId) => rotateApiKey(ctx, userId),
+    setPassword: (userId, password) => setPassword(ctx, userId, password),
+    sendPasswordReset: (userId) => sendPasswordReset(ctx, userId),
     userByEmail(email) {
       const row = selectUserByEmail(ctx.store, email.trim());
       return row && { user_id: row.id, email: row.email, is_bot: row.bot_type !== null, is_active: row.is_active === 1 };
@@ -245,7 +259,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 /** The API handler, behind the web client's files when they are enabled. */
 function withWebClient(handler: RequestListener, option: ChatOptions['webClient']): RequestListener {
   if (option === undefined || option === false) return handler;
-  const files = webClientFiles(option === true ? undefined : option.dir);
+  const files = webClientFiles(option === true ? undefined : option.dir, ACCOUNT_PAGES);
   return (req, res, next) => {
     if (!files(req, res)) handler(req, res, next);
   };

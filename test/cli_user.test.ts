@@ -1,7 +1,8 @@
-// `parley user deactivate | reactivate | regenerate-api-key` as a child process: a user's bots go
-// with them and their keys stop working; a bot whose owner is deactivated is not reactivated; a
-// rotated key is the only stdout line; unknown emails exit 1, missing flags 2.
-import { mkdtempSync, rmSync } from 'node:fs';
+// `parley user deactivate | reactivate | regenerate-api-key | set-password` as a child process: a
+// user's bots go with them and their keys stop working; a bot whose owner is deactivated is not
+// reactivated; a rotated key is the only stdout line; a password is set from a file or the
+// environment and never printed; unknown emails exit 1, missing flags 2.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
@@ -72,6 +73,42 @@ t.test('regenerate-api-key: the new key is the only stdout line, and the old one
     t.equal(await keyWorks(account.email, account.api_key), 'Invalid API key', 'the old key');
     t.equal(await keyWorks(account.email, key), 'ok', 'the new key');
   }
+});
+
+/** Whether a password signs `email` in on the file (POST /fetch_api_key in-process): 'ok' or the error. */
+async function passwordWorks(email: string, password: string): Promise<string> {
+  const db = new Database(file);
+  const reader = createChatServer(db, { logger: silentLogger });
+  try {
+    await reader.api.server.fetchApiKey(null, { username: email, password });
+    return 'ok';
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    await reader.close();
+    db.close();
+  }
+}
+
+t.test('set-password: from --password-file or PARLEY_PASSWORD, never printed; a bot has none; one source is required', async (t) => {
+  const owner = 'boss@example.com';
+  const secretFile = join(dir, 'new-password');
+  writeFileSync(secretFile, 'file-password-123\n');
+  const fromFile = await run('set-password', '--email', owner, '--password-file', secretFile);
+  t.same([fromFile.code, fromFile.stdout, fromFile.stderr], [0, 'Set the password of boss@example.com; its web sessions have ended.\n', '']);
+  t.equal(await passwordWorks(owner, 'file-password-123'), 'ok');
+  const fromEnv = await runParley(['user', 'set-password', '--db', file, '--email', owner], { PARLEY_PASSWORD: 'env-password-456' });
+  t.equal(fromEnv.code, 0);
+  t.notOk((fromEnv.stdout + fromEnv.stderr).includes('env-password-456'), 'the password is not echoed');
+  t.equal(await passwordWorks(owner, 'env-password-456'), 'ok');
+  t.equal(await passwordWorks(owner, 'file-password-123'), 'Your username or password is incorrect', 'the previous one stops');
+  const weak = await run('set-password', '--email', owner, '--password', 'short');
+  t.same([weak.code, weak.stderr], [1, 'parley: The password is too weak.\n']);
+  const botRun = await run('set-password', '--email', 'helper-bot@example.com', '--password', 'long-enough');
+  t.same([botRun.code, botRun.stderr], [1, 'parley: helper-bot@example.com is a bot: bots have no password\n']);
+  const none = await run('set-password', '--email', owner);
+  t.equal(none.code, 2);
+  t.match(none.stderr, /--password, --password-file or PARLEY_PASSWORD is required/);
 });
 
 t.test('an unknown email exits 1; a missing --email or an unknown subcommand exits 2', async (t) => {

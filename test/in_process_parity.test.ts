@@ -40,12 +40,15 @@ function replayableRandom() {
 }
 
 const replay = replayableRandom();
-const { s, bouncer } = await pushWorld(t, { push: { retryDelaysMs: [1] }, chat: { imageProxy: { fetch: pngEverywhere }, clock: () => NOW } });
+// Email to a sink and no per-client-address limit, as the permission matrix's world.
+const accountOptions = { email: { send: async () => undefined }, accounts: { emailsPerClientAddressPerDay: 0 } };
+const { s, bouncer } = await pushWorld(t, { push: { retryDelaysMs: [1] }, chat: { imageProxy: { fetch: pngEverywhere }, clock: () => NOW, ...accountOptions } });
 const chatOptions = {
   logger: silentLogger,
   clock: () => NOW,
   random: replay.random,
   imageProxy: { fetch: pngEverywhere },
+  ...accountOptions,
   push: { bouncerUrl: bouncer.url, serverId: bouncer.serverId, serverKey: bouncer.serverKey, retryDelaysMs: [1], timeoutMs: 2000 },
 };
 const env = await matrixEnv(s, bouncer, 'parity');

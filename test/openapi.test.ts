@@ -8,7 +8,7 @@ import { ERROR_CODES, ZULIP_VERSION, type ErrorCode } from '../lib/index.js';
 import { buildOpenApi, openApiPath } from '../lib/routes/openapi_document.js';
 import { allRoutes, routeGroups } from '../lib/routes/index.js';
 import type { RouteDef } from '../lib/routes/route.js';
-import { CORE_GROUPS, FEATURE_GROUPS } from './conformance.js';
+import { ACCOUNT_GROUPS, CORE_GROUPS, FEATURE_GROUPS } from './conformance.js';
 import { startServer } from './helpers.js';
 
 type Json = Record<string, any>;
@@ -128,7 +128,7 @@ t.test('success: the envelope and the route\'s fields in one schema; raw answers
 });
 
 t.test('the conformance tests cover every route group', async (t) => {
-  t.same([...CORE_GROUPS, ...FEATURE_GROUPS].sort(), Object.keys(routeGroups).sort());
+  t.same([...CORE_GROUPS, ...FEATURE_GROUPS, ...ACCOUNT_GROUPS].sort(), Object.keys(routeGroups).sort());
 });
 
 t.test("no route's answer has a field named result or msg: the success envelope writes those (lib/http/respond.ts)", async (t) => {

@@ -9,6 +9,7 @@ import { activeDevice } from './push_helpers.js';
 import { IMAGES, uploadEmoji } from './user_status_helpers.js';
 import { emojiDataUrl } from '../lib/domain/emoji_data.js';
 import { CHANNEL_MATRIX } from './permission_matrix_channels.js';
+import { ACCOUNT_MATRIX } from './permission_matrix_accounts.js';
 import { contextOf } from '../lib/context.js';
 
 export const ROLES = ['owner', 'admin', 'moderator', 'member', 'guest', 'bot'] as const;
@@ -185,6 +186,7 @@ export const MATRIX: Record<string, MatrixEntry> = {
   },
   'GET /users/me/:stream_id/topics': { request: (env) => ({ path: `/users/me/${env.channel.id}/topics` }), expect: but({ guest: bad('Invalid channel ID') }) },
   ...CHANNEL_MATRIX,
+  ...ACCOUNT_MATRIX,
   'POST /user_groups/create': {
     request: (env, caller) => ({ path: '/user_groups/create', params: { name: env.unique('group'), description: 'd', members: [caller.user_id] } }),
     expect: but({ guest: NO_GUESTS, bot: NO_BOTS }),

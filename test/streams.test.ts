@@ -71,22 +71,42 @@ t.test('guests may not use POST /users/me/subscriptions, checked before the para
   );
 });
 
-t.test('subscribing others to an existing channel is for administrators; a new channel is its creator\'s', async (t) => {
-  const { s, admin, member, other } = await world(t);
+t.test("subscribing others to an existing channel is for Zulip's can_add_subscribers_group (members by default); a new channel is its creator's", async (t) => {
+  const { s, admin, member, other, guest } = await world(t);
   ok(t, await subscribe(s, member, ['existing']));
+  const byMember = ok(t, await subscribe(s, member, ['existing'], { principals: [other.user_id] }));
+  t.same(byMember.subscribed, { [other.user_id]: ['existing'] }, 'members may');
+  ok(t, await subscribe(s, admin, ['existing'], { principals: [guest.user_id] }));
   await bothFail(
     t,
-    () => subscribe(s, member, ['existing'], { principals: [other.user_id] }),
-    () => s.chat.api.streams.subscribe(member.user_id, { subscriptions: [{ name: 'existing' }], principals: [other.user_id] }),
-    bad('Insufficient permission'),
+    () => subscribe(s, guest, ['existing'], { principals: [admin.user_id] }),
+    () => s.chat.api.streams.subscribe(guest.user_id, { subscriptions: [{ name: 'existing' }], principals: [admin.user_id] }),
+    bad('Not allowed for guest users'),
   );
-  t.notOk(isSubscribed(s, other, 'existing'));
-  const byAdmin = ok(t, await subscribe(s, admin, ['existing'], { principals: [other.email] }));
-  t.same(byAdmin.subscribed, { [other.user_id]: ['existing'] }, 'principals by email; keys are user ids');
+  const byAdmin = ok(t, await subscribe(s, admin, ['second'], { principals: [other.email] }));
+  t.same(byAdmin.subscribed, { [other.user_id]: ['second'] }, 'principals by email; keys are user ids');
   const created = ok(t, await subscribe(s, member, ['fresh'], { principals: [member.user_id, other.user_id] }));
   t.same(created.subscribed, { [member.user_id]: ['fresh'], [other.user_id]: ['fresh'] });
   const self = ok(t, await subscribe(s, member, ['existing'], { principals: [member.user_id] }));
   t.same(self.already_subscribed, { [member.user_id]: ['existing'] }, 'naming only oneself is not subscribing others');
+});
+
+t.test('options.accounts.whoMayAddSubscribers narrows who may subscribe others; administrators always may', async (t) => {
+  const s = await startServer({ accounts: { whoMayAddSubscribers: 'role:moderators' } });
+  t.teardown(() => s.close());
+  const member = await s.user('member');
+  const other = await s.user('member');
+  const moderator = await s.user('moderator');
+  ok(t, await subscribe(s, member, ['existing']));
+  isError(t, await subscribe(s, member, ['existing'], { principals: [other.user_id] }), bad('Insufficient permission'));
+  t.notOk(isSubscribed(s, other, 'existing'));
+  ok(t, await subscribe(s, moderator, ['existing'], { principals: [other.user_id] }));
+  const nobody = await startServer({ accounts: { whoMayAddSubscribers: 'role:nobody' } });
+  t.teardown(() => nobody.close());
+  const admin = await nobody.user('admin');
+  const someone = await nobody.user('member');
+  await subscribe(nobody, nobody.owner, ['existing']);
+  ok(t, await subscribe(nobody, admin, ['existing'], { principals: [someone.user_id] }));
 });
 
 t.test('principals must exist and be active: No such user, User is deactivated; nothing is created', async (t) => {

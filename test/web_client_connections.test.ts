@@ -12,7 +12,7 @@ import { startServer, until, type TestServer, type TestUser } from './helpers.js
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const window: any, sessionStorage: any;
+declare const window: any;
 
 let s: TestServer;
 let browser: TestBrowser;
@@ -65,6 +65,7 @@ t.test('the requests the boot script starts before the bundle runs are each made
     await page.goto(`${s.url}/?again#channel/${streamId}`);
     await page.waitForSelector('.messages[data-loaded] .message');
   });
+  t.equal(onChannel.filter((r) => r === 'GET /users/me').length, 1, 'whether it is signed in is asked once');
   t.equal(onChannel.filter((r) => r === 'GET /messages').length, 1, "a channel's first page is asked for once");
   t.equal(onChannel.filter((r) => r === 'POST /register').length, 1, 'the queue is registered once');
 
@@ -77,12 +78,13 @@ t.test('the requests the boot script starts before the bundle runs are each made
   t.equal(onDm.filter((r) => r === 'GET /messages').length, 1, "a direct message view's first page is asked for once");
   t.equal(onDm.filter((r) => r === 'POST /register').length, 1, 'the queue is registered once');
 
-  await page.evaluate(() => sessionStorage.clear());
+  // Signed out: the browser has no session cookie.
+  await page.deleteCookie(...(await page.cookies()));
   const signedOut = await apiRequests(page, async () => {
     await page.goto(`${s.url}/?out#channel/${streamId}`);
     await page.waitForSelector('form.login-card');
   });
-  t.same(signedOut, ['GET /server_settings'], 'signed out, the page asks for the server settings only');
+  t.same(signedOut.sort(), ['GET /server_settings', 'GET /users/me'], 'signed out, the page asks whether it is signed in and for the server settings, nothing more');
   await page.close();
 });
 

@@ -112,3 +112,49 @@ t.test('mounted as middleware: the files answer, other paths go to next()', asyn
   t.match(await (await fetch(base + '/chat/sw.js')).text(), /push/, 'the service worker under the mount too');
   t.equal(await (await fetch(base + '/chat/elsewhere')).text(), 'host app fallback');
 });
+
+t.test("the account pages' paths answer with the page and a <base> back to the client's root", async (t) => {
+  const s = await startServer({ webClient: { dir: built } });
+  t.teardown(() => s.close());
+  const cases: [string, string][] = [
+    ['/register', './'],
+    ['/join/abc', '../'],
+    ['/join/abc/', '../../'],
+    ['/accounts/do_confirm/abc', '../../'],
+    ['/accounts/password/reset', '../../'],
+    ['/accounts/password/reset/abc', '../../../'],
+    ['/accounts/confirm_new_email/abc', '../../'],
+  ];
+  for (const [path, base] of cases) {
+    const page = await fetch(s.url + path);
+    t.equal(page.status, 200, path);
+    t.equal(page.headers.get('content-security-policy'), WEB_CLIENT_CSP);
+    const html = await page.text();
+    t.ok(html.startsWith(`<!doctype html><base href="${base}">`), `${path}: base ${base}, before the page's files`);
+    t.equal(new URL(base, s.url + path).pathname, '/', `${path}: the base is the root`);
+  }
+  t.match(WEB_CLIENT_CSP, /base-uri 'self'/);
+  for (const path of ['/join', '/join/', '/accounts/do_confirm/', '/accounts/other/abc']) {
+    t.equal((await fetch(s.url + path)).status, 404, `${path} is no page`);
+  }
+  t.equal((await fetch(s.url + '/join/abc', { method: 'POST' })).status, 404, 'only GET and HEAD');
+});
+
+t.test('mounted by Express at /chat, /chat is sent to /chat/', async (t) => {
+  const { default: express } = await import('express');
+  const chat = createChatServer(new Database(':memory:'), { logger: silentLogger, webClient: { dir: built } });
+  const app = express();
+  app.use('/chat', chat.handler);
+  const server = await new Promise<http.Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  t.teardown(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await chat.close();
+  });
+  const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const redirect = await fetch(base + '/chat?x=1', { redirect: 'manual' });
+  t.same([redirect.status, redirect.headers.get('location')], [301, '/chat/?x=1']);
+  t.equal((await fetch(base + '/chat/')).status, 200);
+  t.match(await (await fetch(base + '/chat/join/abc')).text(), /<base href="\.\.\/">/);
+});

@@ -36,18 +36,27 @@ export function refusal(row: UserRow, rules: CallerRules): string | undefined {
   return undefined;
 }
 
-/** POST /fetch_api_key. */
-export async function fetchApiKey(
-  ctx: Ctx,
-  input: { username: string; password: string },
-): Promise<{ api_key: string; email: string; user_id: number }> {
-  const user = selectUserByEmail(ctx.store, input.username.trim());
-  const ok = await verifyPassword(input.password, user?.password_hash ?? null, () =>
+/**
+ * The account an email and password sign in as (POST /fetch_api_key, the web client's POST
+ * /sessions): Zulip's answers for a wrong pair and for a deactivated account.
+ */
+export async function passwordAccount(ctx: Ctx, username: string, password: string): Promise<UserRow> {
+  const user = selectUserByEmail(ctx.store, username.trim());
+  const ok = await verifyPassword(password, user?.password_hash ?? null, () =>
     ctx.logger.warn('unusable password hash: the account cannot log in with a password until one is set again', { user_id: user?.id }),
   );
   if (!user || !ok) {
     throw new ApiError('AUTHENTICATION_FAILED', 'Your username or password is incorrect');
   }
   if (user.is_active !== 1) throw new ApiError('USER_DEACTIVATED', 'Account is deactivated');
+  return user;
+}
+
+/** POST /fetch_api_key. */
+export async function fetchApiKey(
+  ctx: Ctx,
+  input: { username: string; password: string },
+): Promise<{ api_key: string; email: string; user_id: number }> {
+  const user = await passwordAccount(ctx, input.username, input.password);
   return { api_key: user.api_key, email: user.email, user_id: user.id };
 }

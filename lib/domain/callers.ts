@@ -15,7 +15,14 @@ export type Credential =
   /** Zulip's email and API key: HTTP Basic (Zulip's validate_api_key). */
   | { readonly kind: 'apiKey'; readonly email: string; readonly apiKey: string }
   /** A user the host application vouches for: the in-process API. */
-  | { readonly kind: 'trusted'; readonly userId: number };
+  | { readonly kind: 'trusted'; readonly userId: number }
+  /** The web client's session cookie (lib/accounts/sessions.ts), already found unexpired: its user and row id. */
+  | { readonly kind: 'session'; readonly userId: number; readonly sessionId: number }
+  /**
+   * The embedding application's `authenticate(request)` hook (options.authenticate): the user it
+   * names, and whether it meant a bot (a bot is refused unless it did).
+   */
+  | { readonly kind: 'host'; readonly userId: number; readonly bot: boolean };
 
 export interface Caller {
   /** Who is calling, as domain functions take it; one frozen object per user row. */
@@ -53,6 +60,9 @@ class UserRows {
 
 const MAX_CACHED_USERS = 10_000;
 
+/** A way in that names a user id which is not (or, for the host's hook, not meant to be) an account. */
+const NOT_AN_ACCOUNT = 'Not logged in: API authentication or user session required';
+
 /** The rows this process last read, per server. */
 const LAST = Symbol('parley.lastUserRows');
 const lastRead = (ctx: Ctx): { rows: UserRows | undefined } => ctx.once(LAST, () => ({ rows: undefined }));
@@ -88,7 +98,10 @@ function find(ctx: Ctx, rows: UserRows, credential: Credential): Known | undefin
 /** The caller `known` is, if the credential and the account rules let it pass; throws the 401 otherwise. */
 function admit(known: Known | undefined, rows: UserRows, credential: Credential, rules: CallerRules): Caller {
   if (credential.kind === 'apiKey') checkApiKey(credential.apiKey, known?.row);
-  if (known === undefined) throw unauthorized('Invalid API key');
+  if (credential.kind === 'host' && (known === undefined || (known.row.bot_type !== null && !credential.bot))) {
+    throw unauthorized(NOT_AN_ACCOUNT);
+  }
+  if (known === undefined) throw unauthorized(credential.kind === 'session' ? NOT_AN_ACCOUNT : 'Invalid API key');
   const refused = refusal(known.row, rules);
   if (refused !== undefined) throw unauthorized(refused);
   return { actor: known.actor, row: known.row, version: rows.version, credential };

@@ -12,6 +12,7 @@ import { userEventSchemas } from './user_dicts.js';
 import { userSettingsEventSchemas } from './user_setting_types.js';
 import { messageEventSchemas } from './message_event_dicts.js';
 import { queueEventSchemas } from './queue_dicts.js';
+import { accountEventSchemas } from '../accounts/invite_dicts.js';
 
 // Each area's events, as one `as const` list exported by the module that defines them.
 export const zulipEventSchema = z.union([
@@ -27,6 +28,8 @@ export const zulipEventSchema = z.union([
   ...messageEventSchemas,
   // drafts, navigation views, attachments, devices, queues (heartbeat)
   ...queueEventSchemas,
+  // invitations
+  ...accountEventSchemas,
 ]);
 
 /** An event as the domain appends it: `type` plus Zulip's payload. */

@@ -51,6 +51,10 @@ export const realmStateSchema = z.object({
   realm_bot_domain: z.string(),
   realm_push_notifications_enabled: z.boolean(),
   realm_presence_disabled: z.boolean(),
+  /** options.accounts.inviteRequired (fixed while the server runs: no event changes it). */
+  realm_invite_required: z.boolean(),
+  /** Whether options.accounts.emailDomains restricts new accounts' addresses. */
+  realm_emails_restricted_to_domains: z.boolean(),
   realm_wildcard_mention_policy: z.int(),
   realm_waiting_period_threshold: z.int(),
   realm_enable_read_receipts: z.boolean(),

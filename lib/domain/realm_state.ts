@@ -51,6 +51,8 @@ export function fetchRealmState(ctx: Ctx, actor: Actor, _options: StateOptions):
     realm_bot_domain: botDomain(realm),
     realm_push_notifications_enabled: pushNotificationsEnabled(ctx, realm),
     realm_presence_disabled: false,
+    realm_invite_required: ctx.options.accounts?.inviteRequired !== false,
+    realm_emails_restricted_to_domains: (ctx.options.accounts?.emailDomains ?? []).length > 0,
     // parley's rules, as Zulip's settings: anyone may mention everyone, there is no waiting period
     // for full membership, no read receipts; administrators delete any message, everyone their
     // own for a while (lib/domain/message_delete.ts); the empty topic is allowed.

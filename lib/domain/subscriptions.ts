@@ -28,6 +28,7 @@ import { emit } from './event_types.js';
 import { renderStreamDescription } from './streams.js';
 import { byName, streamDict, streamNameProblem, subscriptionDict, subscriptionSchema } from './stream_dicts.js';
 import { isAdmin, type Actor } from './roles.js';
+import { mayAddSubscribers } from '../accounts/permissions.js';
 
 export interface NewSubscription {
   name: string;
@@ -116,9 +117,10 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
       throw badRequest(`Unable to access channel (${unauthorized[0]!.name}).`);
     }
     const authorized = existing.filter((stream) => !unauthorized.includes(stream));
-    // Subscribing others to an existing channel is for administrators; a channel's creator may
-    // subscribe others to it in the same request (Zulip lets channel administrators do so).
-    if (subscribingOthers && !isAdmin(actor) && authorized.length > 0) throw badRequest('Insufficient permission');
+    // Subscribing others to an existing channel is for Zulip's can_add_subscribers_group
+    // (options.accounts.whoMayAddSubscribers: members by default) and administrators; a channel's
+    // creator may subscribe others to it in the same request (Zulip lets channel administrators do so).
+    if (subscribingOthers && !mayAddSubscribers(ctx, actor) && authorized.length > 0) throw badRequest('Insufficient permission');
 
     const inviteOnly = input.inviteOnly ?? false;
     const historyPublic = inviteOnly ? (input.historyPublicToSubscribers ?? false) : true;
@@ -136,47 +138,61 @@ export function addSubscriptions(ctx: Ctx, actor: Actor, input: SubscribeInput):
     });
 
     const targets = subscribingOthers ? resolvePrincipals(ctx, actor, principals) : [{ id: actor.id }];
-    const subscribed: SubscribeAnswer['subscribed'] = {};
-    const alreadySubscribed: SubscribeAnswer['already_subscribed'] = {};
-    // One read per user of what they are and were subscribed to, not one per (user, channel).
-    const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
-    const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
-    const roleUsers = usersWithRoleAtMost(ctx);
-    const events = new SubscribeEvents();
-    const oneNewSubscriber = new Map<number, number>();
-    const createdIds = new Set(created.map((stream) => stream.id));
-    for (const stream of [...authorized, ...created]) {
-      const isNew = createdIds.has(stream.id);
-      const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream, undefined, roleUsers);
-      const added: number[] = [];
-      for (const target of targets) {
-        if (current.get(target.id)!.has(stream.id)) {
-          (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
-          continue;
-        }
-        insertSubscription(ctx.store, target.id, stream.id, ctx.now(), former.get(target.id)!.has(stream.id));
-        (subscribed[String(target.id)] ??= []).push(stream.name);
-        added.push(target.id);
-        events.subscribed(target.id, stream);
-      }
-      if (added.length === 0) continue;
-      oneNewSubscriber.set(stream.id, added[0]!);
-      const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
-      const after = streamViewerIds(ctx, stream, subscribers, roleUsers);
-      const gained = [...after].filter((id) => !before.has(id));
-      // Every target is an active user (resolvePrincipals), so each counts among `subscribers`.
-      if (gained.length > 0) events.streamCreated(gained, streamDict(stream, subscribers.length - added.length));
-      events.peersAdded(after, stream.id, added);
-    }
-    // A new subscription row holds the column defaults, so its dict is the same for every user.
-    events.append(ctx, (stream) =>
-      subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
-    );
+    const { subscribed, alreadySubscribed } = subscribeUsers(ctx, [...authorized, ...created], new Set(created.map((stream) => stream.id)), targets);
 
     const result: SubscribeAnswer = { subscribed, already_subscribed: alreadySubscribed };
     if (!(input.authorizationErrorsFatal ?? true)) result.unauthorized = unauthorized.map((stream) => stream.name);
     return result;
   });
+}
+
+/**
+ * In the caller's transaction, without a permission check: subscribes `targets` (active users) to
+ * `streams` (`createdIds`: the ones this request created), with Zulip's events. Also a new
+ * account's channels (lib/accounts/registration.ts), as Zulip's bulk_add_subscriptions at user creation.
+ */
+export function subscribeUsers(
+  ctx: Ctx,
+  streams: readonly StreamRow[],
+  createdIds: ReadonlySet<number>,
+  targets: readonly { id: number }[],
+): { subscribed: SubscribeAnswer['subscribed']; alreadySubscribed: SubscribeAnswer['already_subscribed'] } {
+  const subscribed: SubscribeAnswer['subscribed'] = {};
+  const alreadySubscribed: SubscribeAnswer['already_subscribed'] = {};
+  // One read per user of what they are and were subscribed to, not one per (user, channel).
+  const current = new Map(targets.map((target) => [target.id, new Set(selectSubscribedStreamIds(ctx.store, target.id))]));
+  const former = new Map(targets.map((target) => [target.id, new Set(selectFormerSubscriptionStreamIds(ctx.store, target.id))]));
+  const roleUsers = usersWithRoleAtMost(ctx);
+  const events = new SubscribeEvents();
+  const oneNewSubscriber = new Map<number, number>();
+  for (const stream of streams) {
+    const isNew = createdIds.has(stream.id);
+    const before = isNew ? new Set<number>() : streamViewerIds(ctx, stream, undefined, roleUsers);
+    const added: number[] = [];
+    for (const target of targets) {
+      if (current.get(target.id)!.has(stream.id)) {
+        (alreadySubscribed[String(target.id)] ??= []).push(stream.name);
+        continue;
+      }
+      insertSubscription(ctx.store, target.id, stream.id, ctx.now(), former.get(target.id)!.has(stream.id));
+      (subscribed[String(target.id)] ??= []).push(stream.name);
+      added.push(target.id);
+      events.subscribed(target.id, stream);
+    }
+    if (added.length === 0) continue;
+    oneNewSubscriber.set(stream.id, added[0]!);
+    const subscribers = selectActiveSubscriberIds(ctx.store, stream.id);
+    const after = streamViewerIds(ctx, stream, subscribers, roleUsers);
+    const gained = [...after].filter((id) => !before.has(id));
+    // Every target is an active user (resolvePrincipals), so each counts among `subscribers`.
+    if (gained.length > 0) events.streamCreated(gained, streamDict(stream, subscribers.length - added.length));
+    events.peersAdded(after, stream.id, added);
+  }
+  // A new subscription row holds the column defaults, so its dict is the same for every user.
+  events.append(ctx, (stream) =>
+    subscriptionDict(stream, selectSubscription(ctx.store, oneNewSubscriber.get(stream.id)!, stream.id), selectSubscriberCount(ctx.store, stream.id)),
+  );
+  return { subscribed, alreadySubscribed };
 }
 
 export interface UnsubscribeInput {

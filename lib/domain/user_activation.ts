@@ -4,6 +4,7 @@
 import type { Ctx } from '../context.js';
 import { ApiError, badRequest, mustBeOwner } from '../errors.js';
 import { deleteQueuesOfUser } from '../store/events.js';
+import { deleteWebSessionsOfUser } from '../store/web_sessions.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { emit } from './event_types.js';
 import { announceMessageDeleteGroups } from './message_delete_settings.js';
@@ -60,8 +61,9 @@ export function deactivate(ctx: Ctx, userId: number): number[] {
 
 function deactivateOne(ctx: Ctx, row: UserRow): void {
   updateUserActive(ctx.store, row.id, false);
-  // The account's event queues go with it (Zulip deletes its sessions).
+  // The account's event queues and web sessions go with it (Zulip deletes its sessions).
   deleteQueuesOfUser(ctx.store, row.id);
+  deleteWebSessionsOfUser(ctx.store, row.id);
   emit(ctx, null, { type: 'realm_user', op: 'update', person: { user_id: row.id, is_active: false } });
   if (row.bot_type !== null) {
     emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'update', bot: { user_id: row.id, is_active: false } });

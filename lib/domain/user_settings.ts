@@ -12,11 +12,12 @@ import {
   selectActiveUserRoles,
   updateUserDraftsSynchronization,
   updateUserEmailAddressVisibility,
-  updateUserPasswordHash,
   updateUserPresenceEnabled,
   updateUserTimezone,
 } from '../store/users.js';
 import { hashPassword, verifyPassword } from './credentials.js';
+import { startEmailChange } from '../accounts/email_change.js';
+import { changeOwnPassword } from '../accounts/passwords.js';
 import { apiEmail, fakeEmailDomain } from './email_visibility.js';
 import { getRealm } from './realm.js';
 import { canAccessDeliveryEmail, type Actor } from './roles.js';
@@ -110,10 +111,16 @@ function checkSettingValues(input: SettingsInput): void {
  * settings, time zone); a value equal to the current one changes nothing and sends no event.
  * Everything is checked before anything is written; only a password change answers a promise.
  */
-export function updateSettings(ctx: Ctx, actor: Actor, input: SettingsInput): Record<string, never> | Promise<Record<string, never>> {
+export function updateSettings(
+  ctx: Ctx,
+  actor: Actor,
+  input: SettingsInput,
+  /** The web session the request came with: a new password ends the caller's other sessions, not this one. */
+  sessionId: number | null = null,
+): Record<string, never> | Promise<Record<string, never>> {
   checkSettingValues(input);
-  if (input.newPassword === undefined) return applySettings(ctx, actor, input, undefined);
-  return newPasswordHash(ctx, actor, input.oldPassword ?? '', input.newPassword).then((hash) => applySettings(ctx, actor, input, hash));
+  if (input.newPassword === undefined) return applySettings(ctx, actor, input, undefined, sessionId);
+  return newPasswordHash(ctx, actor, input.oldPassword ?? '', input.newPassword).then((hash) => applySettings(ctx, actor, input, hash, sessionId));
 }
 
 /** Zulip's checks of a password change: the old password, then the new one's strength. */
@@ -123,13 +130,14 @@ async function newPasswordHash(ctx: Ctx, actor: Actor, oldPassword: string, newP
   return hashPassword(newPassword, ctx.random);
 }
 
-function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHash: string | undefined): Record<string, never> {
+function applySettings(ctx: Ctx, actor: Actor, input: SettingsInput, passwordHash: string | undefined, sessionId: number | null): Record<string, never> {
   return ctx.tx(() => {
     const row = existingUser(ctx, actor.id);
-    // parley sends no confirmation emails, so the email address cannot change through the API.
-    if (input.email !== undefined && input.email.trim() !== row.email) throw badRequest('Email address changes are disabled in this organization.');
+    if (passwordHash !== undefined) changeOwnPassword(ctx, actor.id, passwordHash, sessionId);
+    // The address changes once the link sent to it is followed (lib/accounts/email_change.ts).
+    const newEmail = input.email?.trim();
+    if (newEmail !== undefined && newEmail !== row.email) startEmailChange(ctx, row, newEmail);
     const fullName = input.fullName === undefined ? undefined : checkFullName(input.fullName);
-    if (passwordHash !== undefined) updateUserPasswordHash(ctx.store, actor.id, passwordHash);
     if (fullName !== undefined) changeFullName(ctx, row, fullName);
     const stored = selectUserSettings(ctx.store, actor.id);
     for (const [name, value] of Object.entries(input.settings ?? {})) {

@@ -16,6 +16,8 @@ import {
 import { selectUserMaxMessageId } from '../store/user_message.js';
 import { callerAvatarUrl, callerEmailDomain, toActor, userRowById, type Caller } from './callers.js';
 import { createInitialChannels, subscribeToDefaultStreams } from './default_streams.js';
+import { subscribeUsers } from './subscriptions.js';
+import { selectDefaultStreamIds, selectStreamById, type StreamRow } from '../store/streams.js';
 import { avatarUrl, gravatarUrl } from './avatars.js';
 import { generateApiKey, hashPassword } from './credentials.js';
 import { getRealm } from './realm.js';
@@ -166,6 +168,13 @@ export interface NewUser {
   emailAddressVisibility?: number | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
+  /**
+   * The channels a human account joins instead of the default ones: an invitation's, and the
+   * default ones too when `defaults` (Zulip's include_realm_default_subscriptions).
+   */
+  channels?: { streamIds: readonly number[]; defaults: boolean } | undefined;
+  /** Runs in the write transaction once the account exists (a sign-up spends its link there). */
+  afterCreate?: ((row: UserRow) => void) | undefined;
   /** A chosen, unused id (the test kit's fixtures reproduce another server's ids); the next one when absent. */
   id?: number | undefined;
 }
@@ -203,35 +212,51 @@ export async function addUser(ctx: Ctx, input: NewUser): Promise<Credentials> {
   checkEmailFree(ctx, email);
   if (input.password !== undefined) checkPasswordStrength(input.password);
   const passwordHash = input.password !== undefined ? await hashPassword(input.password, ctx.random) : null;
-  return ctx.tx(() => {
-    // Another process may have created the organization since the caller looked.
-    if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
-    checkEmailFree(ctx, email);
-    input.checkInTransaction?.();
-    if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
-      throw new Error(`User id ${input.id} is not a free positive integer`);
-    }
-    const apiKey = generateApiKey(ctx.random);
-    const id = insertUser(ctx.store, {
-      id: input.id ?? null,
-      email,
-      full_name: fullName,
-      role: input.role ?? ROLE.member,
-      api_key: apiKey,
-      password_hash: passwordHash,
-      bot_type: input.botType ?? null,
-      bot_owner_id: input.botOwnerId ?? (input.botType ? defaultBotOwnerId(ctx) : null),
-      date_joined: ctx.now(),
-      timezone: '',
-      email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
-    });
-    const row = existingUser(ctx, id);
-    notifyUserAdded(ctx, row);
-    if (input.first && input.initialChannels) createInitialChannels(ctx);
-    if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
-    else subscribeToDefaultStreams(ctx, toActor(row));
-    return { email, api_key: apiKey, user_id: id };
+  return ctx.tx(() => createAccount(ctx, { ...input, email, fullName }, passwordHash));
+}
+
+/**
+ * In the caller's transaction: the account of checked input (a trimmed email, a checked name, a
+ * hashed password), with realm_user add and its channels. Also Notification Bot's (lib/accounts).
+ */
+export function createAccount(ctx: Ctx, input: NewUser, passwordHash: string | null): Credentials {
+  const { email, fullName } = input;
+  // Another process may have created the organization since the caller looked.
+  if (input.first && selectUsers(ctx.store).length > 0) throw new Error(ORGANIZATION_EXISTS);
+  checkEmailFree(ctx, email);
+  input.checkInTransaction?.();
+  if (input.id !== undefined && (!Number.isSafeInteger(input.id) || input.id < 1 || selectUserById(ctx.store, input.id))) {
+    throw new Error(`User id ${input.id} is not a free positive integer`);
+  }
+  const apiKey = generateApiKey(ctx.random);
+  const id = insertUser(ctx.store, {
+    id: input.id ?? null,
+    email,
+    full_name: fullName,
+    role: input.role ?? ROLE.member,
+    api_key: apiKey,
+    password_hash: passwordHash,
+    bot_type: input.botType ?? null,
+    bot_owner_id: input.botOwnerId === undefined ? (input.botType ? defaultBotOwnerId(ctx) : null) : input.botOwnerId,
+    date_joined: ctx.now(),
+    timezone: '',
+    email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
   });
+  const row = existingUser(ctx, id);
+  notifyUserAdded(ctx, row);
+  if (input.first && input.initialChannels) createInitialChannels(ctx);
+  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+  else if (input.channels === undefined) subscribeToDefaultStreams(ctx, toActor(row));
+  else joinChannels(ctx, row, input.channels);
+  input.afterCreate?.(row);
+  return { email, api_key: apiKey, user_id: id };
+}
+
+/** An invited account's channels, as Zulip's set_up_streams_for_new_human_user (archived ones left out). */
+function joinChannels(ctx: Ctx, row: UserRow, channels: { streamIds: readonly number[]; defaults: boolean }): void {
+  const ids = new Set([...channels.streamIds, ...(channels.defaults ? selectDefaultStreamIds(ctx.store) : [])]);
+  const streams = [...ids].map((id) => selectStreamById(ctx.store, id)).filter((stream) => stream !== undefined && stream.is_archived === 0);
+  subscribeUsers(ctx, streams as StreamRow[], new Set(), [{ id: row.id }]);
 }
 
 function defaultBotOwnerId(ctx: Ctx): number | null {

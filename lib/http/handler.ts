@@ -19,8 +19,11 @@ const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How the HTTP core serves routes of type R for callers of type C. */
 export interface HandlerDeps<R extends HttpRoute, C> {
   routes: readonly R[];
-  /** Who is calling (never asked for a public route); throws the ApiError to answer with. */
-  authenticate(req: IncomingMessage, route: R): C;
+  /**
+   * Who is calling (never asked for a public route); throws (or rejects with) the ApiError to
+   * answer with. A promise only when a way in must wait (the embedding application's hook).
+   */
+  authenticate(req: IncomingMessage, route: R): C | Promise<C>;
   /** The caller's user id: the per-user rate limit's key. */
   callerId(caller: C): number;
   /** Refuses, before the body is read, what `run` would refuse of this caller; returns the caller to run with. */
@@ -40,6 +43,7 @@ export type NextFunction = (error?: unknown) => void;
 export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
 const NO_HEADERS: RateLimitHeaders = Object.freeze({});
+const SESSION_CHALLENGE = Object.freeze({ 'WWW-Authenticate': 'Session realm="zulip"' });
 
 type Router = ReturnType<typeof FindMyWay>;
 
@@ -63,6 +67,8 @@ class Exchange<R extends HttpRoute, C> {
   readonly ip: string;
   /** The account of a password login whose attempt was counted. */
   loginAccount: string | undefined;
+  /** What the route learnt of the request (it may have set a cookie). */
+  request: HttpRequestInfo | undefined;
 
   constructor(
     private readonly deps: HandlerDeps<R, C>,
@@ -81,20 +87,34 @@ class Exchange<R extends HttpRoute, C> {
    * refused before it is. Credentials are always checked: failures of other accounts never refuse
    * a valid key.
    */
-  authenticate(): C | null {
+  authenticate(): C | null | Promise<C> {
     const { deps, route } = this;
     const limiter = deps.rateLimiter;
     if (route.access === 'public') {
       if (limiter && !route.outsideApi) this.headers = limiter.address(this.ip);
       return null;
     }
-    let caller: C;
+    let found: C | Promise<C>;
     try {
-      caller = deps.authenticate(this.req, route);
+      found = deps.authenticate(this.req, route);
     } catch (error) {
       this.authenticationFailed();
       throw error;
     }
+    if (!(found instanceof Promise)) return this.admit(found);
+    return found.then(
+      (caller) => this.admit(caller),
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) this.authenticationFailed();
+        throw error;
+      },
+    );
+  }
+
+  /** The caller within their rate limit; with a body still to read, what can be refused before it is. */
+  admit(caller: C): C {
+    const { deps, route } = this;
+    const limiter = deps.rateLimiter;
     if (limiter) this.headers = route.longPoll ? limiter.longPoll(deps.callerId(caller)) : limiter.user(deps.callerId(caller));
     return this.bodyUnread ? this.confirming(() => deps.precheck(route, caller)) : caller;
   }
@@ -114,7 +134,8 @@ class Exchange<R extends HttpRoute, C> {
       const raw = new Map<string, string>(this.query === '' ? undefined : new URLSearchParams(this.query));
       for (const [key, value] of body.fields) raw.set(key, value);
       const ignored = ignoredParams(this.route.fields, raw);
-      const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin());
+      const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin(), this.req);
+      this.request = request;
       // Stage 4.
       const result = this.confirming(() => this.deps.run(this.route, caller, formParams(raw, this.pathValues), request));
       if (result instanceof Promise) {
@@ -162,8 +183,10 @@ class Exchange<R extends HttpRoute, C> {
   /** Stage 5: the JSON envelope, or the route's own media type. */
   answer(result: unknown, ignored: readonly string[]): void {
     if (this.loginAccount !== undefined) this.deps.rateLimiter?.loginSucceeded(this.loginAccount);
-    if (result instanceof RawResponse) sendRaw(this.res, result, this.headers);
-    else sendSuccess(this.res, result as object | undefined, ignored, this.headers);
+    const cookie = this.request?.cookie;
+    const headers = cookie === undefined ? this.headers : { ...this.headers, 'Set-Cookie': cookie };
+    if (result instanceof RawResponse) sendRaw(this.res, result, headers);
+    else sendSuccess(this.res, result as object | undefined, ignored, headers);
   }
 
   /** An ApiError as its JSON error; anything else is a bug: logged, and a JSON 500. */
@@ -183,7 +206,10 @@ class Exchange<R extends HttpRoute, C> {
     // A read outside a transaction may meet SQLITE_BUSY too (ctx.tx maps the writes').
     const known = error instanceof ApiError ? error : databaseBusy(error);
     if (known) {
-      sendError(this.res, known, this.headers);
+      // A page's fetch (a browser says Sec-Fetch-Dest: empty) gets Zulip's session challenge, which
+      // browsers do not answer with a password prompt as they would Basic's.
+      const challenge = known.headers['WWW-Authenticate'] !== undefined && this.req.headers['sec-fetch-dest'] === 'empty';
+      sendError(this.res, known, this.headers, challenge ? SESSION_CHALLENGE : undefined);
       return;
     }
     this.deps.logger.error('unexpected error', {
@@ -205,13 +231,18 @@ export function createHandler<R extends HttpRoute, C>(deps: HandlerDeps<R, C>): 
   // asynchronous: most requests never wait for a promise.
   function serve(req: IncomingMessage, res: ServerResponse, route: R, pathValues: Record<string, string | undefined>, query: string): void {
     const exchange = new Exchange(deps, req, res, route, pathValues, query);
-    let caller: C | null;
+    let caller: C | null | Promise<C>;
     try {
       caller = exchange.authenticate();
     } catch (error) {
       exchange.fail(error);
       return;
     }
+    if (caller instanceof Promise) caller.then((found) => proceed(exchange, found), (error: unknown) => exchange.fail(error));
+    else proceed(exchange, caller);
+  }
+
+  function proceed(exchange: Exchange<R, C>, caller: C | null): void {
     if (!exchange.bodyUnread) exchange.respond(caller, EMPTY_BODY);
     else exchange.readBody().then((body) => exchange.respond(caller, body), (error: unknown) => exchange.fail(error));
   }

@@ -3,7 +3,7 @@
 // for requests without credentials, stricter ones per address for failed authentications, and one
 // per account for password logins (Zulip's authenticate_by_username); their state is reported in
 // X-RateLimit-* headers. Over: 429 RATE_LIMIT_HIT.
-import { ApiError } from '../errors.js';
+import { rateLimitHit, type ApiError } from '../errors.js';
 
 interface Bucket {
   tokens: number;
@@ -89,11 +89,7 @@ export function strictest(a: RateLimitHeaders, b: RateLimitHeaders): RateLimitHe
 }
 
 function rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
-  const retryAfter = Math.max(0.001, Math.round(retryAfterSeconds * 1000) / 1000);
-  return new ApiError('RATE_LIMIT_HIT', 'API usage exceeded rate limit', {
-    extra: { 'retry-after': retryAfter },
-    headers: { ...headers, 'Retry-After': String(Math.ceil(retryAfter)) },
-  });
+  return rateLimitHit(retryAfterSeconds, headers);
 }
 
 /**

@@ -1,7 +1,9 @@
 // What the HTTP core knows of a route (lib/routes/route.ts declares the rest) and what a route
 // learns of the request that called it: the client's name, address, files and abort signal.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { UploadedFile } from './body.js';
+import { mountPath, sessionCookie } from './cookies.js';
+import { checkSameOrigin } from './same_origin.js';
 import type { ParamField } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,6 +47,16 @@ export interface RequestInfo {
    * `passwordLogin` route, its parameters valid): HTTP counts it against the account's attempts.
    */
   readonly passwordLogin?: ((account: string) => void) | undefined;
+  /**
+   * HTTP only: sets cookie `name` on a success answer, HttpOnly and SameSite=Strict, for the path
+   * parley is mounted at (lib/http/cookies.ts); `maxAge` 0 removes it.
+   */
+  readonly setCookie?: ((name: string, value: string, options: { maxAge: number; secure: boolean }) => void) | undefined;
+  /**
+   * HTTP only: throws 403 CSRF_FAILED for a state-changing request from a page of another origin
+   * (lib/http/same_origin.ts), for a route whose answer signs a browser in.
+   */
+  readonly checkSameOrigin?: ((ownOrigins: () => readonly string[]) => void) | undefined;
 }
 
 /** Zulip's parse_user_agent (zerver/lib/user_agent.py): the name may hold spaces ("Foo Desktop App/1.0"). */
@@ -61,6 +73,8 @@ export class HttpRequestInfo implements RequestInfo {
   readonly userAgent: string;
   #name: string | undefined;
   #controller: AbortController | undefined;
+  /** The Set-Cookie value a success answer carries (one cookie at most). */
+  cookie: string | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -70,9 +84,18 @@ export class HttpRequestInfo implements RequestInfo {
     private readonly clientParam: string | undefined,
     /** What a password login's attempt does over HTTP (lib/http/handler.ts: the account's limit). */
     readonly passwordLogin: ((account: string) => void) | undefined,
+    /** The request itself: where parley is mounted (cookies are set for that path), where it came from. */
+    private readonly req: IncomingMessage,
   ) {
     this.userAgent = userAgent ?? '';
   }
+
+  checkSameOrigin = (ownOrigins: () => readonly string[]): void => checkSameOrigin(this.req, ownOrigins);
+
+  setCookie = (name: string, value: string, options: { maxAge: number; secure: boolean }): void => {
+    const mount = mountPath(this.req);
+    this.cookie = sessionCookie(name, value, { path: mount === '' ? '/' : mount, ...options });
+  };
 
   // Zulip's Client.name holds at most 30 characters; the name is stored with each message. Only
   // a few routes read it: worked out on first use.

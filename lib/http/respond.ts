@@ -39,8 +39,9 @@ export function sendSuccess(
   sendJson(res, 200, body, headers);
 }
 
-export function sendError(res: ServerResponse, error: ApiError, headers: Readonly<Record<string, string>> = {}): void {
-  sendJson(res, error.status, error.toJSON(), { ...headers, ...error.headers });
+/** The error's JSON, with the request's headers and the error's own (`override` last). */
+export function sendError(res: ServerResponse, error: ApiError, headers: Readonly<Record<string, string>> = {}, override: Readonly<Record<string, string>> = {}): void {
+  sendJson(res, error.status, error.toJSON(), { ...headers, ...error.headers, ...override });
 }
 
 /** A handler result that is not JSON (for example a custom emoji image); a stream body is piped. */

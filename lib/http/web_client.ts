@@ -1,6 +1,7 @@
-// Serves the web client's built files (GET/HEAD `/`, `/web/<file>`, the service worker
-// `/sw.js`), when enabled. Knows nothing of chat: it serves a directory that `npm run build`
-// wrote (see web/build.mjs).
+// Serves the web client's built files (GET/HEAD `/`, `/web/<file>`, the service worker `/sw.js`),
+// when enabled, and its page at the deeper paths the caller names (links sent by email:
+// `/join/<key>`, ...), with a relative <base> so that its files and the API resolve from there.
+// Knows nothing of chat: it serves a directory that `npm run build` wrote (see web/build.mjs).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ export const WEB_CLIENT_CSP = [
   "connect-src 'self'",
   "font-src 'self'",
   "object-src 'none'",
-  "base-uri 'none'",
+  "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
@@ -75,17 +76,50 @@ function loadAssets(dir: string): Map<string, Asset> {
  * (leaving the request alone) for any other path or method. The files are read once, here, so a
  * missing build fails at start-up rather than on a user's first visit.
  */
-export function webClientFiles(dir: string = DEFAULT_WEB_CLIENT_DIR): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function webClientFiles(
+  dir: string = DEFAULT_WEB_CLIENT_DIR,
+  /** Paths (exact, or prefixes ending in '/') that answer with the page itself. */
+  pages: readonly string[] = [],
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   const assets = loadAssets(dir);
+  const index = assets.get('/')!;
+  const deepPages = new Map<number, Asset>();
+  /** The page with a <base> that leads `depth` directories up, made once per depth. */
+  const pageAt = (depth: number): Asset => {
+    let page = deepPages.get(depth);
+    if (page === undefined) {
+      const base = depth === 0 ? './' : '../'.repeat(depth);
+      const html = index.body.toString('utf8');
+      const tag = `<base href="${base}">`;
+      // Before anything that loads a file: right after <head>, or after the doctype.
+      const withBase = /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}\n${tag}`) : html.replace(/^(<!doctype[^>]*>)?/i, (doctype) => `${doctype}${tag}`);
+      const body = Buffer.from(withBase);
+      page = { ...index, body, gzipped: gzipSync(body) };
+      deepPages.set(depth, page);
+    }
+    return page;
+  };
   return (req, res) => {
     const method = req.method ?? 'GET';
     if (method !== 'GET' && method !== 'HEAD') return false;
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
-    if (path !== '/' && path !== SERVICE_WORKER && !path.startsWith(WEB_PREFIX)) return false;
-    const asset = assets.get(path);
+    const isPage = pages.some((page) => (page.endsWith('/') ? path.startsWith(page) && path.length > page.length : path === page));
+    if (path !== '/' && path !== SERVICE_WORKER && !path.startsWith(WEB_PREFIX) && !isPage) return false;
+    // A page's depth: `/join/<key>` is one directory below the client's root.
+    const asset = isPage ? pageAt(path.split('/').length - 2) : assets.get(path);
     if (asset === undefined) return false;
+    // Mounted at /chat, the page asked for as /chat (no slash) would load its files from /: it is
+    // sent to /chat/ (Express keeps the full path in originalUrl).
+    const original = (req as IncomingMessage & { originalUrl?: unknown }).originalUrl;
+    const originalPath = typeof original === 'string' ? original.split('?')[0]! : path;
+    if (path === '/' && !originalPath.endsWith('/')) {
+      req.resume();
+      res.writeHead(301, { Location: `${originalPath}/${queryAt < 0 ? '' : url.slice(queryAt)}`, 'Content-Length': 0 });
+      res.end();
+      return true;
+    }
     const gzip = asset.gzipped !== undefined && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
     const body = gzip ? asset.gzipped! : asset.body;
     req.resume();

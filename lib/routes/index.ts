@@ -26,6 +26,9 @@ import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
 import { webPushRoutes } from './web_push.js';
 import { realmRoutes } from './realm.js';
+import { sessionRoutes } from './sessions.js';
+import { inviteRoutes } from './invites.js';
+import { accountRoutes } from './accounts.js';
 import type { RouteDef } from './route.js';
 
 // RouteDef<any, any>: each group's routes keep their own parameter and answer types.
@@ -59,6 +62,9 @@ export const routeGroups = {
   mutedUsers: mutedUserRoutes,
   webPush: webPushRoutes,
   realm: realmRoutes,
+  sessions: sessionRoutes,
+  invites: inviteRoutes,
+  accounts: accountRoutes,
 };
 
 export const allRoutes: readonly RouteDef[] = Object.values(routeGroups).flatMap(

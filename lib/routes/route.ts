@@ -62,7 +62,7 @@ interface CallerRoute<P extends ParamShape, R> extends RouteBase<P> {
   handler: Handler<Caller, P, R>;
   /** Runs after authentication, before the parameters are validated (Zulip's view decorators, e.g. draft_endpoint). */
   before?: (ctx: Ctx, actor: Actor) => void;
-  /** How callers may prove who they are (default: HTTP Basic with an API key). */
+  /** How callers may prove who they are (lib/routes/ways_in.ts; default: every way in). */
   waysIn?: readonly WayIn[];
   /** Incoming webhook bots may call it (Zulip's allow_incoming_webhooks: sending messages). */
   allowIncomingWebhooks?: boolean;

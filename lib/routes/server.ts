@@ -7,6 +7,12 @@ import { maxCodePoints, str } from '../http/params.js';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { route } from './route.js';
 
+/** An email and password (POST /fetch_api_key, and the web client's POST /sessions). */
+export const passwordLoginParams = {
+  username: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('The account email'),
+  password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).describe('The account password'),
+};
+
 export const serverRoutes = {
   settings: route({
     method: 'GET',
@@ -23,10 +29,7 @@ export const serverRoutes = {
     access: 'public',
     passwordLogin: { accountParam: 'username' },
     summary: 'Exchange an email and password for the API key',
-    params: {
-      username: str(maxCodePoints(MAX_EMAIL_LENGTH)).describe('The account email'),
-      password: str(maxCodePoints(MAX_PASSWORD_LENGTH)).describe('The account password'),
-    },
+    params: passwordLoginParams,
     response: z.object({ api_key: z.string(), email: z.string(), user_id: z.int() }),
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT'],
     handler: (ctx, _caller, p) => fetchApiKey(ctx, p),

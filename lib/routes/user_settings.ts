@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { updateSettings } from '../domain/user_settings.js';
 import { USER_SETTINGS, settingValueSchema, type SettingSpec, type SettingValue } from '../domain/user_setting_types.js';
 import { bool, json, maxCodePoints, str, type Param } from '../http/params.js';
-import { MAX_PASSWORD_LENGTH } from './limits.js';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from './limits.js';
 import { noFields, route } from './route.js';
 
 /** Zulip's parameter types: JSON booleans and integers, plain strings; a closed list of values where Zulip has one. */
@@ -30,7 +30,7 @@ export const userSettingsRoutes = {
     params: {
       ...settingParams,
       fullName: str().optional(),
-      email: str().optional(),
+      email: str(maxCodePoints(MAX_EMAIL_LENGTH)).optional().describe('A new email address: changed once the link sent to it is followed'),
       oldPassword: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
       newPassword: str(maxCodePoints(MAX_PASSWORD_LENGTH)).optional(),
       emailAddressVisibility: json(z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]))
@@ -41,8 +41,13 @@ export const userSettingsRoutes = {
       timezone: str().optional(),
     },
     response: noFields,
-    errors: ['BAD_REQUEST'],
-    handler: (ctx, { actor }, p) =>
-      updateSettings(ctx, actor, { ...p, settings: Object.fromEntries(SETTING_NAMES.map(([wire, name]) => [wire, (p as Partial<Record<string, SettingValue>>)[name]])) }),
+    errors: ['BAD_REQUEST', 'RATE_LIMIT_HIT'],
+    handler: (ctx, { actor, credential }, p) =>
+      updateSettings(
+        ctx,
+        actor,
+        { ...p, settings: Object.fromEntries(SETTING_NAMES.map(([wire, name]) => [wire, (p as Partial<Record<string, SettingValue>>)[name]])) },
+        credential.kind === 'session' ? credential.sessionId : null,
+      ),
   }),
 };

@@ -195,4 +195,4 @@ export const MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 21;
+export const SCHEMA_VERSION = 22;

@@ -174,3 +174,7 @@ export function selectHumanAdminIds(s: Store): number[] {
 export function updateBotOwner(s: Store, id: number, ownerId: number): void {
   s.run('UPDATE user SET bot_owner_id = ? WHERE id = ?', ownerId, id);
 }
+
+export function updateUserEmail(s: Store, id: number, email: string): void {
+  s.run('UPDATE user SET email = ? WHERE id = ?', email, id);
+}

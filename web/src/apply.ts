@@ -212,5 +212,8 @@ export function applyEvent(state: State, e: ServerEvent, inOpenView: (m: Message
     case 'muted_users':
       state.mutedUsers = new Set(e.muted_users.map((m) => m.id));
       return;
+    case 'invites_changed':
+      state.invitesChanged += 1;
+      return;
   }
 }

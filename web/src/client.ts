@@ -1,11 +1,12 @@
 // The signed-in client: the state, the event queue, the open view, and the requests components
 // make, grouped by subject (client.messages, client.channels, client.people, client.org), each
 // typed with the server's schemas. Components make no request of their own.
-import { Api, type Credentials } from './api.js';
+import { Api } from './api.js';
 import { applyEvent, applyInitialState } from './apply.js';
 import { EventQueue } from './live.js';
 import { apiNarrow, dmUserIds, firstPage, inView, isMessageView, needsState, PAGE, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
+import { AccountRequests } from './requests/accounts.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
@@ -34,6 +35,7 @@ export class Client {
   readonly people: PeopleRequests;
   readonly org: OrganizationRequests;
   readonly webPush: WebPushRequests;
+  readonly accounts: AccountRequests;
   view: View = { kind: 'unread' };
   #api: Api;
   #queue: EventQueue;
@@ -45,8 +47,8 @@ export class Client {
   #viewFetch: Promise<void> = Promise.resolve();
   #stopped = false;
 
-  constructor(credentials: Credentials, private readonly handlers: { unauthorized: () => void; credentials: (c: Credentials) => void }) {
-    this.#api = new Api(credentials);
+  constructor(handlers: { unauthorized: () => void }) {
+    this.#api = new Api();
     this.#api.onUnauthorized = () => {
       if (this.#stopped) return;
       this.#stopped = true;
@@ -57,6 +59,7 @@ export class Client {
     this.people = new PeopleRequests(this.#api);
     this.org = new OrganizationRequests(this.#api);
     this.webPush = new WebPushRequests(this.#api);
+    this.accounts = new AccountRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
       REGISTER_PARAMS,
@@ -92,10 +95,6 @@ export class Client {
     );
   }
 
-  get credentials(): Credentials {
-    return this.#api.credentials!;
-  }
-
   start(): void {
     this.#queue.start();
     for (const type of ['keydown', 'pointerdown', 'focus']) addEventListener(type, this.#noteInput, { passive: true });
@@ -121,14 +120,6 @@ export class Client {
   #pageShow = (e: PageTransitionEvent): void => {
     if (e.persisted) this.#queue.resume();
   };
-
-  /** A new API key for this user: every other session is signed out, this one goes on with the new key. */
-  async regenerateApiKey(): Promise<string> {
-    const apiKey = await this.people.regenerateApiKey();
-    this.#api.credentials = { ...this.credentials, apiKey };
-    this.handlers.credentials(this.#api.credentials);
-    return apiKey;
-  }
 
   #apply(events: ServerEvent[]): void {
     for (const e of events) {

@@ -55,6 +55,8 @@ export class State {
   linkifiers: Linkifier[] = [];
   userStatus = new Map<number, UserStatus>();
   navigationViews: NavigationView[] = [];
+  /** Counts invites_changed events: the invitations page fetches GET /invites again. */
+  invitesChanged = 0;
   presence = new Map<number, Presence>();
   /** Seconds to add to this browser's clock to get the server's (presence is in server time). */
   clockSkew = 0;

@@ -13,6 +13,9 @@ import type { serverSettingsSchema } from '../../lib/domain/realm_dicts.js';
 import type { draftIdsSchema } from '../../lib/domain/draft_dicts.js';
 import type { presencesAnswerSchema } from '../../lib/domain/presence_dicts.js';
 import type { webPushKeySchema } from '../../lib/domain/web_push.js';
+import type { sessionSchema, signedInSchema } from '../../lib/accounts/sessions.js';
+import type { inviteSchema } from '../../lib/accounts/invite_dicts.js';
+import type { linkInfoSchema } from '../../lib/accounts/registration.js';
 
 export type { UserDict as User, UserStatus, MutedUser } from '../../lib/domain/user_dicts.js';
 export type { SubscriptionDict as Sub, StreamDict as Stream } from '../../lib/domain/stream_dicts.js';
@@ -48,5 +51,9 @@ export type { WebPushNotification } from '../../lib/notifications/web_push.js';
 export type UserSettings = NonNullable<RegisterState['user_settings']>;
 export type UserTopic = NonNullable<RegisterState['user_topics']>[number];
 export type Unread = NonNullable<RegisterState['unread_msgs']>;
+export type Session = z.infer<typeof sessionSchema>;
+export type SignedIn = z.infer<typeof signedInSchema>;
+export type Invite = z.infer<typeof inviteSchema>;
+export type LinkInfo = z.infer<typeof linkInfoSchema>;
 /** POST /fetch_api_key and POST /users/me/api_key/regenerate. */
 export interface ApiKeyAnswer { api_key: string; email: string }

@@ -57,11 +57,11 @@ export async function turnOnWebPush(requests: WebPushRequests): Promise<void> {
 }
 
 /** Turns it off: the server forgets this browser, and the browser its subscription. */
-export async function turnOffWebPush(requests: WebPushRequests | undefined, unloading = false): Promise<void> {
+export async function turnOffWebPush(requests: WebPushRequests | undefined): Promise<void> {
   const subscription = await browserSubscription();
   if (!subscription) return;
-  // Without credentials (they stopped working) only the browser forgets: the push service then
+  // Without a session (it stopped working) only the browser forgets: the push service then
   // answers the server that the subscription is gone, and the server deletes it.
-  await requests?.unsubscribe(subscription.endpoint, unloading).catch(() => undefined);
+  await requests?.unsubscribe(subscription.endpoint).catch(() => undefined);
   await subscription.unsubscribe();
 }

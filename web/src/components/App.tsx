@@ -1,13 +1,13 @@
 // The application shell: the sign-in form, or the signed-in layout (views and channels on the
 // left, the open view with compose in the middle, people on the right) with the connection
-// state; the URL's hash picks the view. Keys as Zulip's: c new message, x new direct message,
-// / search.
+// state; the URL's hash picks the view. Signed in means the browser's session cookie (or the
+// embedding application's sign-in) works: GET /users/me says. Keys as Zulip's: c new message,
+// x new direct message, / search.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
-import type { Credentials } from '../api.js';
 import { Client } from '../client.js';
+import { signedInAs } from '../requests/public.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
 import { pageTitle } from '../notify.js';
-import { loadSession, saveSession } from '../session.js';
 import { useStore } from '../store.js';
 import { ChannelsPage } from './Channels.js';
 import { Compose, openCompose } from './Compose.js';
@@ -25,13 +25,14 @@ import { ViewTitle, viewTitle } from './ViewTitle.js';
 import { turnOffWebPush } from '../web_push.js';
 
 export function App() {
-  const [credentials, setCredentials] = useState<Credentials | null>(loadSession);
-  const signIn = (c: Credentials | null) => {
-    saveSession(c);
-    setCredentials(c);
-  };
-  if (!credentials) return <Login onLogin={signIn} />;
-  return <SignedIn key={credentials.email} credentials={credentials} onSignOut={() => signIn(null)} />;
+  /** The signed-in user's id; null signed out; undefined while the first check runs. */
+  const [userId, setUserId] = useState<number | null | undefined>(undefined);
+  useEffect(() => {
+    signedInAs().then((me) => setUserId(me.user_id), () => setUserId(null));
+  }, []);
+  if (userId === undefined) return <div class="login" aria-busy="true" />;
+  if (userId === null) return <Login onLogin={(signedIn) => setUserId(signedIn.user_id)} />;
+  return <SignedIn key={userId} onSignOut={() => setUserId(null)} />;
 }
 
 const typingInField = (e: KeyboardEvent) => {
@@ -69,16 +70,21 @@ function MainView({ client, view, signOut }: { client: Client; view: View; signO
   }
 }
 
-function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSignOut: () => void }) {
-  // The credentials stopped working: this browser forgets its push subscription (the server
-  // deletes it when the push service answers that it is gone).
+function SignedIn({ onSignOut }: { onSignOut: () => void }) {
+  // The session stopped working: this browser forgets its push subscription (the server deletes
+  // it when the push service answers that it is gone).
   const unauthorized = () => {
     void turnOffWebPush(undefined);
     onSignOut();
   };
-  const client = useMemo(() => new Client(credentials, { unauthorized, credentials: saveSession }), [credentials]);
+  const client = useMemo(() => new Client({ unauthorized }), []);
   const state = useStore(client.state);
   const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
+  // Signed in by a session of parley's own, or by the embedding application (nothing to end here).
+  const [ownSession, setOwnSession] = useState(true);
+  useEffect(() => {
+    client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => undefined);
+  }, [client]);
 
   // As soon as the layout is in the document, not after its first paint (useEffect's time): the
   // view's messages and the event queue are on the way one frame sooner.
@@ -114,10 +120,14 @@ function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSign
   });
 
   const signOut = () => {
-    // The next person to sign in here must not get this user's notifications.
-    void turnOffWebPush(client.webPush, true);
     client.stop();
-    onSignOut();
+    // The next person to sign in here must not get this user's notifications: the server forgets
+    // this browser while the session still works, then the session ends.
+    void turnOffWebPush(client.webPush)
+      .catch(() => undefined)
+      .then(() => client.accounts.signOut())
+      .catch(() => undefined)
+      .then(onSignOut);
   };
   const toggle = (p: 'menu' | 'people') => setPanel(panel === p ? 'none' : p);
   return (
@@ -131,8 +141,9 @@ function SignedIn({ credentials, onSignOut }: { credentials: Credentials; onSign
         </span>
         <button class="people-button" aria-label="People" aria-expanded={panel === 'people'} onClick={() => toggle('people')}>People</button>
         {state.me.is_admin && <a class="settings-link" href="#organization/users">Organization</a>}
+        {!state.me.is_admin && state.users.get(state.me.user_id)?.is_guest === false && <a class="settings-link" href="#organization/invitations">Invite</a>}
         <a class="settings-link" href="#settings/profile">Settings</a>
-        <button class="link-button" onClick={signOut}>Sign out</button>
+        {ownSession && <button class="link-button" onClick={signOut}>Sign out</button>}
       </header>
       <Sidebar client={client} />
       <main class="view" id="view">

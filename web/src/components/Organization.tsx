@@ -1,12 +1,14 @@
-// Administration (#organization/<section>), for administrators: users, the organization's
-// profile, custom emoji, linkifiers, default channels and users' statuses. Other pages (such as
-// invitations and bots) plug in by adding an entry to ORGANIZATION_SECTIONS and its component.
+// Administration (#organization/<section>), for administrators: users, invitations, the
+// organization's profile, custom emoji, linkifiers, default channels and users' statuses. Other
+// pages (such as bots) plug in by adding an entry to ORGANIZATION_SECTIONS and its component.
+// Members and moderators see the invitations only (Zulip lets members invite by default).
 import type { ComponentType } from 'preact';
 import type { Client } from '../client.js';
 import { useStore } from '../store.js';
 import { DefaultChannelSettings, EmojiSettings, LinkifierSettings, UserStatusAdmin } from './AdminSettings.js';
 import { AdminUsers } from './AdminUsers.js';
 import { useOutcome } from './outcome.js';
+import { Invitations } from './Invitations.js';
 import { SectionNav } from './SectionNav.js';
 
 /** Zulip's limits (PATCH /realm). */
@@ -42,6 +44,7 @@ function OrganizationProfile({ client }: { client: Client }) {
 
 export const ORGANIZATION_SECTIONS: { id: string; label: string; page: ComponentType<{ client: Client }> }[] = [
   { id: 'users', label: 'Users', page: AdminUsers },
+  { id: 'invitations', label: 'Invitations', page: Invitations },
   { id: 'profile', label: 'Organization profile', page: OrganizationProfile },
   { id: 'emoji', label: 'Custom emoji', page: EmojiSettings },
   { id: 'linkifiers', label: 'Linkifiers', page: LinkifierSettings },
@@ -51,11 +54,13 @@ export const ORGANIZATION_SECTIONS: { id: string; label: string; page: Component
 
 export function Organization({ client, section }: { client: Client; section: string }) {
   const state = useStore(client.state);
-  if (!state.me.is_admin) return <p class="empty">Only administrators manage the organization.</p>;
-  const Page = ORGANIZATION_SECTIONS.find((s) => s.id === section)?.page;
+  const guest = state.users.get(state.me.user_id)?.is_guest !== false;
+  if (!state.me.is_admin && (section !== 'invitations' || guest)) return <p class="empty">Only administrators manage the organization.</p>;
+  const sections = state.me.is_admin ? ORGANIZATION_SECTIONS : ORGANIZATION_SECTIONS.filter((s) => s.id === 'invitations');
+  const Page = sections.find((s) => s.id === section)?.page;
   return (
     <div class="settings with-sections">
-      <SectionNav page="organization" sections={ORGANIZATION_SECTIONS} current={section} label="Administration sections" />
+      <SectionNav page="organization" sections={sections} current={section} label="Administration sections" />
       <div class="section-body">
         {Page ? <Page client={client} /> : <p class="empty">This page is not part of this server yet.</p>}
       </div>

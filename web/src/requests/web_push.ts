@@ -22,8 +22,7 @@ export class WebPushRequests {
     return this.api.post('web_push/subscriptions', { ...subscription });
   }
 
-  /** `unloading`: sent as the page goes (signing out). */
-  unsubscribe(endpoint: string, unloading = false): Promise<unknown> {
-    return this.api.delete('web_push/subscriptions', { endpoint }, unloading);
+  unsubscribe(endpoint: string): Promise<unknown> {
+    return this.api.delete('web_push/subscriptions', { endpoint });
   }
 }
