@@ -19,6 +19,8 @@ const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;
 let changeAt = 0n;
 let lastEventsAt = 0n;
+/** The owner's password when the web client is served (it signs in with it). */
+const BENCH_WEB_PASSWORD = 'bench-web-password';
 const FIXED = JSON.stringify({ result: 'success', msg: '', user_id: 1, full_name: 'Ceiling' });
 
 function reply(res: http.ServerResponse, body: string): void {
@@ -72,7 +74,8 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   // BENCH_WEB_MESSAGES: the web client served, and a channel of that many messages (below).
   const webMessages = Number(process.env.BENCH_WEB_MESSAGES ?? 0);
   const chat = createChatServer(db, { logger: silentLogger, push, ...(bodyTimeoutMs && { limits: { bodyTimeoutMs } }), ...(webMessages > 0 && { webClient: true }) });
-  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
+  // The web client signs in with a password (a session cookie: bench/web_client.bench.ts).
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner', ...(webMessages > 0 && { password: BENCH_WEB_PASSWORD }) });
   let streamId: number | undefined;
   if (webMessages > 0) {
     chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'busy' }] });
@@ -103,7 +106,7 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     else if (req.url?.includes('/events')) res.once('finish', () => (lastEventsAt = process.hrtime.bigint()));
     chat.handler(req, res);
   };
-  return { server: http.createServer(handler), info: { owner, members, streamId } };
+  return { server: http.createServer(handler), info: { owner, members, streamId, ...(webMessages > 0 && { ownerPassword: BENCH_WEB_PASSWORD }) } };
 }
 
 const { server, info } = await start();

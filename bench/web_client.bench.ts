@@ -14,7 +14,7 @@ import type { Account } from './chat.js';
 import { startBenchServer } from './load.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const sessionStorage: any, requestAnimationFrame: any;
+declare const sessionStorage: any, localStorage: any, requestAnimationFrame: any;
 
 const puppeteer = createRequire(import.meta.url)('puppeteer-core') as PuppeteerNode;
 const GROUP = 'web client';
@@ -30,20 +30,32 @@ interface Subject {
   url: string;
   streamId: number;
   owner: Account;
+  /** The owner's session cookie (a checkout before sessions has none: its client reads sessionStorage). */
+  session: { name: string; value: string } | undefined;
   webDir: string;
   stop(): void;
 }
 
 async function startSubject(root: string | undefined): Promise<Subject> {
-  const server = await startBenchServer<{ owner: Account; streamId: number }>('parley', { BENCH_WEB_MESSAGES: String(MESSAGES), ...(root && { BENCH_PARLEY_ROOT: root }) });
+  const server = await startBenchServer<{ owner: Account; streamId: number; ownerPassword: string }>('parley', { BENCH_WEB_MESSAGES: String(MESSAGES), ...(root && { BENCH_PARLEY_ROOT: root }) });
   return {
     label: root ?? '',
     url: server.url,
     streamId: server.info.streamId,
     owner: server.info.owner,
+    session: await signIn(server.url, server.info.owner.email, server.info.ownerPassword),
     webDir: join(root ?? join(import.meta.dirname, '..'), 'dist/web'),
     stop: () => server.stop(),
   };
+}
+
+/** POST /sessions as the web client's sign-in form does: the session cookie it sets. */
+async function signIn(url: string, email: string, password: string): Promise<{ name: string; value: string } | undefined> {
+  const response = await fetch(`${url}/api/v1/sessions`, { method: 'POST', body: new URLSearchParams({ username: email, password }) });
+  const cookie = response.ok ? response.headers.get('set-cookie')?.split(';')[0] : undefined;
+  if (cookie === undefined) return undefined;
+  const at = cookie.indexOf('=');
+  return { name: cookie.slice(0, at), value: cookie.slice(at + 1) };
 }
 
 function shippedSizes(dir: string, label: string): void {
@@ -64,9 +76,21 @@ function shippedSizes(dir: string, label: string): void {
  * DevTools round trip per request that the client's users do not pay).
  */
 async function paintMs(page: Page, s: Subject, signedIn: boolean): Promise<number> {
-  // Before the page's own script runs: the tab is signed in as if the owner had signed in, or not.
+  // The tab is signed in as if the owner had signed in here before, or not: by the session cookie
+  // and the client's note that it was (web/src/signed_in_hint.ts), or (a checkout before
+  // sessions) by the credentials set before the page's own script runs.
+  if (s.session && signedIn) await page.setCookie({ ...s.session, url: s.url });
+  else if (s.session) await page.deleteCookie({ name: s.session.name, url: s.url });
   const { identifier } = await page.evaluateOnNewDocument(
-    (email, apiKey, signed) => (signed ? sessionStorage.setItem('parley.credentials', JSON.stringify({ email, apiKey })) : sessionStorage.clear()),
+    (email, apiKey, signed) => {
+      if (signed) {
+        sessionStorage.setItem('parley.credentials', JSON.stringify({ email, apiKey }));
+        localStorage.setItem('parley.signedIn', '1');
+      } else {
+        sessionStorage.clear();
+        localStorage.removeItem('parley.signedIn');
+      }
+    },
     s.owner.email,
     s.owner.api_key,
     signedIn,

@@ -78,10 +78,15 @@ t.test('the requests the boot script starts before the bundle runs are each made
   t.equal(onDm.filter((r) => r === 'GET /messages').length, 1, "a direct message view's first page is asked for once");
   t.equal(onDm.filter((r) => r === 'POST /register').length, 1, 'the queue is registered once');
 
-  // Signed out: the browser has no session cookie.
+  // Signed out elsewhere: the browser has no session cookie, but was signed in when last seen.
   await page.deleteCookie(...(await page.cookies()));
-  const signedOut = await apiRequests(page, async () => {
+  const signedOutElsewhere = await apiRequests(page, async () => {
     await page.goto(`${s.url}/?out#channel/${streamId}`);
+    await page.waitForSelector('form.login-card');
+  });
+  t.same(signedOutElsewhere.sort(), ['GET /messages', 'GET /server_settings', 'GET /users/me', 'POST /register'], 'signed in when last seen: its requests start at once, and are refused');
+  const signedOut = await apiRequests(page, async () => {
+    await page.goto(`${s.url}/?out-again#channel/${streamId}`);
     await page.waitForSelector('form.login-card');
   });
   t.same(signedOut.sort(), ['GET /server_settings', 'GET /users/me'], 'signed out, the page asks whether it is signed in and for the server settings, nothing more');

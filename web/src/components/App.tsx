@@ -5,7 +5,8 @@
 // x new direct message, / search.
 import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { Client } from '../client.js';
-import { signedInAs } from '../requests/public.js';
+import { signedInAs as askSignedIn } from '../requests/public.js';
+import { noteSignedIn } from '../signed_in_hint.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
 import { pageTitle } from '../notify.js';
 import { useStore } from '../store.js';
@@ -27,12 +28,16 @@ import { turnOffWebPush } from '../web_push.js';
 export function App() {
   /** The signed-in user's id; null signed out; undefined while the first check runs. */
   const [userId, setUserId] = useState<number | null | undefined>(undefined);
+  const signedInAs = (id: number | null) => {
+    noteSignedIn(id !== null);
+    setUserId(id);
+  };
   useEffect(() => {
-    signedInAs().then((me) => setUserId(me.user_id), () => setUserId(null));
+    askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
   }, []);
   if (userId === undefined) return <div class="login" aria-busy="true" />;
-  if (userId === null) return <Login onLogin={(signedIn) => setUserId(signedIn.user_id)} />;
-  return <SignedIn key={userId} onSignOut={() => setUserId(null)} />;
+  if (userId === null) return <Login onLogin={(signedIn) => signedInAs(signedIn.user_id)} />;
+  return <SignedIn key={userId} onSignOut={() => signedInAs(null)} />;
 }
 
 const typingInField = (e: KeyboardEvent) => {

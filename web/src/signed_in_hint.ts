@@ -1,0 +1,22 @@
+// Whether this browser was signed in when last seen: a hint, not a credential (the session cookie
+// is HttpOnly and the page never sees it), so that the boot script may start the signed-in
+// requests at once instead of after GET /users/me. Wrong at most once: those requests are then
+// answered 401, and the hint is dropped.
+const KEY = 'parley.signedIn';
+
+export function wasSignedIn(): boolean {
+  try {
+    return localStorage.getItem(KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+export function noteSignedIn(signedIn: boolean): void {
+  try {
+    if (signedIn) localStorage.setItem(KEY, '1');
+    else localStorage.removeItem(KEY);
+  } catch {
+    // Storage turned off: the boot script waits for GET /users/me.
+  }
+}
