@@ -15,6 +15,8 @@ export interface BenchServer<I = Record<string, any>> {
   waiters(): Promise<number>;
   /** Server side: ms from the last PATCH request's arrival to the last GET /events response written. */
   fanout(): Promise<number>;
+  /** Another IPC command of the server's kind (bench/servers.ts), answered under its own name. */
+  ask<T>(cmd: string): Promise<T>;
   stop(): void;
 }
 
@@ -54,6 +56,11 @@ export async function startBenchServer<I = Record<string, any>>(kind: string, en
       new Promise((resolve) => {
         child.once('message', (m: { fanout: number }) => resolve(m.fanout));
         child.send({ cmd: 'fanout' });
+      }),
+    ask: <T>(cmd: string) =>
+      new Promise<T>((resolve) => {
+        child.once('message', (m: Record<string, T>) => resolve(m[cmd]!));
+        child.send({ cmd });
       }),
     // The database directory goes with the server (a full run leaves gigabytes otherwise).
     stop: () => {

@@ -5,6 +5,7 @@
 // (long-polls waiting in parley's event hub) and {cmd: 'fanout'} (ms from the arrival of the last
 // PATCH request until the last GET /events response after it was handed to the socket).
 import http from 'node:http';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
@@ -65,6 +66,7 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     });
     return { server, info: {} };
   }
+  if (kind === 'host') return startHost();
   const db = new Database(join(dir, 'parley.db'));
   // BENCH_BOUNCER_URL/_ID/_KEY: push through a bouncer stand-in run by the benchmark.
   const bouncerUrl = process.env.BENCH_BOUNCER_URL;
@@ -109,6 +111,39 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   return { server: http.createServer(handler), info: { owner, members, streamId, ...(webMessages > 0 && { ownerPassword: BENCH_WEB_PASSWORD }) } };
 }
 
+/**
+ * A host of BENCH_ORGANIZATIONS organizations (default 1,000), org0000 ... as `<name>.bench.test`:
+ * copies of one database with an owner and a member, none open yet. IPC {cmd: 'host'} answers the
+ * number open; {cmd: 'visit'} opens and closes each once (as `parley serve --orgs` does at start)
+ * and answers the ms it took.
+ */
+async function startHost(): Promise<{ server: http.Server; info: Record<string, unknown> }> {
+  const { createChatHost, organizationsIn } = (await import(join(root, 'lib/index.ts'))) as typeof import('../lib/index.js');
+  const count = Number(process.env.BENCH_ORGANIZATIONS ?? 1000);
+  const template = new Database(join(dir, 'template.db'));
+  const chat = createChatServer(template, { logger: silentLogger });
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
+  const member = await chat.admin.addUser({ email: 'member@example.com', fullName: 'Member' });
+  await chat.close();
+  template.close();
+  const orgs = join(dir, 'orgs');
+  mkdirSync(orgs);
+  const names = Array.from({ length: count }, (_, i) => `org${String(i).padStart(4, '0')}`);
+  for (const name of names) copyFileSync(join(dir, 'template.db'), join(orgs, `${name}.db`));
+  const host = createChatHost({ url: 'http://{org}.bench.test', open: organizationsIn(orgs).open, options: { logger: silentLogger } });
+  hostCommands = {
+    host: async () => host.openOrganizations().length,
+    visit: async () => {
+      const start = process.hrtime.bigint();
+      await host.visit(names);
+      return Number(process.hrtime.bigint() - start) / 1e6;
+    },
+  };
+  return { server: http.createServer(host.handler), info: { owner, member, names } };
+}
+
+let hostCommands: Record<string, () => Promise<unknown>> = {};
+
 const { server, info } = await start();
 server.keepAliveTimeout = 60_000;
 // node:http's default 300 s for a whole request cuts off large uploads on a busy machine; the
@@ -126,5 +161,7 @@ process.on('message', (message: { cmd?: string }) => {
   }
   if (message.cmd === 'waiters') process.send?.({ waiters: waiterCount() });
   if (message.cmd === 'fanout') process.send?.({ fanout: Number(lastEventsAt - changeAt) / 1e6 });
+  const command = message.cmd === undefined ? undefined : hostCommands[message.cmd];
+  if (command) void command().then((answer) => process.send?.({ [message.cmd!]: answer }));
 });
 process.on('SIGTERM', () => process.exit(0));

@@ -36,14 +36,39 @@ type Call = (actor: ActorRef | null, input?: InProcessExtras & ParamValueMap) =>
 
 export function buildApi<G extends RouteGroups>(ctx: Ctx, groups: G, runner: RouteRunner): Api<G> {
   const call =
-    (route: RouteDef): Call =>
+    (route: RouteDef, name: string): Call =>
     (actor, { signal, files, ...values } = {}) => {
-      // The user the embedding application names, under the same account rules as any way in.
-      const caller = route.access === 'public' ? null : authenticate(ctx, { kind: 'trusted', userId: actor === null ? 0 : typeof actor === 'number' ? actor : actor.id }, route);
-      return runner.run(route, caller, typedParams(values), inProcessRequest(signal, files));
+      const run = (): unknown => {
+        // The user the embedding application names, under the same account rules as any way in.
+        const caller = route.access === 'public' ? null : authenticate(ctx, { kind: 'trusted', userId: actor === null ? 0 : typeof actor === 'number' ? actor : actor.id }, route);
+        return runner.run(route, caller, typedParams(values), inProcessRequest(signal, files));
+      };
+      return ctx.db.inTransaction ? inHostTransaction(ctx, route, name, run) : run();
     };
   const api = Object.fromEntries(
-    Object.entries(groups).map(([group, routes]) => [group, Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, call(route)]))]),
+    Object.entries(groups).map(([group, routes]) => [
+      group,
+      Object.fromEntries(Object.entries(routes).map(([name, route]) => [name, call(route, `chat.api.${group}.${name}`)])),
+    ]),
   );
   return api as Api<G>;
 }
+
+/**
+ * A call inside the host's transaction (chat.transaction or its own): one savepoint, all or
+ * nothing whatever the host does with its error. A route that waits is refused before it starts:
+ * its writes after the wait would land outside the transaction.
+ */
+function inHostTransaction(ctx: Ctx, route: RouteDef, name: string, run: () => unknown): unknown {
+  if (route.asynchronous === true) throw new TypeError(waitsInTransaction(name));
+  return ctx.tx(() => {
+    const result = run();
+    if (result instanceof Promise) {
+      result.catch(() => {});
+      throw new TypeError(waitsInTransaction(name));
+    }
+    return result;
+  });
+}
+
+const waitsInTransaction = (name: string): string => `${name} waits for I/O and cannot run inside a transaction; call it before or after`;

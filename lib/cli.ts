@@ -9,6 +9,8 @@ import { PASSWORD_ENV, userCommand } from './cli_user.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
 import { EMAIL_ENV, emailOptionsFromEnv } from './mail/options.js';
+import { ORGANIZATION_DEFAULTS, ORGANIZATION_FLAGS, organizationFile, serveOrganizations, untilStopped } from './cli_orgs.js';
+import type { ChatOptions } from './context.js';
 
 /** What `parley serve` uses when neither a flag nor the environment says otherwise. */
 export const SERVE_DEFAULTS = { db: './parley.db', port: 9991, host: '127.0.0.1', rateLimit: 200 } as const;
@@ -20,8 +22,11 @@ Usage:
                [--trust-proxy N|ADDRESSES] [--push-bouncer-url URL] [--push-server-id ID]
                [--push-server-key KEY | --push-server-key-file FILE] [--smtp-url URL]
                [--email-from ADDRESS] [--synchronous normal|full]
+  parley serve --orgs DIR [--org-url TEMPLATE] [--max-open N] [--idle-seconds N] [--port N]
+               [--host H] [other serve flags but --db and --url]
   parley init --db FILE --email E (--password P | --password-file FILE) [--full-name N]
               [--org-name N] [--url URL]
+  parley init --orgs DIR --org NAME [the other init flags]
   parley user add --db FILE --email E --full-name N [--password P | --password-file FILE]
                   [--role owner|admin|moderator|member|guest] [--bot]
   parley user deactivate --db FILE --email E
@@ -35,8 +40,15 @@ serve      Serves the Zulip API on http://HOST:PORT/api/v1 and the web client on
            credentials are printed once. --url sets the organization URL (where clients log
            in); without it, a URL nobody chose follows the listening address. SIGINT/SIGTERM stop
            it cleanly.
-init       Creates the organization and its owner; the last line of output is JSON
-           {"email","api_key","user_id"}. Refuses a database that already has users.
+--orgs     Serves every NAME.db of DIR as organization NAME, at http://NAME.localhost:PORT/ unless
+           --org-url gives another template with {org}: https://{org}.chat.example.com (by host
+           name) or https://chat.example.com/org/{org} (by path). Organizations open on first use
+           (migrated as they open) and close after --idle-seconds unused (default
+           ${ORGANIZATION_DEFAULTS.idleSeconds}), at most --max-open at once (default ${ORGANIZATION_DEFAULTS.maxOpen}). Unknown addresses get
+           404 NONEXISTENT_SUBDOMAIN.
+init       Creates the organization and its owner (with --orgs: DIR/NAME.db, a new organization);
+           the last line of output is JSON {"email","api_key","user_id"}. Refuses a database that
+           already has users.
 user add   Adds a user or bot; the last line of output is JSON {"email","api_key","user_id"}.
 user deactivate   Deactivates a user or bot, and the bots a user owns; their keys stop working.
 user reactivate   Reactivates a user or bot (not a bot whose owner is deactivated).
@@ -119,6 +131,24 @@ function serveTrustProxy(v: Values, io: Io) {
   }
 }
 
+/** What `parley serve` gives every organization it serves: limits, proxies, push, email, durability. */
+function sharedServeOptions(v: Values, io: Io): ChatOptions {
+  const rateLimitFlag = v['rate-limit'] as string | undefined;
+  const rateLimit = rateLimitFlag !== undefined
+    ? integer(rateLimitFlag, '--rate-limit', SERVE_DEFAULTS.rateLimit)
+    : integer(fromEnv(io, 'PARLEY_RATE_LIMIT'), 'PARLEY_RATE_LIMIT', SERVE_DEFAULTS.rateLimit);
+  const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
+  const trustProxy = serveTrustProxy(v, io);
+  return {
+    synchronous,
+    rateLimit: { requestsPerMinute: rateLimit },
+    ...(trustProxy === undefined ? {} : { trustProxy }),
+    push: servePush(v, io),
+    email: serveEmail(v, io),
+  };
+}
+
 /** --url: an absolute http(s) URL (lib/domain/realm.ts organizationUrl), or a usage error. */
 async function urlFlag(value: unknown): Promise<string | undefined> {
   if (value === undefined) return undefined;
@@ -139,8 +169,10 @@ async function init(args: string[], io: Io): Promise<number> {
     'full-name': { type: 'string' },
     'org-name': { type: 'string' },
     url: { type: 'string' },
+    orgs: { type: 'string' },
+    org: { type: 'string' },
   });
-  const file = required(v, 'db');
+  const file = v.orgs === undefined ? required(v, 'db') : organizationFile(v);
   const email = required(v, 'email');
   const password = secret(v, io, 'password', PASSWORD_ENV)?.value;
   if (password === undefined) throw new UsageError(`--password, --password-file or ${PASSWORD_ENV} is required`);
@@ -182,30 +214,18 @@ async function serve(args: string[], io: Io): Promise<number> {
     'smtp-url': { type: 'string' },
     'email-from': { type: 'string' },
     synchronous: { type: 'string' },
+    ...ORGANIZATION_FLAGS,
   });
-  const file = (v.db as string | undefined) ?? SERVE_DEFAULTS.db;
   const port = integer(v.port as string | undefined, '--port', SERVE_DEFAULTS.port);
   if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
   const host = (v.host as string | undefined) ?? SERVE_DEFAULTS.host;
-  const rateLimitFlag = v['rate-limit'] as string | undefined;
-  const rateLimit = rateLimitFlag !== undefined
-    ? integer(rateLimitFlag, '--rate-limit', SERVE_DEFAULTS.rateLimit)
-    : integer(fromEnv(io, 'PARLEY_RATE_LIMIT'), 'PARLEY_RATE_LIMIT', SERVE_DEFAULTS.rateLimit);
-  const synchronous = ((v.synchronous as string | undefined) ?? 'normal').toUpperCase();
-  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') throw new UsageError(`--synchronous must be normal or full`);
-  const push = servePush(v, io);
-  const email = serveEmail(v, io);
-  const trustProxy = serveTrustProxy(v, io);
+  if (v.orgs !== undefined) return serveOrganizations(v, { port, host, options: sharedServeOptions(v, io) }, io);
+  const file = (v.db as string | undefined) ?? SERVE_DEFAULTS.db;
   const urlOption = await urlFlag(v.url);
-
   const { db, chat } = await openChat(file, {
-    synchronous,
+    ...sharedServeOptions(v, io),
     webClient: true,
     ...(urlOption === undefined ? {} : { realm: { url: urlOption } }),
-    rateLimit: { requestsPerMinute: rateLimit },
-    ...(trustProxy === undefined ? {} : { trustProxy }),
-    push,
-    email,
   });
   let address;
   try {
@@ -240,11 +260,7 @@ async function serve(args: string[], io: Io): Promise<number> {
   io.out(`parley listening on ${url}`);
   if (organizationUrl !== url) io.out(`Organization URL (where clients log in): ${organizationUrl}`);
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilStopped();
   await chat.close();
   db.close();
   return 0;

@@ -9,12 +9,12 @@ import type { EventHub } from './events/hub.js';
 import type { EventOptions } from './events/event.js';
 import { jsonLogger, type Logger } from './logger.js';
 import type { TrustProxy } from './http/client_address.js';
-import { databaseBusy } from './errors.js';
 import type { Checkpoints } from './store/checkpoints.js';
 import { nodeTimers, type Timers } from './timers.js';
 import type { EmailOptions } from './mail/mailer.js';
 import type { AccountOptions } from './accounts/options.js';
 import type { ChatNotification } from './notifications/notification.js';
+import { Transactions } from './transactions.js';
 
 export interface PushOptions {
   /** Base URL of the push bouncer, e.g. https://push.zulipchat.com. Push is off without it. */
@@ -189,10 +189,14 @@ export interface Ctx {
   /**
    * Runs fn in one IMMEDIATE transaction; wakes event waiters on commit. Called inside another
    * transaction, fn joins it: a request is all or nothing (the route runner opens a transactional
-   * route's transaction, in which its handler's runs without a savepoint). SQLITE_BUSY (the write
-   * lock not obtained within the busy timeout) becomes DATABASE_BUSY.
+   * route's transaction, in which its handler's runs without a savepoint). Inside a transaction
+   * the host application opened, fn is a savepoint, released after the host's commit
+   * (lib/transactions.ts). SQLITE_BUSY (the write lock not obtained within the busy timeout)
+   * becomes DATABASE_BUSY.
    */
   tx<T>(fn: () => T): T;
+  /** chat.transaction: the host's fn, its writes and chat calls, as one transaction (lib/transactions.ts). */
+  transaction<T>(fn: () => T): T;
   /** Seconds since the epoch, from the injected clock. */
   now(): number;
   /** A value kept for the server's lifetime (the emoji data file; the holder of the user rows last read), made on first use; `key` names it. */
@@ -213,8 +217,10 @@ export function createContext(
   checkpoints: Checkpoints,
 ): Ctx {
   const store = new Store(db);
-  // One transaction wrapper for every call (better-sqlite3 builds a wrapper per db.transaction()).
-  const runInTransaction = db.transaction((fn: () => unknown) => fn());
+  const transactions = new Transactions(db, () => {
+    ctx.events.committed();
+    checkpoints.committed();
+  });
   const clock = options.clock ?? Date.now;
   const fixed = new Map<symbol, unknown>();
   const kept = new Map<CacheName, { version: number; value: unknown }>();
@@ -228,18 +234,8 @@ export function createContext(
     options,
     events: undefined as unknown as EventHub,
     checkpoints,
-    tx<T>(fn: () => T): T {
-      if (db.inTransaction) return fn();
-      let result: T;
-      try {
-        result = runInTransaction.immediate(fn) as T;
-      } catch (error) {
-        throw databaseBusy(error) ?? error;
-      }
-      ctx.events.committed();
-      checkpoints.committed();
-      return result;
-    },
+    tx: (fn) => transactions.run(fn),
+    transaction: (fn) => transactions.host(fn),
     now: () => Math.floor(clock() / 1000),
     once<T>(key: symbol, compute: () => T): T {
       // Every request asks for the user rows' holder: one lookup when the value is there.

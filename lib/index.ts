@@ -1,6 +1,5 @@
 // createChatServer(db, options): wires the store, the event hub, the route table, the HTTP
 // handler and the in-process API. The public types are exported from here.
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { buildApi, type Api } from './api.js';
@@ -24,15 +23,17 @@ import type { DeliveredEvent } from './events/event.js';
 import { DEFAULT_LIMITS } from './http/body.js';
 import { sweepStaleSpools } from './http/spool.js';
 import { clientAddressResolver } from './http/client_address.js';
-import { answerClientError } from './http/client_error.js';
 import { createHandler, type RequestListener } from './http/handler.js';
+import { listen, type Listening } from './http/listen.js';
+import { createHost, type ChatHostOptions, type Host } from './host/host.js';
+import { jsonLogger } from './logger.js';
 import { createRateLimiter } from './http/rate_limit.js';
 import { webClientFiles } from './http/web_client.js';
 import { allRoutes, routeGroups } from './routes/index.js';
 import { routeRunner } from './routes/run.js';
 import { credentialOf } from './routes/ways_in.js';
 import type { Database } from './store/db.js';
-import { backgroundCheckpoints } from './store/checkpoints.js';
+import { backgroundCheckpoints, CheckpointThread } from './store/checkpoints.js';
 import { compatibleDatabase, isLibsql, type LibsqlDatabase } from './store/libsql.js';
 import { prepareDatabase } from './store/open.js';
 import { selectUserByEmail, selectUsers } from './store/users.js';
@@ -53,6 +54,9 @@ export type { DeliveredEvent, ChatEvent } from './events/event.js';
 export type { Credentials } from './domain/users.js';
 export type { LibsqlDatabase } from './store/libsql.js';
 export { ZULIP_FEATURE_LEVEL, ZULIP_VERSION } from './domain/realm.js';
+export type { ChatHostOptions } from './host/host.js';
+export { organizationsIn, type OrganizationDirectory } from './host/directory.js';
+export { isOrganizationName } from './host/addresses.js';
 
 export interface NewAccount {
   email: string;
@@ -71,6 +75,14 @@ export interface ChatServer {
   handler: RequestListener;
   /** The typed in-process API: `api.<group>.<name>(actor, input)`. */
   api: Api<typeof routeGroups>;
+  /**
+   * Runs fn, the host application's own writes on the same database and any `chat.api` /
+   * `chat.admin` calls in it, as one SQLite transaction (IMMEDIATE; a savepoint inside a
+   * transaction already open) and returns its result. Every event, notification and delivery the
+   * calls cause is released after the commit and never seen after a rollback (docs/transactions.md).
+   * fn must be synchronous; a call that waits for I/O (an upload, a password) is refused in it.
+   */
+  transaction<T>(fn: () => T): T;
   /** In-process event subscription, without HTTP. */
   events: {
     subscribe(
@@ -128,7 +140,21 @@ export interface ChatServer {
   close(): Promise<void>;
 }
 
+/** Hashing a password waits: the account would be written after the transaction it was asked in. */
+const PASSWORD_IN_TRANSACTION = 'an account with a password cannot be created inside a transaction (hashing it waits); create it before or after';
+
 export function createChatServer(database: Database | LibsqlDatabase, options: ChatOptions = {}): ChatServer {
+  return chatServer(database, options, {});
+}
+
+/** What a host shares among its organizations' servers (createChatHost). */
+interface Shared {
+  checkpoints?: CheckpointThread;
+  /** The host sweeps the upload spool directory once, not each organization as it opens. */
+  spoolsSwept?: boolean;
+}
+
+function chatServer(database: Database | LibsqlDatabase, options: ChatOptions, shared: Shared): ChatServer {
   // A libsql Database (the scale-out path, docs/operations.md "Beyond one machine") goes through an
   // adapter.
   checkAccountOptions(options.accounts);
@@ -141,6 +167,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
     (c) => new EventHub(c),
     backgroundCheckpoints(db, {
       enabled: !isLibsql(database),
+      thread: shared.checkpoints,
       onError: (error) => ctx.logger.warn('checkpoint worker failed; checkpoints run in commits again', { error: error.message }),
     }),
   );
@@ -152,7 +179,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const runner = routeRunner(ctx);
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // Spooled uploads a killed process left behind; in the background, start-up does not wait.
-  void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
+  if (shared.spoolsSwept !== true) void sweepStaleSpools(limits.spoolDir ?? tmpdir(), ctx.logger);
   const apiHandler = createHandler({
     routes: allRoutes,
     authenticate: (req, route) => {
@@ -173,13 +200,15 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
 
   const api = buildApi(ctx, routeGroups, runner);
 
-  let server: http.Server | undefined;
+  let server: Listening | undefined;
 
   const admin: ChatServer['admin'] = {
     hasUsers: () => selectUsers(ctx.store).length > 0,
     setOrganizationUrl: (url) => configureRealm(ctx, { url }),
     followListeningUrl: (url) => followListeningUrl(ctx, url),
     async initOrganization(input) {
+      // It names the organization after creating the owner, across an await.
+      if (db.inTransaction) throw new TypeError('initOrganization cannot run inside a transaction');
       if (admin.hasUsers()) throw new Error(ORGANIZATION_EXISTS);
       const owner = await addUser(ctx, {
         email: input.email,
@@ -194,6 +223,7 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       return owner;
     },
     async addUser(input) {
+      if (input.password !== undefined && db.inTransaction) throw new TypeError(PASSWORD_IN_TRANSACTION);
       const role = roleByName(input.role ?? 'member');
       if (role === undefined) throw new Error(`Unknown role: ${input.role}`);
       return addUser(ctx, {
@@ -220,23 +250,16 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
   const chat: ChatServer & { [CONTEXT]: Ctx } = {
     handler,
     api,
+    transaction: (fn) => ctx.transaction(fn),
     events: { subscribe: (userId, listener, opts) => ctx.events.subscribe(userId, listener, opts) },
     notifications: { subscribe: (listener) => subscribeToNotifications(ctx, listener) },
     admin,
     options,
     [CONTEXT]: ctx,
-    listen(port = 0, host = '127.0.0.1') {
-      return new Promise((resolve, reject) => {
-        const listening = http.createServer((req, res) => handler(req, res));
-        server = listening;
-        listening.on('clientError', answerClientError);
-        listening.keepAliveTimeout = 75_000;
-        listening.once('error', reject);
-        listening.listen(port, host, () => {
-          listening.off('error', reject);
-          resolve(listening.address() as AddressInfo);
-        });
-      });
+    async listen(port = 0, host = '127.0.0.1') {
+      const listening = await listen(handler, port, host);
+      server = listening;
+      return listening.address;
     },
     async close() {
       ctx.events.close();
@@ -244,16 +267,28 @@ export function createChatServer(database: Database | LibsqlDatabase, options: C
       mailerOf(ctx)?.close();
       await ctx.checkpoints.close();
       const open = server;
-      if (open) {
-        const closing = new Promise<void>((resolve) => open.close(() => resolve()));
-        open.closeIdleConnections();
-        setTimeout(() => server?.closeAllConnections(), 1000).unref();
-        await closing;
-        server = undefined;
-      }
+      server = undefined;
+      await open?.close();
     },
   };
   return chat;
+}
+
+/** Many organizations in one process, each its own database and server (docs/organizations.md). */
+export type ChatHost = Host<ChatServer>;
+
+export function createChatHost(options: ChatHostOptions): ChatHost {
+  // One WAL checkpoint thread for every organization (each thread costs about 8 MB).
+  const checkpoints = new CheckpointThread({ endWhenUnused: false });
+  void sweepStaleSpools(options.options?.limits?.spoolDir ?? tmpdir(), options.options?.logger ?? jsonLogger);
+  const host = createHost(options, (db, serverOptions) => chatServer(db, serverOptions, { checkpoints, spoolsSwept: true }));
+  return {
+    ...host,
+    async close() {
+      await host.close();
+      await checkpoints.end();
+    },
+  };
 }
 
 /** The API handler, behind the web client's files when they are enabled. */

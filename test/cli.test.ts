@@ -156,7 +156,7 @@ t.test('--help prints the usage and exits 0', async (t) => {
   const result = await run(['--help']);
   t.equal(result.code, 0);
   t.match(result.stdout, /^parley: an embeddable, Zulip-compatible team-chat server\n\nUsage:\n {2}parley serve/);
-  for (const command of ['parley init --db FILE', 'parley user add --db FILE', 'parley --help']) t.match(result.stdout, command);
+  for (const command of ['parley init --db FILE', 'parley serve --orgs DIR', 'parley init --orgs DIR --org NAME', 'parley user add --db FILE', 'parley --help']) t.match(result.stdout, command);
 });
 
 t.test('serve on a new database prints credentials and its URL, serves them, stops on SIGTERM, and a restart keeps the data', async (t) => {

@@ -18,6 +18,10 @@ export interface RawRequest {
   params: readonly (readonly [string, Buffer])[];
   encoding: RawEncoding;
   authorization?: string | undefined;
+  /** The Host header, when it is not the base URL's (a host of many organizations). */
+  host?: string | undefined;
+  /** More headers (a browser's Cookie and Sec-Fetch-Site). */
+  headers?: Record<string, string> | undefined;
 }
 
 export interface RawReply {
@@ -26,6 +30,7 @@ export interface RawReply {
   text: string;
   /** The parsed body, or undefined when it is not JSON. */
   json: Record<string, unknown> | undefined;
+  headers: http.IncomingHttpHeaders;
 }
 
 /** Percent-encodes every byte outside the unreserved set. */
@@ -60,6 +65,8 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
   let chunked = false;
   const headers: Record<string, string | number> = {};
   if (request.authorization !== undefined) headers.authorization = request.authorization;
+  if (request.host !== undefined) headers.host = request.host;
+  Object.assign(headers, request.headers);
   if (request.params.length > 0) {
     if (request.encoding === 'query') {
       path += (path.includes('?') ? '&' : '?') + formBody(request.params).toString('latin1');
@@ -88,7 +95,7 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, json });
+        resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text, json, headers: res.headers });
       });
       res.on('error', reject);
     });

@@ -38,7 +38,12 @@ export async function seedDatabase(count: number): Promise<{ file: string; owner
 
 /** Starts `parley serve --port 0` on `file`; resolves once it listens. */
 export function startServe(file: string, args: string[] = [], env: Record<string, string> = {}): Promise<ServeChild> {
-  const child = spawnParley(['serve', '--port', '0', '--db', file, ...args], { env: { ...UNSET, ...env } });
+  return startServeWith(['--db', file, ...args], env);
+}
+
+/** Starts `parley serve --port 0 <args>`; resolves once it listens. */
+export function startServeWith(args: string[], env: Record<string, string> = {}): Promise<ServeChild> {
+  const child = spawnParley(['serve', '--port', '0', ...args], { env: { ...UNSET, ...env } });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

@@ -169,3 +169,33 @@ t.test("parley's time rules follow the test clock: the edit window of a message"
   t.equal(message!.timestamp, Date.parse('2025-01-01T00:00:00Z') / 1000, 'sent at the clock\'s time');
   t.equal(message!.last_edit_timestamp, message!.timestamp + 620);
 });
+
+t.test("chat.transaction runs on the current server, across restores: a recorder hears what commits, never what rolls back", async (t) => {
+  const chat = await createTestChat(fixture);
+  t.teardown(() => chat.close());
+  const { hamlet, ophelia } = chat.users;
+  // Kept from before the restore, as a test may keep chat.api's functions.
+  const transaction = chat.transaction;
+  const snapshot = chat.snapshot();
+  send(chat, 'before the restore');
+  chat.restore(snapshot);
+  chat.db.exec('CREATE TABLE ticket (title TEXT NOT NULL)');
+  const recorder = chat.recorder(ophelia, { eventTypes: ['message'] });
+  t.throws(
+    () =>
+      transaction(() => {
+        chat.db.prepare('INSERT INTO ticket (title) VALUES (?)').run('rolled back');
+        send(chat, 'rolled back', hamlet.user_id);
+        throw new Error('the host says no');
+      }),
+    new Error('the host says no'),
+  );
+  const id = transaction(() => {
+    chat.db.prepare('INSERT INTO ticket (title) VALUES (?)').run('kept');
+    return send(chat, 'kept', hamlet.user_id);
+  });
+  t.same(chat.db.prepare('SELECT title FROM ticket').pluck().all(), ['kept'], "the host's row of the restored database commits with the message");
+  const heard = await recorder.next({ type: 'message' });
+  t.same([heard.message.id, heard.message.content], [id, '<p>kept</p>'], 'the first message heard is the committed one');
+  t.same(recorder.events.map((e) => e.message.content), ['<p>kept</p>']);
+});

@@ -4,17 +4,16 @@
 // caller committed by another process is seen at once, and every route so marked is one whose
 // handler is synchronous. One traced server for the whole file.
 import t, { type Test } from 'tap';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { ApiError } from '../lib/errors.js';
-import { routeGroups } from '../lib/routes/index.js';
-import type { RouteDef } from '../lib/routes/route.js';
 import { basic, openTestDatabase, sendRequest } from './helpers.js';
 import { isError } from './assertions.js';
+import { allRouteEntries, calledDomainFunctions } from './route_inspection.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parley-txroutes-'));
 let log: string[] | undefined;
@@ -107,21 +106,7 @@ t.test("an API key rotated by another process: today's 401 on a newly marked rou
   t.equal(ok.status, 200, 'the new key works');
 });
 
-// Every exported function of lib/domain, by name: what a route's handler calls.
-const domainFunctions = new Map<string, unknown>();
-for (const file of readdirSync(new URL('../lib/domain/', import.meta.url)).filter((name) => name.endsWith('.ts') && !name.endsWith('.d.ts'))) {
-  const module = (await import(`../lib/domain/${file.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(module)) if (typeof value === 'function') domainFunctions.set(name, value);
-}
-/** The domain functions a handler's source calls, and which of them are async functions. */
-function calledDomainFunctions(route: RouteDef): { called: string[]; async: string[] } {
-  const called = [...String(route.handler).matchAll(/([A-Za-z_$][\w$]*)\s*\(/g)].map((m) => m[1]!).filter((name) => domainFunctions.has(name));
-  return { called, async: called.filter((name) => (domainFunctions.get(name) as () => unknown).constructor.name === 'AsyncFunction') };
-}
-
-const routes = Object.entries(routeGroups).flatMap(([group, members]) =>
-  Object.entries(members as Record<string, RouteDef>).map(([name, route]) => ({ group, name, route })),
-);
+const routes = allRouteEntries();
 
 t.test('every route marked transactional is authenticated, takes no files and calls no asynchronous domain function', async (t) => {
   const marked = routes.filter(({ route }) => route.transactional === true);

@@ -2,6 +2,7 @@
 // on start), runs each attempt through its kind with a deadline, records the outcome.
 import type { Ctx } from '../context.js';
 import type { TimerHandle } from '../timers.js';
+import { whenOutsideTransaction } from '../store/outside_transaction.js';
 import {
   claimDelivery,
   deleteClaimedDelivery,
@@ -35,6 +36,7 @@ export class DeliveryRunner {
   readonly #abort = new AbortController();
   #timer: TimerHandle | undefined;
   #wakeScheduled = false;
+  #waitingForHost = false;
   #stopped = false;
 
   constructor(ctx: Ctx, kinds: readonly AnyKind[]) {
@@ -78,6 +80,16 @@ export class DeliveryRunner {
     }
   }
 
+  /** Whether an attempt is under way (a host keeps the organization open meanwhile). */
+  get busy(): boolean {
+    return this.#inFlight.size > 0;
+  }
+
+  /** When the next row of an enabled kind comes due (ms), if any: when a host must open the organization again. */
+  nextDueAt(): number | undefined {
+    return this.#stopped ? undefined : selectNextDueAt(this.#ctx.store, this.#enabledKinds());
+  }
+
   #enabledKinds(): string[] {
     const names: string[] = [];
     for (const kind of this.#kinds.values()) if (kind.enabled(this.#ctx)) names.push(kind.name);
@@ -87,6 +99,17 @@ export class DeliveryRunner {
   #pump(): void {
     const ctx = this.#ctx;
     if (this.#stopped || !ctx.db.open) return;
+    if (ctx.db.inTransaction) {
+      // A transaction the host holds open: its rows are not committed (and may never be) yet.
+      if (!this.#waitingForHost) {
+        this.#waitingForHost = true;
+        whenOutsideTransaction(ctx.db, () => {
+          this.#waitingForHost = false;
+          this.wake();
+        });
+      }
+      return;
+    }
     try {
       const kinds = this.#enabledKinds();
       if (kinds.length === 0) return;

@@ -3,6 +3,7 @@
 // polls recorded per queue (polls.ts), in-process subscriptions, and the garbage collection of
 // expired queues and the events no queue needs (queues.ts).
 import { selectMaxEventId } from '../store/events.js';
+import { whenOutsideTransaction } from '../store/outside_transaction.js';
 import type { TimerHandle } from '../timers.js';
 import type { ChatEvent, DeliveredEvent, HubContext } from './event.js';
 import { appendEvent, readEvents, type EventsRead } from './log.js';
@@ -70,12 +71,20 @@ export class EventHub {
     this.#polls.flush();
   }
 
-  /** In-process subscription to one user's events, delivered after each commit. */
+  /**
+   * In-process subscription to one user's events, delivered after each commit. Taken inside a
+   * transaction, it starts once the transaction has ended (its own events come before it).
+   */
   subscribe(
     userId: number,
     listener: (event: DeliveredEvent) => void,
     options: { eventTypes?: readonly string[]; afterEventId?: number; applyMarkdown?: boolean } = {},
   ): () => void {
+    if (this.#ctx.store.db.inTransaction) {
+      let stop: (() => void) | undefined;
+      const cancel = whenOutsideTransaction(this.#ctx.store.db, () => (stop = this.subscribe(userId, listener, options)));
+      return () => (stop ?? cancel)();
+    }
     const types = options.eventTypes ? new Set(options.eventTypes) : null;
     const applyMarkdown = options.applyMarkdown ?? true;
     return this.#waiters.wait({

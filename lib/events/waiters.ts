@@ -71,7 +71,8 @@ export class Waiters {
    * waiter that is further behind (or a burst larger than one batch) reads on its own.
    */
   #wakeAll(): void {
-    if (this.#waiters.size === 0) return;
+    // Inside a transaction the host holds open, its uncommitted rows would show: its end wakes again.
+    if (this.#waiters.size === 0 || this.#ctx.store.db.inTransaction) return;
     const since = this.#wokenUpTo;
     const rows = selectEventsAfter(this.#ctx.store, since, WAKE_BATCH);
     if (rows.length === 0) return;
@@ -125,6 +126,7 @@ export class Waiters {
     this.#dataVersion = selectDataVersion(this.#ctx.store);
     const interval = this.#ctx.options.events?.crossProcessPollMs ?? 100;
     this.#crossProcessTimer = this.#ctx.timers.every(interval, () => {
+      if (this.#ctx.store.db.inTransaction) return;
       const version = selectDataVersion(this.#ctx.store);
       if (version === this.#dataVersion) return;
       this.#dataVersion = version;

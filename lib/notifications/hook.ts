@@ -32,6 +32,11 @@ export function hookEnabled(ctx: Ctx): boolean {
   return ctx.options.notify !== undefined || listeners(ctx).size > 0;
 }
 
+/** How many chat.notifications.subscribe listeners there are (a host keeps their organization open). */
+export function notificationListenerCount(ctx: Ctx): number {
+  return listeners(ctx).size;
+}
+
 /** chat.notifications.subscribe: returns the function that unsubscribes. */
 export function subscribeToNotifications(ctx: Ctx, listener: NotificationListener): () => void {
   listeners(ctx).add(listener);

@@ -55,6 +55,7 @@ export const accountRoutes = {
     },
     response: signedInSchema,
     errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'CSRF_FAILED'],
+    asynchronous: true,
     handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => register(ctx, p, request.userAgent)),
   }),
   requestPasswordReset: route({
@@ -78,6 +79,7 @@ export const accountRoutes = {
     params: { key: key(), newPassword: password() },
     response: signedInSchema,
     errors: ['BAD_REQUEST', 'INVALID_CONFIRMATION_LINK', 'CSRF_FAILED'],
+    asynchronous: true,
     handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => resetPassword(ctx, p, request.userAgent)),
   }),
   confirmEmail: route({

@@ -51,6 +51,7 @@ export const eventRoutes = {
     },
     errors: ['BAD_EVENT_QUEUE_ID', 'BAD_REQUEST'],
     response: eventsAnswerSchema,
+    asynchronous: true,
     handler: (ctx, { actor }, p, request) =>
       getEvents(ctx, actor, { queueId: p.queueId, lastEventId: p.lastEventId, dontBlock: p.dontBlock, signal: request.signal }),
   }),

@@ -27,6 +27,7 @@ export const externalContentRoutes = {
     },
     errors: ['NOT_FOUND', 'INVALID_IMAGE_PROXY_URL', 'IMAGE_PROXY_FAILED', 'IMAGE_PROXY_BUSY', 'RATE_LIMIT_HIT'],
     rawResponse: 'image/*',
+    asynchronous: true,
     handler: async (ctx, _caller, p, request) => {
       const image = await proxyExternalContent(ctx, { digest: p.digest, hexUrl: p.hexUrl, signal: request.signal, address: request.ip });
       const headers: Record<string, string> = { 'Content-Type': image.contentType, ...IMAGE_PROXY_HEADERS };

@@ -57,6 +57,7 @@ export const messageFlagRoutes = {
     summary: 'Mark every unread message read, in batches; complete: false asks the client to repeat',
     params: {},
     response: markAllAsReadAnswerSchema,
+    asynchronous: true,
     handler: (ctx, { actor }) => markAllAsRead(ctx, actor),
   }),
   markStreamAsRead: route({

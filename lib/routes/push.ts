@@ -65,6 +65,7 @@ export const pushRoutes = {
       'PUSH_SERVICE_NOT_CONFIGURED',
       'BAD_REQUEST',
     ],
+    asynchronous: true,
     handler: (ctx, { actor }, p) => sendTestNotification(ctx, actor, p),
   }),
 };

@@ -37,6 +37,7 @@ export const realmEmojiRoutes = {
     uploadBytes: emojiBytes,
     // Guests and bots are refused before their upload is read.
     before: (_ctx, actor) => checkMayUploadEmoji(actor),
+    asynchronous: true,
     handler: (ctx, { actor }, p, request) => uploadRealmEmoji(ctx, actor, { emojiName: p.emojiName, files: request.files }),
   }),
   deactivate: route({

@@ -45,6 +45,13 @@ interface RouteBase<P extends ParamShape> extends Omit<HttpRoute, 'fields'> {
    * test/transactional_routes.test.ts checks that no marked route calls an async domain function.
    */
   transactional?: boolean;
+  /**
+   * The handler answers with a promise: it waits for password hashing, files, the network or new
+   * events, and writes after the wait. The in-process API refuses it inside a transaction
+   * (chat.transaction, or the host's own), where its writes after the wait would escape the
+   * transaction. test/host_transaction_routes.test.ts checks that every such route says so.
+   */
+  asynchronous?: boolean;
 }
 
 /** A route anyone may call: its handler gets no caller. */

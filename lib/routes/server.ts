@@ -32,6 +32,7 @@ export const serverRoutes = {
     params: passwordLoginParams,
     response: z.object({ api_key: z.string(), email: z.string(), user_id: z.int() }),
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT'],
+    asynchronous: true,
     handler: (ctx, _caller, p) => fetchApiKey(ctx, p),
   }),
 };

@@ -18,6 +18,7 @@ export const sessionRoutes = {
     params: passwordLoginParams,
     response: signedInSchema,
     errors: ['AUTHENTICATION_FAILED', 'USER_DEACTIVATED', 'RATE_LIMIT_HIT', 'CSRF_FAILED'],
+    asynchronous: true,
     handler: (ctx, _caller, p, request) => signBrowserIn(ctx, request, () => signIn(ctx, p, request.userAgent)),
   }),
   list: route({

@@ -44,6 +44,7 @@ export const uploadRoutes = {
     uploads: 'One file, under any field name',
     uploadBytes: maxUploadBytes,
     spoolUploads: true,
+    asynchronous: true,
     handler: (ctx, { actor }, _p, request) => uploadFile(ctx, actor, { files: request.files }),
   }),
   download: route({

@@ -59,6 +59,7 @@ export const userRoutes = {
     },
     response: z.object({ user_id: z.int() }),
     errors: ['UNAUTHORIZED_PRINCIPAL', 'BAD_REQUEST'],
+    asynchronous: true,
     handler: (ctx, { actor }, p) => createUser(ctx, actor, p),
   }),
   update: route({
@@ -131,6 +132,7 @@ export const userRoutes = {
     },
     errors: ['BAD_REQUEST'],
     response: createdBotSchema,
+    asynchronous: true,
     handler: (ctx, { actor }, p) => createBot(ctx, actor, p),
   }),
   deactivateBot: route({

@@ -16,9 +16,10 @@
 // The worker starts after START_AFTER commits of this server, so a short-lived server (a bot's
 // test) never starts a thread. Only for a better-sqlite3 database in a file in WAL mode; if the
 // worker cannot start or fails, the request connection goes back to SQLite's default.
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { CheckpointThread } from './checkpoint_thread.js';
 import type { Database } from './db.js';
+
+export { CheckpointThread } from './checkpoint_thread.js';
 
 /** Commits of this server before the worker starts. */
 export const START_AFTER = 256;
@@ -28,15 +29,15 @@ const NUDGE_EVERY = 32;
 export const INLINE_PAGES = 1000;
 /** The request connection's automatic checkpoint while the worker runs. */
 export const BACKSTOP_PAGES = 10_000;
-/** How long the worker gathers frames after a nudge before it checkpoints them. */
-const DELAY_MS = 50;
 
 export interface Checkpoints {
   /** Called after every commit of this server. */
   committed(): void;
-  /** Whether the worker thread runs (tests). */
+  /** Whether the worker thread checkpoints this server's database (tests). */
   readonly running: boolean;
-  /** Ends the worker and gives the connection SQLite's default back; resolves when the thread is gone. */
+  /** The id of that thread, while it does (tests: a host's organizations share one). */
+  readonly threadId: number | undefined;
+  /** Detaches from the worker (ending a thread of its own) and gives the connection SQLite's default back; resolves when done. */
   close(): Promise<void>;
 }
 
@@ -44,43 +45,9 @@ export interface CheckpointOptions {
   /** False for a database that is not better-sqlite3's (the libsql adapter): checkpoints stay inline. */
   enabled: boolean;
   onError: (error: Error) => void;
+  /** A thread shared with other servers (a host's); by default the server starts one of its own. */
+  thread?: CheckpointThread | undefined;
 }
-
-interface WorkerData {
-  /** better-sqlite3's entry point, as this module resolves it. */
-  driver: string;
-  file: string;
-  /** How long after the first nudge a checkpoint runs: the frames of that time go in one pass. */
-  delayMs: number;
-}
-
-/** Messages to the worker: nudge after commits, or close the connection and end. */
-type WorkerMessage = 'checkpoint' | 'close';
-
-// The worker: its own connection to the file, running a PASSIVE checkpoint (which copies committed
-// WAL frames into the database file without taking the write lock) at most once per delayMs while
-// nudges come. Plain JavaScript run without the parent's flags (execArgv: []): a server started
-// under a TypeScript loader would otherwise load it again in the thread (about 130 MB more; the
-// thread costs about 18 MB without). Busy (another connection checkpointing) is an answer, not an
-// error: the next nudge retries.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, { fileMustExist: true });
-let pending;
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    clearTimeout(pending);
-    db.close();
-    parentPort.close();
-    return;
-  }
-  pending ??= setTimeout(() => {
-    pending = undefined;
-    db.pragma('wal_checkpoint(PASSIVE)');
-  }, workerData.delayMs);
-});
-`;
 
 function walFile(db: Database): string | undefined {
   if (db.memory || db.readonly || db.name === '' || db.name === ':memory:') return undefined;
@@ -89,13 +56,12 @@ function walFile(db: Database): string | undefined {
 
 export function backgroundCheckpoints(db: Database, options: CheckpointOptions): Checkpoints {
   let commits = 0;
-  let worker: Worker | undefined;
+  let attached: ReturnType<CheckpointThread['attach']> | undefined;
   // Set once the worker cannot run here (not a WAL file, or it failed): checkpoints stay inline.
   let inline = !options.enabled;
-  let exited: Promise<void> = Promise.resolve();
 
   const stop = (): void => {
-    worker = undefined;
+    attached = undefined;
     if (db.open) db.pragma(`wal_autocheckpoint = ${INLINE_PAGES}`);
   };
 
@@ -105,44 +71,37 @@ export function backgroundCheckpoints(db: Database, options: CheckpointOptions):
       inline = true;
       return;
     }
-    const data: WorkerData = { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, delayMs: DELAY_MS };
-    const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: data });
-    // A host that never calls close() can still exit.
-    started.unref();
-    exited = new Promise((resolve) => started.once('exit', () => resolve()));
-    started.once('error', (error) => {
+    const thread = options.thread ?? new CheckpointThread({ endWhenUnused: true });
+    const mine = thread.attach(file, (error) => {
       inline = true;
-      if (worker === started) stop();
+      if (attached === mine) stop();
       options.onError(error);
     });
-    started.once('exit', () => {
-      if (worker === started) stop();
-    });
-    worker = started;
+    attached = mine;
     db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   };
 
   return {
     committed() {
       if (inline || ++commits % NUDGE_EVERY !== 0) return;
-      if (worker === undefined) {
+      if (attached === undefined) {
         if (commits >= START_AFTER) start();
         return;
       }
-      worker.postMessage('checkpoint' satisfies WorkerMessage);
+      attached.nudge();
     },
     get running() {
-      return worker !== undefined;
+      return attached !== undefined;
+    },
+    get threadId() {
+      return attached?.threadId;
     },
     close() {
-      const running = worker;
+      const running = attached;
       inline = true;
-      if (running === undefined) return exited;
+      if (running === undefined) return Promise.resolve();
       stop();
-      // Held until it has closed its connection, though unreferenced until now.
-      running.ref();
-      running.postMessage('close' satisfies WorkerMessage);
-      return exited;
+      return running.detach();
     },
   };
 }

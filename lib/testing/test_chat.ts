@@ -50,6 +50,8 @@ export class TestChat<U extends string = string, C extends string = string> impl
   readonly events: ChatServer['events'];
   /** The current server's notification subscription (a subscription lasts until the next restore()). */
   readonly notifications: ChatServer['notifications'];
+  /** chat.transaction on the current server (docs/transactions.md). */
+  readonly transaction: ChatServer['transaction'];
   #server: ChatServer;
   #db: Database.Database;
   readonly #attachments: Attachments;
@@ -70,6 +72,7 @@ export class TestChat<U extends string = string, C extends string = string> impl
     this.api = forwardGroups(this.#server.api, () => this.#server.api);
     this.admin = forwardFunctions(this.#server.admin, () => this.#server.admin);
     this.notifications = { subscribe: (listener) => this.#server.notifications.subscribe(listener) };
+    this.transaction = (fn) => this.#server.transaction(fn);
     this.events = {
       subscribe: (userId: number, listener: (event: DeliveredEvent) => void, options?: SubscribeOptions) => {
         this.#open();
