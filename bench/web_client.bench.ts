@@ -85,10 +85,10 @@ async function paintMs(page: Page, s: Subject, signedIn: boolean): Promise<numbe
     (email, apiKey, signed) => {
       if (signed) {
         sessionStorage.setItem('parley.credentials', JSON.stringify({ email, apiKey }));
-        localStorage.setItem('parley.signedIn', '1');
+        localStorage.setItem('parley.signedIn:/', '1');
       } else {
         sessionStorage.clear();
-        localStorage.removeItem('parley.signedIn');
+        localStorage.removeItem('parley.signedIn:/');
       }
     },
     s.owner.email,
