@@ -628,7 +628,7 @@ CREATE TABLE IF NOT EXISTS image_proxy_key (
 ) STRICT;
 
 ------------------------------------------------------------------------------------------------
--- Uploaded files and bot storage (lib/domain/uploads.ts, lib/domain/attachments.ts, lib/domain/bot_storage.ts)
+-- Uploaded files, bot storage and bot services (lib/domain/uploads.ts, attachments.ts, bot_storage.ts, bot_services.ts)
 ------------------------------------------------------------------------------------------------
 
 -- A file a user uploaded (Zulip's Attachment): path_id is its URL below /user_uploads/
@@ -681,6 +681,30 @@ CREATE TABLE IF NOT EXISTS bot_storage (
   value TEXT NOT NULL,
   PRIMARY KEY (user_id, key)
 ) STRICT, WITHOUT ROWID;
+
+-- An outgoing webhook or embedded bot's service (Zulip's Service; one per bot, as Zulip allows):
+-- where an outgoing webhook bot's triggering messages are POSTed (base_url, may be empty), in which
+-- format (interface: 1 Zulip's, 2 Slack-compatible) and the token the bot's server checks them by.
+-- The token is sent with every request and shown to the bot's owners (realm_bots), so it is kept as
+-- it is, like API keys (lib/domain/bot_services.ts).
+CREATE TABLE IF NOT EXISTS bot_service (
+  id INTEGER PRIMARY KEY,
+  bot_id INTEGER NOT NULL REFERENCES user(id),
+  name TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  token TEXT NOT NULL,
+  interface INTEGER NOT NULL CHECK (interface IN (1, 2))
+) STRICT;
+-- A bot's services (realm_bots, the triggers of outgoing webhooks).
+CREATE INDEX IF NOT EXISTS bot_service_by_bot ON bot_service (bot_id);
+
+-- When a bot's owner was last told that the bot sent to a channel that does not exist or has no
+-- subscribers (Zulip's UserProfile.last_reminder for bots): at most one notice per 5 minutes
+-- (lib/integrations/incoming.ts).
+CREATE TABLE IF NOT EXISTS bot_owner_notice (
+  bot_id INTEGER PRIMARY KEY REFERENCES user(id),
+  last_sent INTEGER NOT NULL
+) STRICT;
 
 ------------------------------------------------------------------------------------------------
 -- Personal settings and muting (lib/domain/user_settings.ts, user_topics.ts, muted_users.ts)

@@ -21,6 +21,7 @@ const modules: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   uploads: () => import('./uploads.bench.js'),
   web_client: () => import('./web_client.bench.js'),
   testkit: () => import('./testkit.bench.js'),
+  integrations: () => import('./integrations.bench.js'),
   organizations: () => import('./organizations.bench.js'),
 };
 

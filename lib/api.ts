@@ -5,17 +5,21 @@ import type { Ctx } from './context.js';
 import { authenticate } from './domain/callers.js';
 import type { UploadedFile } from './http/body.js';
 import { typedParams, type ParamInputs, type ParamShape, type ParamValueMap } from './http/params.js';
-import { inProcessRequest } from './http/request.js';
+import { inProcessRequest, type SentRequest } from './http/request.js';
 import type { RouteDef } from './routes/route.js';
 import type { RouteRunner } from './routes/run.js';
 
 /** The in-process API's caller: a user id or an object with one; must be an active account, not an incoming webhook bot. */
 export type ActorRef = number | { id: number };
 
-/** What an in-process call may add to its parameters: an abort signal, and the files of a multipart upload. */
+/**
+ * What an in-process call may add to its parameters: an abort signal, the files of a multipart
+ * upload, and for a route that reads its request as sent (an incoming webhook) its headers and body.
+ */
 export interface InProcessExtras {
   signal?: AbortSignal;
   files?: readonly UploadedFile[];
+  sent?: SentRequest;
 }
 
 type RouteResult<D> = D extends { handler: (...args: never[]) => infer R } ? R : never;
@@ -37,11 +41,11 @@ type Call = (actor: ActorRef | null, input?: InProcessExtras & ParamValueMap) =>
 export function buildApi<G extends RouteGroups>(ctx: Ctx, groups: G, runner: RouteRunner): Api<G> {
   const call =
     (route: RouteDef, name: string): Call =>
-    (actor, { signal, files, ...values } = {}) => {
+    (actor, { signal, files, sent, ...values } = {}) => {
       const run = (): unknown => {
         // The user the embedding application names, under the same account rules as any way in.
         const caller = route.access === 'public' ? null : authenticate(ctx, { kind: 'trusted', userId: actor === null ? 0 : typeof actor === 'number' ? actor : actor.id }, route);
-        return runner.run(route, caller, typedParams(values), inProcessRequest(signal, files));
+        return runner.run(route, caller, typedParams(values), inProcessRequest(signal, files, sent));
       };
       return ctx.db.inTransaction ? inHostTransaction(ctx, route, name, run) : run();
     };

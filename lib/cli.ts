@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { fromEnv, integer, openChat, parse, processIo, required, secret, UsageError, type Io, type Values } from './cli_args.js';
+import { fromEnv, integer, openChat, parse, processIo, required, secret, switchFromEnv, UsageError, type Io, type Values } from './cli_args.js';
 import { PASSWORD_ENV, userCommand } from './cli_user.js';
 import { parseTrustProxy } from './http/client_address.js';
 import { PUSH_ENV, pushOptionsFromEnv, type PushSetting } from './push/options.js';
@@ -69,7 +69,8 @@ Passwords have at least 6 characters.
 Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default ${SERVE_DEFAULTS.rateLimit} for serve),
 PARLEY_TRUST_PROXY, PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY,
 PARLEY_PUSH_TIMEOUT_MS, PARLEY_SMTP_URL, PARLEY_EMAIL_FROM, PARLEY_EMAIL_BATCHING_SECONDS (the
-default email batching period), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add, user set-password).
+default email batching period), PARLEY_WEBHOOKS_ALLOW_PRIVATE (1: outgoing webhooks may reach
+loopback and private addresses), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add, user set-password).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
@@ -146,6 +147,7 @@ function sharedServeOptions(v: Values, io: Io): ChatOptions {
     ...(trustProxy === undefined ? {} : { trustProxy }),
     push: servePush(v, io),
     email: serveEmail(v, io),
+    outgoingWebhooks: { allowPrivateAddresses: switchFromEnv(io, 'PARLEY_WEBHOOKS_ALLOW_PRIVATE') },
   };
 }
 

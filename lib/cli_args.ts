@@ -47,6 +47,14 @@ export function fromEnv(io: Io, name: string): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** A variable that turns something on (`1`) or off (`0`, or unset). */
+export function switchFromEnv(io: Io, name: string): boolean {
+  const value = fromEnv(io, name);
+  if (value === undefined || value === '0') return false;
+  if (value === '1') return true;
+  throw new UsageError(`${name} must be 1 or 0, not '${value}'`);
+}
+
 /**
  * A secret given as `--NAME VALUE` (visible to other local users in the process list), as
  * `--NAME-file FILE` (its content, without one final line break) or in the variable `envName`.

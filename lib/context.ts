@@ -96,6 +96,21 @@ export interface WebPushOptions {
   allowPrivateAddresses?: boolean;
 }
 
+/** Outgoing webhook bots' requests (lib/integrations/outgoing_delivery.ts). */
+export interface OutgoingWebhookOptions {
+  /** Lets outgoing webhooks reach loopback, private and link-local addresses (tests, intranets). Off by default. */
+  allowPrivateAddresses?: boolean;
+  /** How long one request may take, the response's body included, in ms (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS: 10 s). */
+  timeoutMs?: number;
+  /** Waits in ms before each retry after a timeout, a connection error or a 5xx (Zulip's MAX_REQUEST_RETRIES: 3 retries). */
+  retryDelaysMs?: number[];
+  /** Largest response body read, in bytes; a longer one fails the request (default 1 MiB). */
+  maxResponseBytes?: number;
+  /** Requests to one bot under way at once in this server (default 4); more wait their turn. */
+  maxConcurrentPerBot?: number;
+  /** The fetch used to reach bots' servers (node-fetch by default). */
+  fetch?: typeof import('node-fetch').default;
+}
 /**
  * Who the embedding application's `authenticate` hook says a request comes from: a user id, `{
  * userId, bot: true }` for a bot (a bot's id alone is refused), or nothing.
@@ -151,6 +166,8 @@ export interface ChatOptions {
    * proxy (GET /external_content/...). On by default; false renders them as links instead.
    */
   imageProxy?: ImageProxyOptions | false;
+  /** How messages reach outgoing webhook bots' servers (docs/integrations.md#outgoing-webhooks). */
+  outgoingWebhooks?: OutgoingWebhookOptions;
   /**
    * Serves parley's web client at `/` (its files under `/web/`): off by default, on in `parley
    * serve`. `{ dir }` serves a build from another directory. See docs/web-client.md.

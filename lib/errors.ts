@@ -14,9 +14,16 @@ export const ERROR_CODES = {
   REACTION_ALREADY_EXISTS: 400,
   REACTION_DOES_NOT_EXIST: 400,
   CANNOT_DEACTIVATE_LAST_USER: 400,
+  INVALID_JSON: 400,
+  MISSING_HTTP_EVENT_HEADER: 400,
+  ANOMALOUS_WEBHOOK_PAYLOAD: 400,
+  // Answered with HTTP 200, as Zulip does: the third-party service should not retry.
+  UNSUPPORTED_WEBHOOK_EVENT_TYPE: 400,
   INVITATION_FAILED: 400,
   INVALID_CONFIRMATION_LINK: 400,
   UNAUTHORIZED: 401,
+  // An incoming webhook's `api_key` parameter (Zulip's InvalidAPIKeyError); HTTP Basic answers UNAUTHORIZED.
+  INVALID_API_KEY: 401,
   AUTHENTICATION_FAILED: 401,
   USER_DEACTIVATED: 401,
   ADMIN_ACTION_REQUIRED: 403,
@@ -66,6 +73,11 @@ export class ApiError extends Error {
 
   toJSON(): ErrorFields & { result: 'error'; msg: string; code: ErrorCode } {
     return { result: 'error', msg: this.message, code: this.code, ...this.extra };
+  }
+
+  /** The body an HTTP answer carries: Zulip's error envelope, unless an endpoint answers in a format of its own. */
+  wireBody(): object {
+    return this.toJSON();
   }
 }
 

@@ -21,7 +21,7 @@ const botDict = z
     default_all_public_streams: z.boolean(),
     owner_id: z.int().nullable(),
     avatar_url: z.string().url(),
-    services: z.array(z.never()),
+    services: z.array(z.object({ base_url: z.string(), interface: z.int(), token: z.string().regex(/^[A-Za-z0-9]{32}$/) }).strict()),
   })
   .strict();
 const realmBotEvent = z.discriminatedUnion('op', [

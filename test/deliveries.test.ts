@@ -308,3 +308,52 @@ t.test('Two servers on one database file: every delivery succeeds exactly once',
   t.equal(rows(ctx), 0);
   await s.close();
 });
+
+t.test('`busy` is not an attempt: the delivery comes back at its time with its retries intact', async (t) => {
+  const answers: DeliveryOutcome<Sent['payload']>[] = [
+    { status: 'retry', reason: 'down' },
+    { status: 'busy', dueAt: 0 },
+    { status: 'busy', dueAt: 0 },
+    { status: 'retry', reason: 'down' },
+    { status: 'sent' },
+  ];
+  let time: ManualTime | undefined;
+  const k = testKind(() => {
+    const next = answers.shift()!;
+    return next.status === 'busy' ? { ...next, dueAt: time!.clock() + 50 } : next;
+  }, { delays: [100, 100] });
+  const w = await world(t, k);
+  time = w.time;
+  enqueue(w.ctx, k, 1);
+  for (const ms of [0, 100, 50, 50, 100]) {
+    w.time.advance(ms);
+    await w.runner.settled();
+  }
+  t.same(k.sent.map((s) => s.attempt), [1, 2, 2, 2, 3], 'the busy rounds leave the count where it was');
+  t.same(k.failures, [], 'two retries of two: not exhausted');
+  t.equal(rows(w.ctx), 0);
+});
+
+t.test('`sent` and `failed` may hand their hooks a payload of what the attempt learned', async (t) => {
+  const seen: unknown[] = [];
+  const kind: DeliveryKind<{ n: number; learned?: string }> = {
+    name: 'test_kind_learns',
+    enabled: () => true,
+    timeoutMs: () => 1000,
+    retryDelaysMs: () => [],
+    send: async (_ctx, { payload }) => (payload.n === 1 ? { status: 'sent', payload: { ...payload, learned: 'reply' } } : { status: 'failed', reason: 'no', payload: { ...payload, learned: 'why' } }),
+    succeeded: (ctx, payload) => void seen.push(['succeeded', payload, ctx.db.inTransaction]),
+    failed: (ctx, payload) => void seen.push(['failed', payload, ctx.db.inTransaction]),
+  };
+  const { ctx, runner } = await world(t);
+  runner.add(kind as DeliveryKind<unknown>);
+  ctx.tx(() => {
+    enqueueDelivery(ctx, kind, { n: 1 });
+    enqueueDelivery(ctx, kind, { n: 2 });
+  });
+  await runner.settled();
+  t.same(seen, [
+    ['succeeded', { n: 1, learned: 'reply' }, true],
+    ['failed', { n: 2, learned: 'why' }, true],
+  ]);
+});

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { wireName, type Param } from '../lib/http/params.js';
 import type { RouteDef } from '../lib/routes/route.js';
-import { percentEncode, type RawEncoding } from './raw_http.js';
+import { percentEncode, type RawEncoding, type RawRequest } from './raw_http.js';
 
 /** Values of the fuzzed server's world (ids and names that exist), so requests also reach the rules. */
 export interface World {
@@ -163,6 +163,57 @@ export function searchRequests(world: World): fc.Arbitrary<FuzzRequest> {
     .map(({ caller, encoding, request }) => ({ caller, encoding, ...request }));
 }
 
+/** The event headers the integrations read, with events they know and do not. */
+const WEBHOOK_HEADERS = fc.oneof(
+  fc.record({ 'X-GitHub-Event': fc.constantFrom('push', 'issues', 'pull_request', 'release', 'star', 'fork', 'workflow_run', 'check_run', 'ping', 'sponsorship', '') }),
+  fc.record({ 'X-Gitlab-Event': fc.constantFrom('Push Hook', 'Issue Hook', 'Merge Request Hook', 'Note Hook', 'Pipeline Hook', 'Nope Hook') }),
+  fc.record({ 'X-Gitea-Event': fc.constantFrom('push', 'issues', 'pull_request', 'release', 'x') }),
+  fc.constant({}),
+);
+
+/** A payload shaped like the services' (the keys their integrations read) with random values, or anything at all. */
+function webhookBody(): fc.Arbitrary<Buffer> {
+  const value = fc.oneof(fc.string({ unit: 'binary', maxLength: 20 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('refs/heads/main', 'refs/tags/v1', 'opened', 'closed', 'firing', 'resolved'));
+  const keys = fc.constantFrom('ref', 'action', 'repository', 'sender', 'commits', 'pusher', 'issue', 'pull_request', 'object_kind', 'alerts', 'status', 'labels', 'data', 'event', 'text', 'blocks', 'attachments', 'title', 'message', 'project', 'user', 'created', 'deleted', 'forced');
+  const shaped = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, value, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(keys, tie('node'), { maxKeys: 5 })),
+  })).node;
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.dictionary(keys, shaped, { maxKeys: 8 }).map((payload) => Buffer.from(JSON.stringify(payload))) },
+    { weight: 2, arbitrary: fc.constantFrom(...CONSTANTS).map((text) => Buffer.from(text)) },
+    { weight: 1, arbitrary: fc.constantFrom(DEEP_ARRAY, DEEP_OBJECT, '\uffff', '{"text": "\ud800"}').map((text) => Buffer.from(text)) },
+    { weight: 1, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes)) },
+  );
+}
+
+/** Incoming webhooks as services send them: a known integration, an event header, a body of any kind, the URL's parameters. */
+export function webhookRequests(world: World, integrations: readonly string[]): fc.Arbitrary<FuzzRequest> {
+  const text = (name: string, value: string): [string, Buffer] => [name, Buffer.from(value, 'utf8')];
+  const query = fc.tuple(
+    fc.option(fc.constantFrom(...world.names, 'fuzz', '1', '999999').map((v) => text('stream', v)), { nil: undefined }),
+    fc.option(fc.constantFrom(...CONSTANTS).map((v) => text('topic', v)), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('only_events', 'exclude_events'), fc.constantFrom('["push*"]', '[]', '["*"]', 'push', '[1]', '[[]]')).map(([name, v]) => text(name, v)), { nil: undefined }),
+    fc.option(fc.tuple(fc.constantFrom('branches', 'ignore_private_repositories'), fc.constantFrom('main', 'main,dev', '', 'true', 'false', '1')).map(([name, v]) => text(name, v)), { nil: undefined }),
+  );
+  return fc
+    .record({
+      caller: fc.constantFrom('webhookBot' as const, 'webhookBot' as const, 'member' as const, 'nobody' as const),
+      integration: fc.constantFrom(...integrations, 'unknown'),
+      contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream'),
+      headers: WEBHOOK_HEADERS,
+      bytes: webhookBody(),
+      query,
+    })
+    .map(({ caller, integration, contentType, headers, bytes, query: params }) => ({
+      caller,
+      method: 'POST',
+      path: `/api/v1/external/${integration}`,
+      encoding: 'query' as const,
+      params: params.filter((x): x is [string, Buffer] => x !== undefined),
+      body: { contentType, headers, bytes: contentType.startsWith('application/x-www-form-urlencoded') ? Buffer.concat([Buffer.from('payload='), Buffer.from(encodeURIComponent(bytes.toString('latin1')))]) : bytes },
+    }));
+}
+
 const EXTRA_NAMES = ['client', 'foo', '__proto__', 'constructor', 'hasOwnProperty', 'toString', '', 'a b', 'é', 'api_key', 'queue_id', 'x[]'];
 
 function pathValue(param: Param, world: World, star: boolean): fc.Arbitrary<string> {
@@ -182,11 +233,13 @@ function pathValue(param: Param, world: World, star: boolean): fc.Arbitrary<stri
 }
 
 export interface FuzzRequest {
-  caller: 'owner' | 'member' | 'nobody';
+  caller: 'owner' | 'member' | 'nobody' | 'webhookBot';
   method: string;
   path: string;
   encoding: RawEncoding;
   params: [string, Buffer][];
+  /** A body sent as it is (incoming webhooks), `params` in the query string. */
+  body?: RawRequest['body'];
 }
 
 /** Requests for one route: its declared parameters each present or not, extra ones, other methods. */

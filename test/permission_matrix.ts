@@ -150,7 +150,12 @@ export const MATRIX: Record<string, MatrixEntry> = {
     request: (env) => ({ path: '/bots', params: { full_name: 'Helper Bot', short_name: env.unique('helper') } }),
     expect: but({ guest: NO_GUESTS, bot: NO_BOTS }),
   },
+  'GET /bots': { request: () => ({ path: '/bots' }), expect: but({ guest: NO_GUESTS, bot: NO_BOTS }) },
   // Another member's bot: its owner (not a caller here) or an administrator may act on it.
+  'PATCH /bots/:bot_id': {
+    request: async (env) => ({ path: `/bots/${await botOfTarget(env)}`, params: { full_name: 'Renamed Bot' } }),
+    expect: { ...admins(INSUFFICIENT), guest: NO_GUESTS, bot: NO_BOTS },
+  },
   'DELETE /bots/:bot_id': { request: async (env) => ({ path: `/bots/${await botOfTarget(env)}` }), expect: admins(INSUFFICIENT) },
   'POST /bots/:bot_id/api_key/regenerate': {
     request: async (env) => ({ path: `/bots/${await botOfTarget(env)}/api_key/regenerate` }),
@@ -205,6 +210,15 @@ export const MATRIX: Record<string, MatrixEntry> = {
     expect: everyone,
   },
   'GET /messages': { request: () => ({ path: '/messages', params: { anchor: 'newest', num_before: 5, num_after: 0 } }), expect: everyone },
+  // Zulip's webhook_view takes any account's key (HTTP Basic here); a Slack-format form body. Guests
+  // post only where they are subscribed, so the caller is subscribed to the channel first.
+  'POST /external/:integration': {
+    request: (env, caller) => {
+      env.s.chat.api.streams.subscribe(env.s.owner.user_id, { subscriptions: [{ name: env.channel.name }], principals: [caller.user_id] });
+      return { path: '/external/slack_incoming', params: { stream: env.channel.name, topic: 'hooks', payload: JSON.stringify({ text: 'deployed *v2*' }) } };
+    },
+    expect: everyone,
+  },
   // The owner's message in a public channel: guests who are not subscribed cannot read it.
   'GET /messages/:message_id': { request: (env) => ({ path: `/messages/${env.channel.messageId}` }), expect: but({ guest: bad('Invalid message(s)') }) },
   'PATCH /messages/:message_id': {

@@ -18,6 +18,8 @@ export interface RawRequest {
   params: readonly (readonly [string, Buffer])[];
   encoding: RawEncoding;
   authorization?: string | undefined;
+  /** A body sent as it is (an incoming webhook's JSON), with its headers; `params` then go in the query string. */
+  body?: { contentType: string; bytes: Buffer; headers?: Readonly<Record<string, string>> } | undefined;
   /** The Host header, when it is not the base URL's (a host of many organizations). */
   host?: string | undefined;
   /** More headers (a browser's Cookie and Sec-Fetch-Site). */
@@ -65,10 +67,14 @@ export function sendRaw(base: string, request: RawRequest, timeoutMs = 15_000): 
   let chunked = false;
   const headers: Record<string, string | number> = {};
   if (request.authorization !== undefined) headers.authorization = request.authorization;
+  if (request.body !== undefined) {
+    Object.assign(headers, request.body.headers, { 'content-type': request.body.contentType });
+    body = request.body.bytes;
+  }
   if (request.host !== undefined) headers.host = request.host;
   Object.assign(headers, request.headers);
   if (request.params.length > 0) {
-    if (request.encoding === 'query') {
+    if (request.encoding === 'query' || request.body !== undefined) {
       path += (path.includes('?') ? '&' : '?') + formBody(request.params).toString('latin1');
     } else if (request.encoding === 'urlencoded') {
       body = formBody(request.params);

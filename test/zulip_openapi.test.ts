@@ -55,6 +55,10 @@ t.test('users', async (t) => {
   await api.call(t, 'POST', '/users/me/api_key/regenerate', { as: bot }, 400);
   await api.call(t, 'POST', `/bots/${bot.user_id}/api_key/regenerate`, { as: admin }, 200);
   await api.call(t, 'POST', `/bots/${bot.user_id}/api_key/regenerate`, me, 400);
+  await api.call(t, 'GET', '/bots', me, 200);
+  await api.call(t, 'GET', '/bots', { as: await s.user('guest') }, 400);
+  await api.call(t, 'PATCH', `/bots/${bot.user_id}`, { as: admin, params: { full_name: 'Renamed Bot' } }, 200);
+  await api.call(t, 'PATCH', `/bots/${bot.user_id}`, { as: admin, params: { service_interface: 5 } }, 400);
   await api.call(t, 'DELETE', `/bots/${bot.user_id}`, { as: admin }, 200);
   await api.call(t, 'DELETE', '/bots/9999', { as: admin }, 400);
 });

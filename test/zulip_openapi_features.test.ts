@@ -257,6 +257,18 @@ t.test('GET /openapi.json, without credentials', async (t) => {
   t.equal(reply.body.openapi, '3.1.0');
 });
 
+t.test('POST /external/{integration}: a success, an unsupported event (200) and a refused key, with the api_key in the URL', async (t) => {
+  const hook = (await s.request('POST', '/bots', { ...me, params: { full_name: 'Conformance Hook', short_name: 'conformancehook', bot_type: 2 } })).body as { api_key: string };
+  const post = async (path: string, headers: Record<string, string>, body: string) => {
+    const response = await fetch(`${s.url}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    return { status: response.status, body: (await response.json()) as Record<string, any>, headers: response.headers };
+  };
+  const path = (key: string) => `/external/github?api_key=${key}&stream=${encodeURIComponent('Denmark')}`;
+  api.check(t, 'POST', '/external/json', await post(`/external/json?api_key=${hook.api_key}`, {}, '{"a": 1}'), 200);
+  api.check(t, 'POST', '/external/github', await post(path(hook.api_key), { 'X-GitHub-Event': 'sponsorship' }, '{"action": "created"}'), 200);
+  api.check(t, 'POST', '/external/github', await post(path('x'.repeat(32)), { 'X-GitHub-Event': 'push' }, '{}'), 401);
+});
+
 t.test('every route of these groups was checked', async (t) => {
   api.assertCovered(t, FEATURE_GROUPS);
 });

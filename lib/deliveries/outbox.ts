@@ -3,9 +3,9 @@
 import type { Ctx } from '../context.js';
 import { insertDelivery, upsertDelivery } from '../store/deliveries.js';
 import { wakeDeliveries } from './runner.js';
-import type { DeliveryKind } from './types.js';
+import type { DeliveryKindName } from './types.js';
 
-export type { Delivery, DeliveryFailure, DeliveryKind, DeliveryOutcome } from './types.js';
+export type { Delivery, DeliveryFailure, DeliveryKind, DeliveryKindName, DeliveryOutcome } from './types.js';
 
 interface EnqueueOptions {
   /** Due this many ms after now (default 0: right after the commit). */
@@ -24,7 +24,7 @@ interface EnqueueOptions {
  * by this server or the next one on the database; a rollback drops it with everything else.
  * Returns false when it joined a pending delivery of the same key.
  */
-export function enqueueDelivery<P>(ctx: Ctx, kind: DeliveryKind<P>, payload: P, options: EnqueueOptions = {}): boolean {
+export function enqueueDelivery<P>(ctx: Ctx, kind: DeliveryKindName<P>, payload: P, options: EnqueueOptions = {}): boolean {
   if (!ctx.db.inTransaction) throw new Error('enqueueDelivery must run inside a transaction');
   const now = ctx.clock();
   const row = { kind: kind.name, key: options.key ?? null, payload: JSON.stringify(payload), dueAt: now + (options.delayMs ?? 0), createdAt: now };

@@ -210,18 +210,21 @@ export class DeliveryRunner {
           rescheduleClaimedDelivery(ctx.store, row.id, claim, { dueAt, payload: next === undefined ? null : JSON.stringify(next), lastError, attempts });
         switch (outcome.status) {
           case 'sent':
-            if (deleteClaimedDelivery(ctx.store, row.id, claim)) kind.succeeded?.(ctx, payload);
+            if (deleteClaimedDelivery(ctx.store, row.id, claim)) kind.succeeded?.(ctx, outcome.payload ?? payload);
             return;
           case 'cancelled':
             // The server stopped: the next one starts this attempt over, uncounted.
             again(now, undefined, row.last_error, row.attempts);
+            return;
+          case 'busy':
+            again(outcome.dueAt, undefined, row.last_error, row.attempts);
             return;
           case 'later':
             again(outcome.dueAt, outcome.payload, null, 0);
             return;
           case 'failed':
             ctx.logger.error('delivery failed', { ...fields, reason: outcome.reason, code: outcome.code });
-            fail({ reason: outcome.reason, code: outcome.code, exhausted: false }, payload);
+            fail({ reason: outcome.reason, code: outcome.code, exhausted: false }, outcome.payload ?? payload);
             return;
           case 'retry': {
             const delays = kind.retryDelaysMs(ctx);

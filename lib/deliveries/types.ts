@@ -15,19 +15,24 @@ export interface Delivery<P> {
 }
 
 /**
- * - sent: done; the row goes.
+ * - sent: done; the row goes (the kind's `succeeded` gets `payload` instead when given: what the
+ *   attempt learned, e.g. a reply to post).
  * - retry: a failure worth trying again (network error, 5xx, timeout): after the next of the
  *   kind's retry delays, with `payload` instead when given (what is left to send); when the delays
  *   have run out, the delivery fails. `code` is kept for the kind's `failed`.
- * - failed: refused for good (a 4xx, a recipient that no longer exists); the row goes.
+ * - failed: refused for good (a 4xx, a recipient that no longer exists); the row goes (the kind's
+ *   `failed` gets `payload` instead when given).
  * - later: this round is done, and the row is due again at `dueAt` (with `payload` when given),
  *   its attempts counted from 0 again (a batch that gathers more, a long send in pieces).
+ * - busy: not attempted, because a limit of the kind's own was reached (attempts to one remote at
+ *   once): due again at `dueAt`, this attempt not counted.
  */
 export type DeliveryOutcome<P> =
-  | { status: 'sent' }
+  | { status: 'sent'; payload?: P }
   | { status: 'retry'; reason: string; code?: string; payload?: P }
-  | { status: 'failed'; reason: string; code?: string }
-  | { status: 'later'; dueAt: number; payload?: P };
+  | { status: 'failed'; reason: string; code?: string; payload?: P }
+  | { status: 'later'; dueAt: number; payload?: P }
+  | { status: 'busy'; dueAt: number };
 
 /** Why a delivery failed for good, as its kind's `failed` gets it. */
 export interface DeliveryFailure {
@@ -58,3 +63,9 @@ export interface DeliveryKind<P> {
   /** In the transaction that removes a delivery that failed for good (refused, or out of retries). */
   failed?(ctx: Ctx, payload: P, failure: DeliveryFailure): void;
 }
+
+/**
+ * What writing a delivery needs of its kind: its name. A module that the kind's sending depends on
+ * (the reply of an outgoing webhook is a message) writes rows by it without importing the kind.
+ */
+export type DeliveryKindName<P> = Pick<DeliveryKind<P>, 'name'>;

@@ -2,7 +2,7 @@
 // rules every way in applies (deactivated accounts, incoming webhook bots); and POST
 // /fetch_api_key (email + password). The Caller they produce is lib/domain/callers.ts's.
 import type { Ctx } from '../context.js';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { selectUserByEmail, type UserRow } from '../store/users.js';
 import { API_KEY_PATTERN, safeEqual, verifyPassword } from './credentials.js';
 
@@ -19,14 +19,14 @@ export interface CallerRules {
 }
 
 /** Zulip's 32 alphanumeric characters, checked before any account is looked up. */
-export function checkApiKeyFormat(apiKey: string): void {
-  if (!API_KEY_PATTERN.test(apiKey)) throw unauthorized('Malformed API key');
+export function apiKeyWellFormed(apiKey: string): boolean {
+  return API_KEY_PATTERN.test(apiKey);
 }
 
 /** The presented key against the account's (or against nothing, as long, when there is no account). */
-export function checkApiKey(apiKey: string, row: UserRow | undefined): void {
+export function checkApiKey(apiKey: string, row: UserRow | undefined): boolean {
   const matches = safeEqual(apiKey, row?.api_key ?? NO_KEY);
-  if (row === undefined || !matches) throw unauthorized('Invalid API key');
+  return row !== undefined && matches;
 }
 
 /** Why an identified account may not call this endpoint, if it may not: the same over every way in. */

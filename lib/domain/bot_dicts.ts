@@ -3,11 +3,21 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { gravatarUrl } from './avatars.js';
+import { selectAllBotServices, selectBotServices, type BotServiceRow } from '../store/bot_services.js';
 import { selectBots, selectHumanAdminIds, type UserRow } from '../store/users.js';
 import type { Actor } from './roles.js';
 import { isAdmin } from './roles.js';
 
-/** Zulip's get_owned_bot_dicts entry; parley has no default channels, uploaded avatars or services. */
+/** Zulip's UserProfile.OUTGOING_WEBHOOK_BOT. */
+export const OUTGOING_WEBHOOK_BOT = 3;
+
+export const outgoingServiceSchema = z.object({
+  base_url: z.string().describe("Where the bot's triggering messages are POSTed"),
+  interface: z.int().describe("1: Zulip's format; 2: Slack's outgoing webhook format"),
+  token: z.string().describe("Sent with every request, for the bot's server to check"),
+});
+
+/** Zulip's get_owned_bot_dicts entry; parley has no default channels or uploaded avatars. */
 const botDictSchema = z.object({
   email: z.string(),
   user_id: z.int(),
@@ -20,7 +30,7 @@ const botDictSchema = z.object({
   default_all_public_streams: z.boolean(),
   owner_id: z.int().nullable(),
   avatar_url: z.string(),
-  services: z.array(z.never()).describe('Always empty: parley has no outgoing webhook or embedded bot services'),
+  services: z.array(outgoingServiceSchema).describe("An outgoing webhook bot's one service; [] for other bots (parley's embedded bots have no configuration)"),
 });
 type BotDict = z.infer<typeof botDictSchema>;
 
@@ -45,6 +55,7 @@ const botUpdateSchema = z.union([
   z.object({ user_id: z.int(), is_active: z.boolean() }),
   z.object({ user_id: z.int(), api_key: z.string() }),
   z.object({ user_id: z.int(), owner_id: z.int() }),
+  z.object({ user_id: z.int(), services: z.array(outgoingServiceSchema) }),
 ]);
 
 export const botEventSchemas = [
@@ -53,7 +64,18 @@ export const botEventSchemas = [
   z.object({ type: z.literal('realm_bot'), op: z.literal('delete'), bot: z.object({ user_id: z.int() }) }),
 ] as const;
 
-export function formatBot(row: UserRow): BotDict {
+/** Zulip's get_service_dicts_for_bot: an outgoing webhook bot's services. */
+function serviceDicts(row: UserRow, services: readonly BotServiceRow[]): BotDict['services'] {
+  if (row.bot_type !== OUTGOING_WEBHOOK_BOT) return [];
+  return services.map((service) => ({ base_url: service.base_url, interface: service.interface, token: service.token }));
+}
+
+/** A bot's dictionary with its services read. */
+export function botDict(ctx: Ctx, row: UserRow): BotDict {
+  return formatBot(row, selectBotServices(ctx.store, row.id));
+}
+
+function formatBot(row: UserRow, services: readonly BotServiceRow[]): BotDict {
   return {
     email: row.email,
     user_id: row.id,
@@ -66,7 +88,7 @@ export function formatBot(row: UserRow): BotDict {
     default_all_public_streams: false,
     owner_id: row.bot_owner_id,
     avatar_url: gravatarUrl(row.email),
-    services: [],
+    services: serviceDicts(row, services),
   };
 }
 
@@ -80,5 +102,7 @@ export function botOwnerUserIds(ctx: Ctx, bot: UserRow): number[] {
 /** Zulip's realm_bots: every bot for a human administrator, one's own bots (active or not) for anyone else. */
 export function fetchRealmBotState(ctx: Ctx, actor: Actor): RealmBotState {
   const seesAll = isAdmin(actor) && !actor.isBot;
-  return { realm_bots: selectBots(ctx.store).filter((row) => seesAll || row.bot_owner_id === actor.id).map(formatBot) };
+  const services = selectAllBotServices(ctx.store);
+  const rows = selectBots(ctx.store).filter((row) => seesAll || row.bot_owner_id === actor.id);
+  return { realm_bots: rows.map((row) => formatBot(row, services.get(row.id) ?? [])) };
 }

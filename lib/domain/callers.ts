@@ -2,9 +2,9 @@
 // to come), and the one cache of the user rows callers are made from, kept until the 'user' cache
 // version changes.
 import type { Ctx } from '../context.js';
-import { unauthorized } from '../errors.js';
-import { selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
-import { checkApiKey, checkApiKeyFormat, refusal, type CallerRules } from './auth.js';
+import { ApiError, unauthorized } from '../errors.js';
+import { selectUserByApiKey, selectUserByEmail, selectUserById, type UserRow } from '../store/users.js';
+import { apiKeyWellFormed, checkApiKey, refusal, type CallerRules } from './auth.js';
 import type { Actor, Role } from './roles.js';
 
 /**
@@ -14,6 +14,8 @@ import type { Actor, Role } from './roles.js';
 export type Credential =
   /** Zulip's email and API key: HTTP Basic (Zulip's validate_api_key). */
   | { readonly kind: 'apiKey'; readonly email: string; readonly apiKey: string }
+  /** An API key alone: an incoming webhook's `api_key` parameter (Zulip's webhook_view). */
+  | { readonly kind: 'webhookKey'; readonly apiKey: string }
   /** A user the host application vouches for: the in-process API. */
   | { readonly kind: 'trusted'; readonly userId: number }
   /** The web client's session cookie (lib/accounts/sessions.ts), already found unexpired: its user and row id. */
@@ -50,6 +52,8 @@ interface Known {
 
 class UserRows {
   readonly byEmail = new Map<string, Known>();
+  /** By API key (incoming webhooks): a key that stops working gives the user table a new version. */
+  readonly byKey = new Map<string, Known>();
   readonly byId = new Map<number, Known>();
   /** The domain of API emails, from the organization URL (whose changes give a new version too). */
   emailDomain: string | undefined;
@@ -74,36 +78,69 @@ function currentRows(ctx: Ctx): UserRows {
   return rows;
 }
 
-/** A user by email or id: known, or read and kept under that key and its id. */
+/** The map a credential's user is kept under, and its key there. */
+function slotOf(rows: UserRows, credential: Credential): [Map<string | number, Known>, string | number] {
+  if (credential.kind === 'apiKey') return [rows.byEmail, credential.email];
+  if (credential.kind === 'webhookKey') return [rows.byKey, credential.apiKey];
+  return [rows.byId, credential.userId];
+}
+
+const kept = (rows: UserRows, credential: Credential): Known | undefined => {
+  const [slot, key] = slotOf(rows, credential);
+  return slot.get(key);
+};
+
+function readRow(ctx: Ctx, credential: Credential): UserRow | undefined {
+  if (credential.kind === 'apiKey') return selectUserByEmail(ctx.store, credential.email);
+  if (credential.kind === 'webhookKey') return selectUserByApiKey(ctx.store, credential.apiKey);
+  return selectUserById(ctx.store, credential.userId);
+}
+
+/** A user by email, API key or id: known, or read and kept under that key and its id. */
 function find(ctx: Ctx, rows: UserRows, credential: Credential): Known | undefined {
   // Full (one user under many spellings of its email counts once per spelling): start again.
-  if (rows.byEmail.size >= MAX_CACHED_USERS || rows.byId.size >= MAX_CACHED_USERS) {
+  if (rows.byEmail.size + rows.byKey.size >= MAX_CACHED_USERS || rows.byId.size >= MAX_CACHED_USERS) {
     rows.byEmail.clear();
+    rows.byKey.clear();
     rows.byId.clear();
   }
-  const byEmail = credential.kind === 'apiKey';
-  const hit = byEmail ? rows.byEmail.get(credential.email) : rows.byId.get(credential.userId);
+  const hit = kept(rows, credential);
   if (hit !== undefined) return hit;
-  const row = byEmail ? selectUserByEmail(ctx.store, credential.email) : selectUserById(ctx.store, credential.userId);
+  const row = readRow(ctx, credential);
   if (row === undefined) return undefined;
   let known = rows.byId.get(row.id);
   if (known === undefined) {
     known = { row, actor: Object.freeze(toActor(row)) };
     rows.byId.set(row.id, known);
   }
-  if (byEmail) rows.byEmail.set(credential.email, known);
+  const [slot, key] = slotOf(rows, credential);
+  slot.set(key, known);
   return known;
+}
+
+/** The credentials that present an API key (HTTP Basic's, a webhook URL's). */
+const hasKey = (credential: Credential): credential is Extract<Credential, { apiKey: string }> => credential.kind === 'apiKey' || credential.kind === 'webhookKey';
+
+/**
+ * Why a credential is refused: HTTP Basic's 401 UNAUTHORIZED (Zulip's REST authentication turns
+ * every refusal into it), or for a webhook's `api_key` the errors Zulip's webhook_view lets through
+ * as they are (InvalidAPIKeyError, InvalidAPIKeyFormatError, UserDeactivatedError).
+ */
+function refused(credential: Credential, msg: string): ApiError {
+  if (credential.kind !== 'webhookKey') return unauthorized(msg);
+  return new ApiError(msg === 'Account is deactivated' ? 'USER_DEACTIVATED' : 'INVALID_API_KEY', msg);
 }
 
 /** The caller `known` is, if the credential and the account rules let it pass; throws the 401 otherwise. */
 function admit(known: Known | undefined, rows: UserRows, credential: Credential, rules: CallerRules): Caller {
-  if (credential.kind === 'apiKey') checkApiKey(credential.apiKey, known?.row);
+  // The key found by its own value is compared too: a miss costs the same as a wrong key.
+  if (hasKey(credential) && !checkApiKey(credential.apiKey, known?.row)) throw refused(credential, 'Invalid API key');
   if (credential.kind === 'host' && (known === undefined || (known.row.bot_type !== null && !credential.bot))) {
     throw unauthorized(NOT_AN_ACCOUNT);
   }
-  if (known === undefined) throw unauthorized(credential.kind === 'session' ? NOT_AN_ACCOUNT : 'Invalid API key');
-  const refused = refusal(known.row, rules);
-  if (refused !== undefined) throw unauthorized(refused);
+  if (known === undefined) throw refused(credential, credential.kind === 'session' ? NOT_AN_ACCOUNT : 'Invalid API key');
+  const refusedWhy = refusal(known.row, rules);
+  if (refusedWhy !== undefined) throw refused(credential, refusedWhy);
   return { actor: known.actor, row: known.row, version: rows.version, credential };
 }
 
@@ -113,9 +150,9 @@ function admit(known: Known | undefined, rows: UserRows, credential: Credential,
  * (`confirm`).
  */
 export function authenticate(ctx: Ctx, credential: Credential, rules: CallerRules): Caller {
-  if (credential.kind === 'apiKey') checkApiKeyFormat(credential.apiKey);
+  if (hasKey(credential) && !apiKeyWellFormed(credential.apiKey)) throw refused(credential, 'Malformed API key');
   const last = lastRead(ctx).rows;
-  const known = last && (credential.kind === 'apiKey' ? last.byEmail.get(credential.email) : last.byId.get(credential.userId));
+  const known = last && kept(last, credential);
   if (last !== undefined && known !== undefined) {
     try {
       return admit(known, last, credential, rules);
@@ -143,9 +180,10 @@ export function userRowById(ctx: Ctx, id: number): UserRow | undefined {
   return find(ctx, rows, { kind: 'trusted', userId: id })?.row;
 }
 
-/** How many email spellings are kept (diagnostics and tests: the memory stays bounded). */
+/** How many email spellings and webhook keys are kept (diagnostics and tests: the memory stays bounded). */
 export function rememberedEmails(ctx: Ctx): number {
-  return lastRead(ctx).rows?.byEmail.size ?? 0;
+  const rows = lastRead(ctx).rows;
+  return (rows?.byEmail.size ?? 0) + (rows?.byKey.size ?? 0);
 }
 
 /**

@@ -7,6 +7,7 @@ import { missedMessageEmailDelivery } from '../notifications/email.js';
 import { notificationHookDelivery } from '../notifications/hook.js';
 import { pushMessageDelivery, pushRemoveDelivery } from '../notifications/push.js';
 import { webPushMessageDelivery } from '../notifications/web_push.js';
+import { outgoingWebhookDelivery } from '../integrations/outgoing_delivery.js';
 
 export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [
   pushRegistrationDelivery,
@@ -16,4 +17,5 @@ export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [
   missedMessageEmailDelivery,
   notificationHookDelivery,
   webPushMessageDelivery,
+  outgoingWebhookDelivery,
 ];

@@ -38,6 +38,7 @@ import {
   savedSnippetStateSchema,
 } from './unmodelled_state.js';
 import { fetchMutedUsersState } from './muted_users.js';
+import { fetchIncomingWebhookBotState, incomingWebhookBotStateSchema } from '../integrations/registry.js';
 import { fetchMutedTopicsState, fetchUserTopicState, mutedTopicsStateSchema, userTopicStateSchema } from './user_topics.js';
 
 const wants = (types: FetchTypes, type: string): boolean => types === null || types.includes(type);
@@ -65,6 +66,7 @@ const STATE_SOURCES = [
   source(type('realm'), fetchRealmState, realmStateSchema),
   source(type('realm_user'), fetchRealmUserState, realmUserStateSchema),
   source(type('realm_bot'), fetchRealmBotState, realmBotStateSchema),
+  source(type('realm_incoming_webhook_bots'), fetchIncomingWebhookBotState, incomingWebhookBotStateSchema),
   source(type('subscription'), fetchSubscriptionState, subscriptionStateSchema),
   source(type('stream'), fetchStreamState, streamStateSchema),
   source(type('default_streams'), fetchDefaultStreamState, defaultStreamStateSchema),

@@ -8,7 +8,7 @@ import { deleteWebSessionsOfUser } from '../store/web_sessions.js';
 import { countActiveOwners, selectActiveUserIds, selectBotsOwnedBy, selectUserById, updateBotOwner, updateUserActive, type UserRow } from '../store/users.js';
 import { emit } from './event_types.js';
 import { announceMessageDeleteGroups } from './message_delete_settings.js';
-import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { botDict, botOwnerUserIds } from './bot_dicts.js';
 import { ROLE, isAdmin, isOwner, type Actor } from './roles.js';
 import { accessUserById, existingUser } from './users.js';
 import { checkMayOwnAnotherBot } from './bot_limits.js';
@@ -122,7 +122,7 @@ function sendBotOwnerUpdateEvents(ctx: Ctx, bot: UserRow, previousOwner: UserRow
     updated.delete(previousOwner.id);
   }
   if (!isAdmin(newOwner)) {
-    emit(ctx, [newOwner.id], { type: 'realm_bot', op: 'add', bot: formatBot(bot) });
+    emit(ctx, [newOwner.id], { type: 'realm_bot', op: 'add', bot: botDict(ctx, bot) });
     updated.delete(newOwner.id);
   }
   emit(ctx, updated, { type: 'realm_bot', op: 'update', bot: { user_id: bot.id, owner_id: newOwner.id } });

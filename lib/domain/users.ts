@@ -23,7 +23,8 @@ import { generateApiKey, hashPassword } from './credentials.js';
 import { getRealm } from './realm.js';
 import { EMAIL_VISIBILITY, ROLE, ROLE_VALUES, canAccessDeliveryEmail, isAdmin, isGuest, isOwner, requireAdmin, type Actor, type Role } from './roles.js';
 import { apiEmail, fakeEmailDomain, userByEmail } from './email_visibility.js';
-import { botOwnerUserIds, formatBot } from './bot_dicts.js';
+import { botDict, botOwnerUserIds } from './bot_dicts.js';
+import { addBotService, type NewService } from './bot_services.js';
 import { botCreationGroups } from './bot_limits.js';
 import { emit } from './event_types.js';
 import { announceMessageDeleteGroups } from './message_delete_settings.js';
@@ -166,6 +167,8 @@ export interface NewUser {
   initialChannels?: boolean | undefined;
   /** Who sees the real email; the organization's default when absent (bots: always everyone). */
   emailAddressVisibility?: number | undefined;
+  /** An outgoing webhook bot's service, made before the realm_bot add event that shows it. */
+  service?: NewService | undefined;
   /** A rule checked in the write transaction, before the row is written (the bots one owner may have). */
   checkInTransaction?: (() => void) | undefined;
   /**
@@ -243,9 +246,10 @@ export function createAccount(ctx: Ctx, input: NewUser, passwordHash: string | n
     email_address_visibility: input.botType ? EMAIL_VISIBILITY.everyone : (input.emailAddressVisibility ?? getRealm(ctx).defaultEmailAddressVisibility),
   });
   const row = existingUser(ctx, id);
+  if (input.service) addBotService(ctx, id, input.service);
   notifyUserAdded(ctx, row);
   if (input.first && input.initialChannels) createInitialChannels(ctx);
-  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: formatBot(row) });
+  if (row.bot_type !== null) emit(ctx, botOwnerUserIds(ctx, row), { type: 'realm_bot', op: 'add', bot: botDict(ctx, row) });
   else if (input.channels === undefined) subscribeToDefaultStreams(ctx, toActor(row));
   else joinChannels(ctx, row, input.channels);
   input.afterCreate?.(row);

@@ -19,6 +19,8 @@ export interface UploadedFile {
 
 export interface ParsedBody {
   fields: Map<string, string>;
+  /** The body's bytes, for a route that takes its body as sent (`raw` of readBody); not for multipart. */
+  raw?: Buffer;
   files: UploadedFile[];
   /** Removes the spooled files, if any (the handler calls it once the request is answered). */
   cleanup?: () => void;
@@ -75,9 +77,9 @@ export function hasBody(req: IncomingMessage): boolean {
  * holding more. Elsewhere file parts are read and dropped as they arrive (Zulip ignores them too),
  * counted against `bodyBytes`.
  */
-export async function readBody(req: IncomingMessage, limits: BodyLimits, fileBytes?: number, spool = false): Promise<ParsedBody> {
+export async function readBody(req: IncomingMessage, limits: BodyLimits, fileBytes?: number, spool = false, raw = false): Promise<ParsedBody> {
   if (!hasBody(req)) return EMPTY_BODY;
-  const parsing = parseBody(req, limits, fileBytes, spool);
+  const parsing = parseBody(req, limits, fileBytes, spool, raw);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -96,14 +98,18 @@ export async function readBody(req: IncomingMessage, limits: BodyLimits, fileByt
   }
 }
 
-async function parseBody(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined, spool: boolean): Promise<ParsedBody> {
+/**
+ * `keepRaw`: any media type is taken, its bytes kept (`raw`) beside a form body's fields, as
+ * Django's request.body and request.POST (incoming webhooks).
+ */
+async function parseBody(req: IncomingMessage, limits: BodyLimits, fileBytes: number | undefined, spool: boolean, keepRaw: boolean): Promise<ParsedBody> {
   const type = (req.headers['content-type'] ?? '').toLowerCase();
   if (type.startsWith('multipart/form-data')) return readMultipart(req, limits, fileBytes, spool);
   const raw = await readRaw(req, limits.bodyBytes);
   if (raw.length === 0) return EMPTY_BODY;
-  if (type === '' || type.startsWith('application/x-www-form-urlencoded')) {
-    return { fields: new Map(new URLSearchParams(raw.toString('utf8'))), files: [] };
-  }
+  const form = type === '' || type.startsWith('application/x-www-form-urlencoded');
+  if (keepRaw) return { fields: form ? new Map(new URLSearchParams(raw.toString('utf8'))) : new Map(), files: [], raw };
+  if (form) return { fields: new Map(new URLSearchParams(raw.toString('utf8'))), files: [] };
   throw new ApiError(
     'UNSUPPORTED_MEDIA_TYPE',
     'Unsupported request body type: send application/x-www-form-urlencoded or multipart/form-data',

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { EMPTY_BODY, hasBody, readBody, type BodyLimits, type ParsedBody } from './body.js';
 import { formParams, ignoredParams, type ParamSource } from './params.js';
 import { strictest, type RateLimiter, type RateLimitHeaders } from './rate_limit.js';
-import { HttpRequestInfo, type HttpRoute, type Method, type RequestInfo } from './request.js';
+import { HttpRequestInfo, type HttpRoute, type Method, type RawRequest, type RequestInfo } from './request.js';
 import { RawResponse, sendError, sendJson, sendRaw, sendSuccess } from './respond.js';
 
 export const API_PREFIX = '/api/v1';
@@ -43,6 +43,7 @@ export type NextFunction = (error?: unknown) => void;
 export type RequestListener = (req: IncomingMessage, res: ServerResponse, next?: NextFunction) => void;
 
 const NO_HEADERS: RateLimitHeaders = Object.freeze({});
+const EMPTY_BYTES = Buffer.alloc(0);
 const SESSION_CHALLENGE = Object.freeze({ 'WWW-Authenticate': 'Session realm="zulip"' });
 
 type Router = ReturnType<typeof FindMyWay>;
@@ -123,7 +124,7 @@ class Exchange<R extends HttpRoute, C> {
   readBody(): Promise<ParsedBody> {
     const { deps, route } = this;
     const fileBytes = route.uploads === undefined ? undefined : (deps.fileBytes?.(route) ?? deps.limits.uploadBytes);
-    return readBody(this.req, deps.limits, fileBytes, route.spoolUploads === true).finally(() => (this.bodyUnread = false));
+    return readBody(this.req, deps.limits, fileBytes, route.spoolUploads === true, route.rawBody === true).finally(() => (this.bodyUnread = false));
   }
 
   /** Stages 3 to 5: decode, run the route, answer. The body's spooled files go once answered. */
@@ -131,10 +132,13 @@ class Exchange<R extends HttpRoute, C> {
     let pending = false;
     try {
       // Stage 3: the request's raw values (body fields over query ones); the keys no parameter reads.
-      const raw = new Map<string, string>(this.query === '' ? undefined : new URLSearchParams(this.query));
+      const query = new URLSearchParams(this.query);
+      const raw = new Map<string, string>(query);
       for (const [key, value] of body.fields) raw.set(key, value);
-      const ignored = ignoredParams(this.route.fields, raw);
-      const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin(), this.req);
+      // A rawBody route's handler reads the request's other parameters itself.
+      const ignored = this.route.rawBody ? [] : ignoredParams(this.route.fields, raw);
+      const sent = this.route.rawBody ? this.sent(query, body) : undefined;
+      const request = new HttpRequestInfo(this.res, body.files, this.req.headers['user-agent'], this.ip, raw.get('client'), this.passwordLogin(), this.req, sent);
       this.request = request;
       // Stage 4.
       const result = this.confirming(() => this.deps.run(this.route, caller, formParams(raw, this.pathValues), request));
@@ -152,12 +156,17 @@ class Exchange<R extends HttpRoute, C> {
     }
   }
 
+  /** The request as sent, for a rawBody route. */
+  sent(query: URLSearchParams, body: ParsedBody): RawRequest {
+    return { query, form: body.fields, headers: this.req.headers, body: body.raw ?? EMPTY_BYTES };
+  }
+
   /** A step that confirms the caller as of now (the precheck, the run): its 401 is a failed authentication too. */
   confirming<T>(step: () => T): T {
     try {
       return step();
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'UNAUTHORIZED') this.authenticationFailed();
+      if (error instanceof ApiError && (error.code === 'UNAUTHORIZED' || error.code === 'INVALID_API_KEY')) this.authenticationFailed();
       throw error;
     }
   }

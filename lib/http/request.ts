@@ -1,6 +1,6 @@
 // What the HTTP core knows of a route (lib/routes/route.ts declares the rest) and what a route
 // learns of the request that called it: the client's name, address, files and abort signal.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { UploadedFile } from './body.js';
 import { mountPath, sessionCookie } from './cookies.js';
 import { checkSameOrigin } from './same_origin.js';
@@ -32,6 +32,23 @@ export interface HttpRoute {
    * `accountParam`, and its failures (401 answers) per address.
    */
   passwordLogin?: { accountParam: string };
+  /**
+   * Takes its request as sent (an incoming webhook): a body of any media type within the body
+   * limit, kept as bytes beside a form body's fields (request.raw). Its handler reads the
+   * parameters it does not declare itself, so none is reported as ignored.
+   */
+  rawBody?: boolean;
+}
+
+/** A request as sent, for a `rawBody` route. */
+export interface RawRequest {
+  /** The query string's parameters (credentials included: the route leaves them out). */
+  readonly query: URLSearchParams;
+  /** A form-urlencoded or multipart body's fields (none for other bodies: JSON, text). */
+  readonly form: ReadonlyMap<string, string>;
+  readonly headers: IncomingHttpHeaders;
+  /** The body's bytes (empty for a multipart body, whose fields are `form`). */
+  readonly body: Buffer;
 }
 
 export interface RequestInfo {
@@ -47,6 +64,8 @@ export interface RequestInfo {
    * `passwordLogin` route, its parameters valid): HTTP counts it against the account's attempts.
    */
   readonly passwordLogin?: ((account: string) => void) | undefined;
+  /** The request as sent, for a `rawBody` route (in-process: what the caller hands over, if anything). */
+  readonly raw?: RawRequest | undefined;
   /**
    * HTTP only: sets cookie `name` on a success answer, HttpOnly and SameSite=Strict, for the path
    * parley is mounted at (lib/http/cookies.ts); `maxAge` 0 removes it.
@@ -86,6 +105,7 @@ export class HttpRequestInfo implements RequestInfo {
     readonly passwordLogin: ((account: string) => void) | undefined,
     /** The request itself: where parley is mounted (cookies are set for that path), where it came from. */
     private readonly req: IncomingMessage,
+    readonly raw?: RawRequest,
   ) {
     this.userAgent = userAgent ?? '';
   }
@@ -123,7 +143,25 @@ export class HttpRequestInfo implements RequestInfo {
  * first use: only long-polls read it, and an AbortController per call took in-process
  * api.users.me from 3 to 10-12 µs of CPU (`npm run bench -- foundation`).
  */
-export function inProcessRequest(signal?: AbortSignal, files: readonly UploadedFile[] = []): RequestInfo {
+/** What an in-process call of a `rawBody` route hands over in place of the HTTP request. */
+export interface SentRequest {
+  headers?: Readonly<Record<string, string>>;
+  /** The body as sent (a JSON text, a form body's text). */
+  body?: string | Buffer;
+  /** The URL's parameters besides the route's declared ones (an integration's options). */
+  query?: Readonly<Record<string, string>>;
+}
+
+/** An in-process call's request as HTTP would have received it (a form body's fields are not parsed). */
+export function sentRaw(sent: SentRequest): RawRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(sent.headers ?? {})) headers[name.toLowerCase()] = value;
+  const body = sent.body ?? '';
+  return { query: new URLSearchParams(sent.query), form: new Map(), headers, body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body };
+}
+
+export function inProcessRequest(signal?: AbortSignal, files: readonly UploadedFile[] = [], sent?: SentRequest): RequestInfo {
+  const raw = sent === undefined ? undefined : sentRaw(sent);
   let own = signal;
   return {
     client: 'internal',
@@ -134,5 +172,6 @@ export function inProcessRequest(signal?: AbortSignal, files: readonly UploadedF
       return own;
     },
     files,
+    raw,
   };
 }

@@ -41,7 +41,7 @@ export function sendSuccess(
 
 /** The error's JSON, with the request's headers and the error's own (`override` last). */
 export function sendError(res: ServerResponse, error: ApiError, headers: Readonly<Record<string, string>> = {}, override: Readonly<Record<string, string>> = {}): void {
-  sendJson(res, error.status, error.toJSON(), { ...headers, ...error.headers, ...override });
+  sendJson(res, error.status, error.wireBody(), { ...headers, ...error.headers, ...override });
 }
 
 /** A handler result that is not JSON (for example a custom emoji image); a stream body is piped. */

@@ -119,8 +119,8 @@ function idleUsers(ctx: Ctx, userIds: readonly number[]): Set<number> {
   return new Set(userIds.filter((id) => !selectHasMessageQueue(ctx.store, id) || (selectLastActiveTime(ctx.store, id) ?? -Infinity) < since));
 }
 
-/** The bots, never notified: kept until any process adds one. */
-function botIds(ctx: Ctx): ReadonlySet<number> {
+/** The bots, never notified (nor able to trigger outgoing webhooks): kept until any process adds one. */
+export function botIds(ctx: Ctx): ReadonlySet<number> {
   return ctx.cached('bot', () => selectBotIds(ctx.store));
 }
 

@@ -1,24 +1,20 @@
 // The image proxy's client: fetches one image for GET /external_content with a time limit, a size
-// limit every body streams through, redirects followed by hand (http and https only, each hop
-// checked), the refused addresses of lib/proxy/addresses.ts, and only raster image types.
-import http from 'node:http';
-import https from 'node:https';
+// limit every body streams through, the rule of lib/proxy/public_fetch.ts for the URL and its
+// redirects, and only raster image types.
 import { Readable, Transform, pipeline } from 'node:stream';
-import nodeFetch from 'node-fetch';
-import { PRIVATE_ADDRESS, isPrivateAddress, publicOnlyLookup } from './addresses.js';
+import type nodeFetch from 'node-fetch';
+import { PublicFetchFailure, fetchPublic } from './public_fetch.js';
 
 /** Raster types browsers show; never SVG, which can carry script. */
 const PROXIED_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp', 'image/avif']);
 export const DEFAULT_IMAGE_TIMEOUT_MS = 10_000;
 export const DEFAULT_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
-const MAX_REDIRECTS = 5;
 /**
  * A body without Content-Length is held up to this much before its answer starts: a small image
  * then gets a length, and one over the limit within it a JSON error. Past it the body streams, so
  * a fetch never holds more than this and the streams' buffers, whatever the image's size.
  */
 export const BUFFERED_PREFIX_BYTES = 64 * 1024;
-const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export interface ImageFetchConfig {
   fetch?: typeof nodeFetch | undefined;
@@ -48,54 +44,31 @@ export interface FetchedImage {
   body: Readable | Buffer;
 }
 
-function checkTarget(url: URL, config: ImageFetchConfig): void {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ImageFetchFailure('redirect', 'not an http(s) URL');
-  if (!config.allowPrivateAddresses && isPrivateAddress(url.hostname)) throw new ImageFetchFailure('refused_host', 'refused address');
-}
-
 /** Fetches `url`; throws ImageFetchFailure. The time limit also covers the streamed body. */
 export async function fetchImage(url: string, config: ImageFetchConfig): Promise<FetchedImage> {
-  const fetch = config.fetch ?? nodeFetch;
   const timeout = new AbortController();
   const timer = setTimeout(() => timeout.abort(), config.timeoutMs);
   const signal = config.signal ? AbortSignal.any([config.signal, timeout.signal]) : timeout.signal;
-  const lookup = config.allowPrivateAddresses ? undefined : publicOnlyLookup;
-  // Agents for this request only: their sockets resolve host names through the refusing lookup.
-  const agent = (target: URL) => (target.protocol === 'https:' ? new https.Agent({ lookup }) : new http.Agent({ lookup }));
   try {
-    let target = new URL(url);
-    for (let hop = 0; ; hop += 1) {
-      checkTarget(target, config);
-      let response: Awaited<ReturnType<typeof nodeFetch>>;
-      try {
-        response = await fetch(target.href, {
-          redirect: 'manual',
-          signal,
-          agent,
-          headers: { 'user-agent': 'parley-image-proxy', accept: [...PROXIED_IMAGE_TYPES].join(', ') },
-        });
-      } catch (error) {
-        if (timeout.signal.aborted) throw new ImageFetchFailure('timeout', 'timed out');
-        if ((error as { code?: string }).code === PRIVATE_ADDRESS) throw new ImageFetchFailure('refused_host', 'refused address');
-        throw new ImageFetchFailure('network', 'connection failed');
-      }
-      if (REDIRECTS.has(response.status)) {
-        response.body?.resume();
-        const location = response.headers.get('location');
-        if (location === null || hop >= MAX_REDIRECTS) throw new ImageFetchFailure('redirect', 'too many redirects');
-        target = new URL(location, target);
-        continue;
-      }
-      const image = await acceptResponse(response, config, timeout);
-      if (Buffer.isBuffer(image.body)) clearTimeout(timer);
-      else image.body.once('close', () => clearTimeout(timer));
-      return image;
+    let response: Awaited<ReturnType<typeof nodeFetch>>;
+    try {
+      response = await fetchPublic(
+        url,
+        { method: 'GET', headers: { 'user-agent': 'parley-image-proxy', accept: [...PROXIED_IMAGE_TYPES].join(', ') } },
+        { fetch: config.fetch, allowPrivateAddresses: config.allowPrivateAddresses, signal },
+      );
+    } catch (error) {
+      if (!(error instanceof PublicFetchFailure)) throw error;
+      if (error.kind === 'network') throw new ImageFetchFailure(timeout.signal.aborted ? 'timeout' : 'network', timeout.signal.aborted ? 'timed out' : 'connection failed');
+      throw new ImageFetchFailure(error.kind, error.message);
     }
+    const image = await acceptResponse(response, config, timeout);
+    if (Buffer.isBuffer(image.body)) clearTimeout(timer);
+    else image.body.once('close', () => clearTimeout(timer));
+    return image;
   } catch (error) {
     clearTimeout(timer);
     timeout.abort();
-    if (error instanceof ImageFetchFailure) throw error;
-    if (error instanceof TypeError) throw new ImageFetchFailure('redirect', 'bad redirect URL');
     throw error;
   }
 }

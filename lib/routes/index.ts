@@ -26,6 +26,7 @@ import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
 import { webPushRoutes } from './web_push.js';
 import { realmRoutes } from './realm.js';
+import { integrationRoutes } from './integrations.js';
 import { sessionRoutes } from './sessions.js';
 import { inviteRoutes } from './invites.js';
 import { accountRoutes } from './accounts.js';
@@ -62,6 +63,7 @@ export const routeGroups = {
   mutedUsers: mutedUserRoutes,
   webPush: webPushRoutes,
   realm: realmRoutes,
+  integrations: integrationRoutes,
   sessions: sessionRoutes,
   invites: inviteRoutes,
   accounts: accountRoutes,

@@ -6,6 +6,7 @@ import { ERROR_CODES, type ErrorCode, type ErrorVariant } from '../errors.js';
 import { API_PREFIX } from '../http/handler.js';
 import type { Param } from '../http/params.js';
 import type { RouteDef } from './route.js';
+import type { WayIn } from './ways_in.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,6 +75,16 @@ function commonErrors(route: RouteDef, hasBody: boolean): ErrorCode[] {
 const errorKey = (error: ErrorCode | ErrorVariant): string =>
   typeof error === 'string' ? `${ERROR_CODES[error]} ${error}` : `${error.status} ${error.code}`;
 
+/**
+ * The security scheme of each way in an API client uses (components.securitySchemes); the web
+ * client's session and the embedding application's hook are not for API clients.
+ */
+const SECURITY_SCHEMES: Readonly<Partial<Record<WayIn, string>>> = { basic: 'basicAuth', webhookKey: 'apiKeyQuery' };
+
+const securityOf = (waysIn: readonly WayIn[]): Json[] => waysIn.flatMap((way) => (SECURITY_SCHEMES[way] === undefined ? [] : [{ [SECURITY_SCHEMES[way]]: [] }]));
+
+const jsonSchemaOf = (response: Json): Json => ((response.content as Json)['application/json'] as Json).schema as Json;
+
 function errorResponse(codes: readonly ErrorCode[]): Json {
   return {
     description: codes.join(', '),
@@ -129,13 +140,17 @@ function operation(group: string, name: string, route: RouteDef): Json {
     ? { description: 'Success', content: { [route.rawResponse]: {} } }
     : { description: 'Success', content: { 'application/json': { schema: successSchema(route.response) } } };
   const responses: Json = { 200: success };
-  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse([...set].sort());
+  for (const [status, set] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const error = errorResponse([...set].sort());
+    // An error answered with 200 (an unsupported webhook event): the 200 answer is either.
+    responses[status] = status === 200 ? { description: `Success, or ${error.description}`, content: { 'application/json': { schema: { oneOf: [jsonSchemaOf(success), jsonSchemaOf(error)] } } } } : error;
+  }
 
   const op: Json = {
     operationId: `${group}.${name}`,
     summary: route.summary,
     tags: [group],
-    security: route.access === 'public' ? [] : [{ basicAuth: [] }],
+    security: route.access === 'public' ? [] : securityOf(route.waysIn ?? ['basic']),
     parameters,
     responses,
   };
@@ -182,6 +197,7 @@ export function buildOpenApi(groups: Readonly<Record<string, Readonly<Record<str
     components: {
       securitySchemes: {
         basicAuth: { type: 'http', scheme: 'basic', description: 'The account email and its API key.' },
+        apiKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: "An account's API key alone, in the URL (incoming webhooks, as Zulip's webhook_view takes it)." },
       },
     },
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),

@@ -8,7 +8,7 @@ import type { Ctx, HostSignIn } from '../context.js';
 import { SESSION_COOKIE, sessionOfToken, type OpenedSession, type SignedIn } from '../accounts/sessions.js';
 import type { Credential } from '../domain/callers.js';
 import { getRealm } from '../domain/realm.js';
-import { unauthorized, type ApiError } from '../errors.js';
+import { missing, unauthorized, type ApiError } from '../errors.js';
 import { parseBasicAuth } from '../http/basic_auth.js';
 import { readCookie } from '../http/cookies.js';
 import { checkSameOrigin } from '../http/same_origin.js';
@@ -71,6 +71,22 @@ const WAYS_IN = {
       return named instanceof Promise ? named.then(credential) : credential(named);
     },
     absent: () => unauthorized('Not logged in: API authentication or user session required'),
+  },
+  /**
+   * Zulip's webhook_view: an API key alone, as the `api_key` query parameter of the URL a service is
+   * given (stripped, as Zulip strips it). Read from the query string only, before the body; the
+   * value goes no further than the credential (the route's parameters and logs leave it out).
+   * Only routes that name it take it (not in ALL_WAYS_IN).
+   */
+  webhookKey: {
+    read(_ctx, req) {
+      const url = req.url ?? '';
+      const queryAt = url.indexOf('?');
+      if (queryAt < 0) return undefined;
+      const apiKey = new URLSearchParams(url.slice(queryAt + 1)).get('api_key');
+      return apiKey === null ? undefined : { kind: 'webhookKey', apiKey: apiKey.trim() };
+    },
+    absent: () => missing('api_key'),
   },
 } satisfies Record<string, WayInReader>;
 

@@ -192,7 +192,14 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 21,
     up() {},
   },
+  {
+    // bot_service (outgoing webhook bots' services) and bot_owner_notice: new tables, created when
+    // schema.sql is applied after this step (numbered after 21, Web Push, and 22, the sessions and
+    // invitations, which a database may already have).
+    version: 23,
+    up() {},
+  },
 ];
 
 /** The version schema.sql describes; stored in PRAGMA user_version. */
-export const SCHEMA_VERSION = 22;
+export const SCHEMA_VERSION = 23;

@@ -146,6 +146,13 @@ export function selectActiveSubscriberIds(s: Store, streamId: number): number[] 
     .all(streamId) as number[];
 }
 
+/** Whether a channel has any active subscriber (an incoming webhook tells the bot's owner when not). */
+export function selectHasActiveSubscriber(s: Store, streamId: number): boolean {
+  return (
+    s.prepare('SELECT 1 FROM subscription s JOIN user u ON u.id = s.user_id WHERE s.stream_id = ? AND u.is_active = 1 LIMIT 1').pluck().get(streamId) !== undefined
+  );
+}
+
 export function selectIsSubscribed(s: Store, userId: number, streamId: number): boolean {
   return s.prepare('SELECT 1 FROM subscription WHERE user_id = ? AND stream_id = ?').pluck().get(userId, streamId) !== undefined;
 }

@@ -72,6 +72,11 @@ export function selectUserByEmail(s: Store, email: string): UserRow | undefined 
   return s.get<UserRow>('SELECT * FROM user WHERE email = ?', email);
 }
 
+/** The account an API key alone names (an incoming webhook's `api_key`): api_key is UNIQUE, so indexed. */
+export function selectUserByApiKey(s: Store, apiKey: string): UserRow | undefined {
+  return s.get<UserRow>('SELECT * FROM user WHERE api_key = ?', apiKey);
+}
+
 export function selectUsers(s: Store): UserRow[] {
   return s.all<UserRow>('SELECT * FROM user ORDER BY id');
 }

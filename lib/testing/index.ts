@@ -57,6 +57,8 @@ export async function createTestChat(fixture?: ChatFixture, options: TestChatOpt
   const serverOptions: ServerOptions = {
     ...options.chat,
     events: { crossProcessPollMs: CROSS_PROCESS_POLL_MS, ...options.chat?.events },
+    // The bot servers a test starts listen on 127.0.0.1.
+    outgoingWebhooks: { allowPrivateAddresses: true, ...options.chat?.outgoingWebhooks },
     realm: { name: organization.name ?? 'parley', url: organization.url ?? DEFAULT_URL, emailAddressVisibility: organization.emailAddressVisibility ?? 1 },
     clock: clock.now,
     timers: clock.timers,

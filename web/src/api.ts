@@ -76,6 +76,9 @@ function takePrefetched(method: string, url: string, body: string): Promise<Resp
   return i < 0 ? undefined : holder.parleyPrefetched!.splice(i, 1)[0]!.response;
 }
 
+/** The server's root URL, where /api/v1 is: the site a zuliprc and an integration URL name. */
+export const siteUrl = (): string => new URL(API_ROOT.replace(/api\/v1\/$/, ''), location.href).href.replace(/\/$/, '');
+
 /** An error answer's fields, or a success answer's `result`. */
 interface Envelope { result?: string; code?: string; msg?: string }
 

@@ -215,5 +215,16 @@ export function applyEvent(state: State, e: ServerEvent, inOpenView: (m: Message
     case 'invites_changed':
       state.invitesChanged += 1;
       return;
+    case 'realm_bot':
+      return applyBot(state, e);
+  }
+}
+
+function applyBot(state: State, e: EventOf<'realm_bot'>): void {
+  if (e.op === 'add') state.bots.set(e.bot.user_id, e.bot);
+  else if (e.op === 'delete') state.bots.delete(e.bot.user_id);
+  else {
+    const bot = state.bots.get(e.bot.user_id);
+    if (bot) state.bots.set(bot.user_id, { ...bot, ...e.bot });
   }
 }

@@ -57,6 +57,8 @@ export function applyInitialState(state: State, s: RegisterAnswer): void {
   state.settings = s.user_settings ?? null;
   state.userTopics = new Map((s.user_topics ?? []).map((t) => [topicKey(t.stream_id, t.topic_name), t]));
   state.mutedUsers = new Set((s.muted_users ?? []).map((m) => m.id));
+  state.bots = new Map((s.realm_bots ?? []).map((b) => [b.user_id, b]));
+  state.integrations = s.realm_incoming_webhook_bots ?? [];
   state.topics = new Map();
   state.typing = new Map();
 }

@@ -1,5 +1,5 @@
 // The signed-in client: the state, the event queue, the open view, and the requests components
-// make, grouped by subject (client.messages, client.channels, client.people, client.org), each
+// make, grouped by subject (client.messages, client.channels, client.people, client.org, client.bots), each
 // typed with the server's schemas. Components make no request of their own.
 import { Api } from './api.js';
 import { applyEvent, applyInitialState } from './apply.js';
@@ -7,6 +7,7 @@ import { EventQueue } from './live.js';
 import { apiNarrow, dmUserIds, firstPage, inView, isMessageView, needsState, PAGE, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
 import { AccountRequests } from './requests/accounts.js';
+import { BotRequests } from './requests/bots.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
@@ -36,6 +37,7 @@ export class Client {
   readonly org: OrganizationRequests;
   readonly webPush: WebPushRequests;
   readonly accounts: AccountRequests;
+  readonly bots: BotRequests;
   view: View = { kind: 'unread' };
   #api: Api;
   #queue: EventQueue;
@@ -60,6 +62,7 @@ export class Client {
     this.org = new OrganizationRequests(this.#api);
     this.webPush = new WebPushRequests(this.#api);
     this.accounts = new AccountRequests(this.#api);
+    this.bots = new BotRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
       REGISTER_PARAMS,

@@ -2,7 +2,7 @@
 // (apply.ts), read by components through useStore(). One object, one change counter.
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { dmUserIds } from './narrow.js';
-import type { Draft, Linkifier, Message, NavigationView, RealmEmoji, Stream, Sub, User, UserSettings, UserStatus, UserTopic } from './types.js';
+import type { Bot, Draft, Integration, Linkifier, Message, NavigationView, RealmEmoji, Stream, Sub, User, UserSettings, UserStatus, UserTopic } from './types.js';
 
 export type { Message, User, Sub } from './types.js';
 /** Where an unread message is, for the counts. */
@@ -64,6 +64,10 @@ export class State {
   /** The user's topic settings (muted, followed), by topicKey. */
   userTopics = new Map<string, UserTopic>();
   mutedUsers = new Set<number>();
+  /** The bots the user sees (their own; every bot for an administrator), by user id. */
+  bots = new Map<number, Bot>();
+  /** The incoming webhook integrations the server offers. */
+  integrations: Integration[] = [];
   /** Recent conversations (channel topics and direct messages) by their key, for the Recent view. */
   conversations = new Map<string, Conversation>();
   /** The messages of the open view, oldest first, and whether its ends are reached. */

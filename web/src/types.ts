@@ -49,6 +49,12 @@ export type Presences = z.infer<typeof presencesAnswerSchema>;
 export type WebPushKey = z.infer<typeof webPushKeySchema>;
 export type { WebPushNotification } from '../../lib/notifications/web_push.js';
 export type UserSettings = NonNullable<RegisterState['user_settings']>;
+/** A bot as realm_bots and the realm_bot events describe it. */
+export type Bot = NonNullable<RegisterState['realm_bots']>[number];
+/** An incoming webhook integration (realm_incoming_webhook_bots): what the integration URL generator offers. */
+export type Integration = NonNullable<RegisterState['realm_incoming_webhook_bots']>[number];
+/** POST /bots. */
+export interface CreatedBot { user_id: number; api_key: string; email: string }
 export type UserTopic = NonNullable<RegisterState['user_topics']>[number];
 export type Unread = NonNullable<RegisterState['unread_msgs']>;
 export type Session = z.infer<typeof sessionSchema>;

@@ -1,8 +1,9 @@
 // Personal settings (#settings/<section>): profile, account and security, notifications,
-// display, status and alert words, muted and followed topics and muted users.
+// display, status and alert words, muted and followed topics and muted users, bots and integrations.
 import type { Client } from '../client.js';
 import { useStore } from '../store.js';
 import { AccountSettings, ProfileSettings } from './AccountSettings.js';
+import { BotSettings } from './BotSettings.js';
 import { MutedSettings } from './MutedSettings.js';
 import { submitting, useOutcome } from './outcome.js';
 import { DisplaySettings, NotificationSettings } from './PreferenceSettings.js';
@@ -15,6 +16,7 @@ export const SETTINGS_SECTIONS = [
   { id: 'display', label: 'Display' },
   { id: 'status', label: 'Status and alert words' },
   { id: 'topics', label: 'Topics and muted users' },
+  { id: 'bots', label: 'Bots' },
 ] as const;
 
 function StatusSettings({ client }: { client: Client }) {
@@ -76,6 +78,7 @@ export function Settings({ client, section, onSignOut }: { client: Client; secti
         {section === 'display' && <DisplaySettings client={client} />}
         {section === 'status' && <><StatusSettings client={client} /><AlertWordSettings client={client} /></>}
         {section === 'topics' && <MutedSettings client={client} />}
+        {section === 'bots' && <BotSettings client={client} />}
         {!SETTINGS_SECTIONS.some((s) => s.id === section) && <p class="empty">No such settings page.</p>}
       </div>
     </div>
