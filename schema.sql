@@ -67,7 +67,7 @@ CREATE INDEX IF NOT EXISTS user_guests ON user (id) WHERE role = 600;
 -- reached again by one that commits. Names: 'user' (the callers of lib/domain/auth.ts, and the
 -- organization URL their API emails take their domain from), 'alert_word', 'linkifier',
 -- 'user_setting' (the notification settings of lib/notifications/settings.ts), 'device' (who has
--- a phone to push to), 'bot' (which users are bots).
+-- a phone to push to), 'bot' (which users are bots), 'web_push' (who has a browser to notify).
 CREATE TABLE IF NOT EXISTS cache_version (
   name TEXT PRIMARY KEY,
   version INTEGER NOT NULL
@@ -667,6 +667,50 @@ CREATE TABLE IF NOT EXISTS missed_message_email (
   mentioned_group_id INTEGER,
   PRIMARY KEY (user_id, message_id)
 ) STRICT, WITHOUT ROWID;
+
+------------------------------------------------------------------------------------------------
+-- Web Push (lib/domain/web_push.ts, lib/notifications/web_push.ts): notifications to browsers
+-- whose parley tab is closed
+------------------------------------------------------------------------------------------------
+
+-- The VAPID key pair push services know this server by (RFC 8292): made once, when a browser
+-- first asks for the public key (GET /web_push/key). base64url: the uncompressed P-256 point (65
+-- bytes) and the private scalar (32 bytes). The private key is never logged nor answered. One
+-- row; id is always 1.
+CREATE TABLE IF NOT EXISTS web_push_vapid_key (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  public_key TEXT NOT NULL,
+  private_key TEXT NOT NULL
+) STRICT;
+
+-- A browser's push subscription (the PushSubscription a browser gave when its user turned
+-- "Notify this browser when the tab is closed" on): the push service's URL for it and the keys
+-- its notifications are encrypted to (RFC 8291). One per browser profile: the same endpoint
+-- registered again (another user signing in there) moves to the new user.
+CREATE TABLE IF NOT EXISTS web_push_subscription (
+  id INTEGER PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES user(id),
+  -- An https: URL of the browser's push service.
+  endpoint TEXT NOT NULL UNIQUE,
+  -- base64url: the browser's P-256 public key (65 bytes) and its authentication secret (16 bytes).
+  p256dh TEXT NOT NULL,
+  auth TEXT NOT NULL,
+  -- Milliseconds; the oldest of a user's subscriptions goes when there are too many.
+  created_at INTEGER NOT NULL
+) STRICT;
+-- A user's browsers: the notifications of a message, and the limit per user.
+CREATE INDEX IF NOT EXISTS web_push_subscription_by_user ON web_push_subscription (user_id, created_at);
+-- Who has a browser to notify is kept in memory (lib/notifications/decide.ts) while cache_version
+-- 'web_push' stays where it is.
+CREATE TRIGGER IF NOT EXISTS web_push_subscription_inserted AFTER INSERT ON web_push_subscription BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('web_push', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS web_push_subscription_updated AFTER UPDATE OF user_id ON web_push_subscription BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('web_push', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
+CREATE TRIGGER IF NOT EXISTS web_push_subscription_deleted AFTER DELETE ON web_push_subscription BEGIN
+  INSERT INTO cache_version (name, version) VALUES ('web_push', random()) ON CONFLICT (name) DO UPDATE SET version = excluded.version;
+END;
 
 ------------------------------------------------------------------------------------------------
 -- Server secrets (lib/domain/external_content.ts)

@@ -20,6 +20,8 @@ const [kind = 'bare-json', dir = '.'] = process.argv.slice(2);
 let waiterCount = (): number => 0;
 let changeAt = 0n;
 let lastEventsAt = 0n;
+/** The owner's password when the web client is served (it signs in with it). */
+const BENCH_WEB_PASSWORD = 'bench-web-password';
 const FIXED = JSON.stringify({ result: 'success', msg: '', user_id: 1, full_name: 'Ceiling' });
 
 function reply(res: http.ServerResponse, body: string): void {
@@ -73,9 +75,30 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
   const push = bouncerUrl ? { bouncerUrl, serverId: process.env.BENCH_BOUNCER_ID, serverKey: process.env.BENCH_BOUNCER_KEY } : undefined;
   // BENCH_BODY_TIMEOUT_MS: time for a request body to arrive (large uploads on a busy machine).
   const bodyTimeoutMs = process.env.BENCH_BODY_TIMEOUT_MS ? Number(process.env.BENCH_BODY_TIMEOUT_MS) : undefined;
-  const chat = createChatServer(db, { logger: silentLogger, push, ...(bodyTimeoutMs && { limits: { bodyTimeoutMs } }) });
+  // BENCH_WEB_MESSAGES: the web client served, and a channel of that many messages (below).
+  const webMessages = Number(process.env.BENCH_WEB_MESSAGES ?? 0);
+  const chat = createChatServer(db, { logger: silentLogger, push, ...(bodyTimeoutMs && { limits: { bodyTimeoutMs } }), ...(webMessages > 0 && { webClient: true }) });
+  // The web client signs in with a password (a session cookie: bench/web_client.bench.ts).
   if (existing) return { server: http.createServer(chat.handler), info: {} };
-  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner' });
+  const owner = await chat.admin.initOrganization({ email: 'bench@example.com', fullName: 'Bench Owner', ...(webMessages > 0 && { password: BENCH_WEB_PASSWORD }) });
+  let streamId: number | undefined;
+  if (webMessages > 0) {
+    chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'busy' }] });
+    streamId = (db.prepare("SELECT id FROM stream WHERE name = 'busy'").get() as { id: number }).id;
+    // Rows written directly (10,000 sends through the API would take minutes), all read but the
+    // last 20: the channel opens at its first unread, near the end.
+    const message = db.prepare(
+      `INSERT INTO message (sender_id, stream_id, topic, content, rendered_content, topic_links, date_sent, sending_client)
+       VALUES (?, ?, ?, ?, ?, '[]', ?, 'bench')`,
+    );
+    const userMessage = db.prepare('INSERT INTO user_message (user_id, message_id, flags) VALUES (?, ?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < webMessages; i++) {
+        const id = Number(message.run(owner.user_id, streamId, `topic ${i % 50}`, `message ${i}`, `<p>message ${i}</p>`, 1_700_000_000 + i).lastInsertRowid);
+        userMessage.run(owner.user_id, id, i < webMessages - 20 ? 1 : 0);
+      }
+    })();
+  }
   const users = Number(process.env.BENCH_USERS ?? 0);
   const role = (process.env.BENCH_USER_ROLE ?? 'member') as 'member';
   const members = [];
@@ -88,7 +111,7 @@ async function start(): Promise<{ server: http.Server; info: Record<string, unkn
     else if (req.url?.includes('/events')) res.once('finish', () => (lastEventsAt = process.hrtime.bigint()));
     chat.handler(req, res);
   };
-  return { server: http.createServer(handler), info: { owner, members } };
+  return { server: http.createServer(handler), info: { owner, members, streamId, ...(webMessages > 0 && { ownerPassword: BENCH_WEB_PASSWORD }) } };
 }
 
 /**

@@ -1,80 +1,159 @@
 // The web client: time from opening the page (signed in, a channel of 10,000 messages in the
 // address) to its message list painted, next to the sign-in page painted from the same server;
 // and the size of the JavaScript and CSS it ships, gzipped (target: under 100 KB together).
+// BENCH_COMPARE_ROOT=<another checkout> measures that checkout's server and client in the same
+// rounds (before/after figures from one run).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { createChatServer } from '../lib/index.js';
-import { silentLogger } from '../lib/logger.js';
-import { DEFAULT_WEB_CLIENT_DIR } from '../lib/http/web_client.js';
-import { launchBrowser } from '../test/browser.js';
+import { createRequire } from 'node:module';
+import type { Page, PuppeteerNode } from 'puppeteer-core';
+import { browserPath } from '../test/browser.js';
 import { median, record } from './harness.js';
-import { messageRowWriters, openBenchChat } from './chat.js';
+import type { Account } from './chat.js';
+import { startBenchServer } from './load.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const sessionStorage: any, requestAnimationFrame: any;
+declare const sessionStorage: any, localStorage: any, requestAnimationFrame: any;
 
+const puppeteer = createRequire(import.meta.url)('puppeteer-core') as PuppeteerNode;
 const GROUP = 'web client';
 const MESSAGES = 10_000;
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const SIGN_IN_FORM = 'form.login-card';
+const MESSAGE_LIST = '.messages[data-loaded] .message';
 
-function shippedSizes(): void {
-  const files = readdirSync(DEFAULT_WEB_CLIENT_DIR).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
-  const gzipped = (f: string) => gzipSync(readFileSync(join(DEFAULT_WEB_CLIENT_DIR, f))).length / 1024;
-  for (const f of files) record({ group: GROUP, name: `shipped ${f.endsWith('.js') ? 'JavaScript' : 'CSS'} (gzipped)`, value: gzipped(f), unit: 'KB' });
-  record({ group: GROUP, name: 'shipped JavaScript + CSS (gzipped)', value: files.reduce((sum, f) => sum + gzipped(f), 0), unit: 'KB', target: '< 100 KB' });
+/** One checkout's server (in a child process), serving its own built client, with the channel of 10,000 messages. */
+interface Subject {
+  /** '' for this checkout, else the compared checkout's path (appended to its figures' names). */
+  label: string;
+  url: string;
+  streamId: number;
+  owner: Account;
+  /** The owner's session cookie (a checkout before sessions has none: its client reads sessionStorage). */
+  session: { name: string; value: string } | undefined;
+  webDir: string;
+  stop(): void;
+}
+
+async function startSubject(root: string | undefined): Promise<Subject> {
+  const server = await startBenchServer<{ owner: Account; streamId: number; ownerPassword: string }>('parley', { BENCH_WEB_MESSAGES: String(MESSAGES), ...(root && { BENCH_PARLEY_ROOT: root }) });
+  return {
+    label: root ?? '',
+    url: server.url,
+    streamId: server.info.streamId,
+    owner: server.info.owner,
+    session: await signIn(server.url, server.info.owner.email, server.info.ownerPassword),
+    webDir: join(root ?? join(import.meta.dirname, '..'), 'dist/web'),
+    stop: () => server.stop(),
+  };
+}
+
+/** POST /sessions as the web client's sign-in form does: the session cookie it sets. */
+async function signIn(url: string, email: string, password: string): Promise<{ name: string; value: string } | undefined> {
+  const response = await fetch(`${url}/api/v1/sessions`, { method: 'POST', body: new URLSearchParams({ username: email, password }) });
+  const cookie = response.ok ? response.headers.get('set-cookie')?.split(';')[0] : undefined;
+  if (cookie === undefined) return undefined;
+  const at = cookie.indexOf('=');
+  return { name: cookie.slice(0, at), value: cookie.slice(at + 1) };
+}
+
+function shippedSizes(dir: string, label: string): void {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.js') || f.endsWith('.css'));
+  const gzipped = (f: string) => gzipSync(readFileSync(join(dir, f))).length / 1024;
+  const suffix = label ? `, ${label}` : '';
+  for (const [kind, ext] of [['JavaScript', '.js'], ['CSS', '.css']] as const) {
+    record({ group: GROUP, name: `shipped ${kind} (gzipped)${suffix}`, value: files.filter((f) => f.endsWith(ext)).reduce((sum, f) => sum + gzipped(f), 0), unit: 'KB' });
+  }
+  record({ group: GROUP, name: `shipped JavaScript + CSS (gzipped)${suffix}`, value: files.reduce((sum, f) => sum + gzipped(f), 0), unit: 'KB', target: '< 100 KB' });
+}
+
+/**
+ * Milliseconds from the navigation's start to the frame after `selector` is in the document. Each
+ * subject has its own tab (and browser context: cache, kept-alive connections); between two
+ * measurements the tab shows about:blank, and the back/forward cache is off, so no page left
+ * behind keeps a request going while the next one is measured. No request interception (a
+ * DevTools round trip per request that the client's users do not pay).
+ */
+async function paintMs(page: Page, s: Subject, signedIn: boolean): Promise<number> {
+  // The tab is signed in as if the owner had signed in here before, or not: by the session cookie
+  // and the client's note that it was (web/src/signed_in_hint.ts), or (a checkout before
+  // sessions) by the credentials set before the page's own script runs.
+  if (s.session && signedIn) await page.setCookie({ ...s.session, url: s.url });
+  else if (s.session) await page.deleteCookie({ name: s.session.name, url: s.url });
+  const { identifier } = await page.evaluateOnNewDocument(
+    (email, apiKey, signed) => {
+      if (signed) {
+        sessionStorage.setItem('parley.credentials', JSON.stringify({ email, apiKey }));
+        localStorage.setItem('parley.signedIn:/', '1');
+      } else {
+        sessionStorage.clear();
+        localStorage.removeItem('parley.signedIn:/');
+      }
+    },
+    s.owner.email,
+    s.owner.api_key,
+    signedIn,
+  );
+  try {
+    await page.goto(`${s.url}/?fresh=${Math.random()}${signedIn ? `#channel/${s.streamId}` : ''}`);
+    await page.waitForSelector(signedIn ? MESSAGE_LIST : SIGN_IN_FORM);
+    return await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
+  } finally {
+    await page.removeScriptToEvaluateOnNewDocument(identifier);
+    await page.goto('about:blank');
+  }
 }
 
 export async function run(): Promise<void> {
-  shippedSizes();
-  const bench = await openBenchChat();
-  await bench.chat.close();
-  const chat = createChatServer(bench.db, { logger: silentLogger, webClient: true });
-  const address = await chat.listen(0, '127.0.0.1');
-  const url = `http://127.0.0.1:${address.port}`;
-  const owner = bench.owner;
-  chat.api.streams.subscribe(owner.user_id, { subscriptions: [{ name: 'busy' }] });
-  const streamId = (bench.db.prepare("SELECT id FROM stream WHERE name = 'busy'").get() as { id: number }).id;
-  const { message, userMessage } = messageRowWriters(bench.db);
-  bench.db.transaction(() => {
-    for (let i = 0; i < MESSAGES; i++) {
-      const id = Number(message.run(owner.user_id, streamId, `topic ${i % 50}`, `message ${i}`, `<p>message ${i}</p>`, 1_700_000_000 + i).lastInsertRowid);
-      // All read but the last 20: the channel opens at its first unread, near the end.
-      userMessage.run(owner.user_id, id, i < MESSAGES - 20 ? 1 : 0);
-    }
-  })();
+  const compareRoot = process.env.BENCH_COMPARE_ROOT;
+  const subjects = [await startSubject(undefined)];
+  if (compareRoot) subjects.push(await startSubject(compareRoot));
+  for (const s of subjects) shippedSizes(s.webDir, s.label);
 
-  const browser = await launchBrowser(url);
+  const browser = await puppeteer.launch({
+    executablePath: browserPath('chromium'),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-features=BackForwardCache'],
+  });
   try {
-    const page = await browser.page();
-    const paintMs = async (hash: string, selector: string, signedIn: boolean): Promise<number> => {
-      await page.goto(url + '/');
-      await page.evaluate((email, key, signed) => {
-        if (signed) sessionStorage.setItem('parley.credentials', JSON.stringify({ email, apiKey: key }));
-        else sessionStorage.clear();
-      }, owner.email, owner.api_key, signedIn);
-      await page.goto(`${url}/?fresh=${Math.random()}${hash}`);
-      await page.waitForSelector(selector);
-      // From the navigation's start to the frame after the list is in the document.
-      return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
-    };
-    const times = async (hash: string, selector: string, signedIn: boolean) => {
-      const all: number[] = [];
-      for (let i = 0; i < ROUNDS + 1; i++) all.push(await paintMs(hash, selector, signedIn));
-      return median(all.slice(1));
-    };
-    const signInPage = await times('', 'form.login-card', false);
-    const list = await times(`#channel/${streamId}`, '.messages[data-loaded] .message', true);
-    record({
-      group: GROUP,
-      name: `open page -> message list painted (channel of ${MESSAGES.toLocaleString('en-US')} messages)`,
-      value: list,
-      unit: 'ms',
-      baseline: { name: 'open page -> sign-in form painted', value: signInPage },
-    });
+    const pages = await Promise.all(
+      subjects.map(async () => {
+        const page = await (await browser.createBrowserContext()).newPage();
+        await page.setViewport({ width: 1200, height: 800 });
+        return page;
+      }),
+    );
+    const times = subjects.map(() => ({ signIn: [] as number[], list: [] as number[] }));
+    // Rounds alternate the subjects and the two pages, so that the machine's drift within the
+    // run weighs on every figure alike; the first round warms the caches and is left out.
+    for (let round = 0; round <= ROUNDS; round++) {
+      for (const [i, s] of subjects.entries()) {
+        const signIn = await paintMs(pages[i]!, s, false);
+        const list = await paintMs(pages[i]!, s, true);
+        if (process.env.BENCH_VERBOSE) console.log(`    round ${round} ${s.label || 'this checkout'}: sign-in ${signIn.toFixed(0)} ms, list ${list.toFixed(0)} ms`);
+        if (round === 0) continue;
+        times[i]!.signIn.push(signIn);
+        times[i]!.list.push(list);
+      }
+    }
+    for (const [i, s] of subjects.entries()) {
+      const { signIn, list } = times[i]!;
+      // The spread, from the two pages of each round (measured a moment apart).
+      const ratios = list.map((l, r) => l / signIn[r]!).sort((a, b) => a - b);
+      const at = (q: number) => `${(ratios[Math.floor(q * (ratios.length - 1))]! * 100).toFixed(0)}%`;
+      console.log(`    ${s.label || 'this checkout'}: list / sign-in per round: median ${at(0.5)}, middle half ${at(0.25)}-${at(0.75)}, all ${at(0)}-${at(1)}`);
+      record({
+        group: GROUP,
+        name: `open page -> message list painted (channel of ${MESSAGES.toLocaleString('en-US')} messages)${s.label ? `, ${s.label}` : ''}`,
+        value: median(list),
+        unit: 'ms',
+        baseline: { name: 'open page -> sign-in form painted', value: median(signIn) },
+        target: '<= 150% of baseline',
+      });
+    }
   } finally {
     await browser.close();
-    await chat.close();
-    await bench.close();
+    for (const s of subjects) s.stop();
   }
 }

@@ -77,6 +77,26 @@ export interface ImageProxyOptions {
   maxConcurrentFetchesPerAddress?: number;
 }
 
+/** Web Push: notifications to browsers whose parley tab is closed (lib/notifications/web_push.ts). */
+export interface WebPushOptions {
+  /**
+   * The VAPID subject push services may contact about this server (an https: URL or a mailto:
+   * address). Default: the organization's URL when it is https:, else mailto: the first owner.
+   */
+  subject?: string;
+  /** The fetch used to reach push services (node-fetch by default). */
+  fetch?: typeof import('node-fetch').default;
+  /** How long one request to a push service may take, in ms (default 10,000). */
+  timeoutMs?: number;
+  /** The waits between attempts at a notification a push service did not take (default 1 s, 5 s, 30 s, 2 min, 10 min). */
+  retryDelaysMs?: number[];
+  /** How long a push service keeps a notification for a browser that is offline, in seconds (default one day). */
+  ttlSeconds?: number;
+  /** Lets subscriptions name loopback, private and link-local push services (tests, intranets). Off by default. */
+  allowPrivateAddresses?: boolean;
+}
+
+/** Outgoing webhook bots' requests (lib/integrations/outgoing_delivery.ts). */
 export interface OutgoingWebhookOptions {
   /** Lets outgoing webhooks reach loopback, private and link-local addresses (tests, intranets). Off by default. */
   allowPrivateAddresses?: boolean;
@@ -160,6 +180,11 @@ export interface ChatOptions {
    * serve`. `{ dir }` serves a build from another directory. See docs/web-client.md.
    */
   webClient?: boolean | { dir: string };
+  /**
+   * Web Push to the browsers whose users turned it on (docs/notifications.md): on by default;
+   * false turns it off (GET /web_push/key answers PUSH_SERVICE_NOT_CONFIGURED).
+   */
+  webPush?: WebPushOptions | false;
   /**
    * The embedding application's own sign-in (docs/accounts.md): maps a request (its session
    * cookie, a header) to a parley user, or to nothing. Every route accepts a request it names an

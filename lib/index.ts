@@ -40,7 +40,7 @@ import { prepareDatabase } from './store/open.js';
 import { selectHasUsers, selectUserByEmail } from './store/users.js';
 
 export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
-export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, OutgoingWebhookOptions, HostSignIn } from './context.js';
+export type { ChatOptions, PushOptions, RateLimitOptions, LimitOptions, ImageProxyOptions, WebPushOptions, OutgoingWebhookOptions, HostSignIn } from './context.js';
 export type { EmailOptions, OutgoingEmail } from './mail/mailer.js';
 export type { AccountOptions, RoleGroup } from './accounts/options.js';
 export type { ChatNotification } from './notifications/notification.js';

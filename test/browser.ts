@@ -49,8 +49,10 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(serverUrl: string, name: BrowserName = 'chromium'): Promise<TestBrowser> {
-  const browser = await puppeteer.launch({ ...BROWSERS[name].launch, executablePath: browserPath(name), headless: true });
+/** `firefoxPrefs`: preferences of the Firefox profile (e.g. a push service stand-in's address). */
+export async function launchBrowser(serverUrl: string, name: BrowserName = 'chromium', options: { firefoxPrefs?: Record<string, unknown> } = {}): Promise<TestBrowser> {
+  const launch = { ...BROWSERS[name].launch, ...(options.firefoxPrefs ? { extraPrefsFirefox: options.firefoxPrefs } : {}) };
+  const browser = await puppeteer.launch({ ...launch, executablePath: browserPath(name), headless: true });
   const origin = new URL(serverUrl).origin;
   const foreignRequests: string[] = [];
   return {
@@ -115,6 +117,8 @@ export const topicHash = (streamId: number, topic: string) => `#channel/${stream
  * reaction in `other`'s list, and returns how it shows there ("🐙 1").
  */
 export async function reactToLast(page: Page, other: Page, emoji: string): Promise<string | undefined> {
+  // A message's actions are there once it is hovered or focused.
+  await page.hover('.message-list li:last-child .message');
   await page.click('.message-list li:last-child .react');
   await page.waitForSelector('.emoji-picker input');
   await page.type('.emoji-picker input', emoji);

@@ -30,7 +30,7 @@ const NEVER_SUCCEEDS = new Set(['GET /api/v1/streams/{stream_id}/email_address']
 export const CORE_GROUPS = ['server', 'users', 'events', 'streams', 'userGroups', 'messages', 'messageFlags', 'reactions'] as const;
 /** The ways in and accounts (test/zulip_openapi_accounts.test.ts). */
 export const ACCOUNT_GROUPS = ['sessions', 'invites', 'accounts'] as const;
-export const FEATURE_GROUPS = ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'userSettings', 'realmEmoji', 'linkifiers', 'openApi', 'externalContent', 'typing', 'presence', 'emojiData', 'uploads', 'botStorage', 'userTopics', 'mutedUsers', 'integrations'] as const;
+export const FEATURE_GROUPS = ['push', 'navigationViews', 'drafts', 'alertWords', 'userStatus', 'userSettings', 'realmEmoji', 'linkifiers', 'openApi', 'externalContent', 'typing', 'presence', 'emojiData', 'uploads', 'botStorage', 'userTopics', 'mutedUsers', 'webPush', 'realm', 'integrations'] as const;
 
 export function conformance(s: TestServer): Conformance {
   const zulip = zulipOpenApi();

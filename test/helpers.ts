@@ -236,3 +236,9 @@ export async function startServer({
   };
   return server;
 }
+
+/** Waits (up to 10 s) until the condition holds, and says whether it did: for what another process or the browser does in its own time. */
+export async function until(condition: () => boolean): Promise<boolean> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  return condition();
+}

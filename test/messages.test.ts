@@ -244,6 +244,28 @@ t.test('GET /messages anchors: newest, oldest, an id, first_unread; include_anch
   t.equal(s.chat.api.messages.list(bob.user_id, { anchor: -5, numBefore: 0, numAfter: 1 }).anchor, 0, 'negative anchors mean 0');
 });
 
+t.test('first_unread in a channel whose history the user sees: the oldest message the user has an unread row for', async (t) => {
+  const { s, alice, carol } = await world(t);
+  const general = streamId(s, 'general');
+  const before = [];
+  for (let i = 0; i < 3; i++) before.push(await sendToStream(s, alice, general, 'old', `before Carol ${i}`));
+  // Carol joins: the channel's earlier messages are history to her (no row of hers: read).
+  ok(t, await subscribe(s, carol, ['general']));
+  const after = [await sendToStream(s, alice, general, 'new', 'after Carol 0'), await sendToStream(s, alice, general, 'new', 'after Carol 1')];
+  const get = (params: Record<string, unknown>) => s.request('GET', '/messages', { as: carol, params: { narrow: [{ operator: 'channel', operand: general }], ...params } });
+  let body = ok(t, await get({ anchor: 'first_unread', num_before: 5, num_after: 5 }));
+  t.equal(body.anchor, after[0], 'the first message she received unread, not the oldest of the history');
+  t.same(body.messages.map((m: { id: number }) => m.id), [...before, ...after], 'the history shows before it');
+  t.same(body.messages.map((m: { flags: string[] }) => m.flags.includes('read')), [true, true, true, false, false], 'history as read');
+  ok(t, await s.request('POST', '/messages/flags', { as: carol, params: { messages: [after[0]], op: 'add', flag: 'read' } }));
+  t.equal(ok(t, await get({ anchor: 'first_unread', num_before: 0, num_after: 0 })).anchor, after[1], 'the next unread once it is read');
+  t.equal(s.chat.api.messages.list(carol.user_id, { anchor: 'first_unread', numBefore: 0, numAfter: 0, narrow: [{ operator: 'channel', operand: general }] }).anchor, after[1], 'in-process too');
+  ok(t, await s.request('POST', '/messages/flags', { as: carol, params: { messages: [after[1]], op: 'add', flag: 'read' } }));
+  body = ok(t, await get({ anchor: 'first_unread', num_before: 1, num_after: 0 }));
+  t.equal(body.anchor, 10000000000000000, 'none unread: the newest');
+  t.same(body.messages.map((m: { id: number }) => m.id), [after[1]]);
+});
+
 t.test('GET /messages parameter errors', async (t) => {
   const { s, bob } = await world(t);
   const fail = (params: Record<string, unknown>, expected: ReturnType<typeof bad>) =>

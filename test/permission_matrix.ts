@@ -1,6 +1,7 @@
 // The permission matrix: for every `METHOD path` of the route table, one representative request
 // and the answer each kind of caller gets (Zulip's decorators and access checks, the API
 // document's rules). test/permissions.test.ts runs it; a route missing here fails the suite.
+import { createECDH, randomBytes } from 'node:crypto';
 import type { TestServer, TestUser } from './helpers.js';
 import { keyParams, newPhone, tokenParams, type StandInBouncer } from './bouncer.js';
 import { storedKeyCamoPath } from './image_host.js';
@@ -72,6 +73,13 @@ const admins = (refusal: Expected): Expectations => ({ ...everyone, moderator: r
 
 async function register(env: Env, caller: TestUser): Promise<{ queue_id: string; last_event_id: number }> {
   return (await env.s.request('POST', '/register', { as: caller, params: { event_types: ['drafts'] } })).body as { queue_id: string; last_event_id: number };
+}
+
+/** A browser's push subscription (a fresh endpoint and P-256 key each time). */
+function browserSubscription(): { endpoint: string; p256dh: string; auth: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { endpoint: `https://push.example.com/send/${randomBytes(8).toString('hex')}`, p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
 function draftOf(env: Env, caller: TestUser): number {
@@ -267,6 +275,17 @@ export const MATRIX: Record<string, MatrixEntry> = {
       if (role === 'bot') return { path: '/mobile_push/e2ee/test_notification' };
       const { deviceId } = await activeDevice(env.s, caller, env.bouncer);
       return { path: '/mobile_push/e2ee/test_notification', params: { device_id: deviceId } };
+    },
+    expect: but({ bot: NO_BOTS }),
+  },
+  'PATCH /realm': { request: (env) => ({ path: '/realm', params: { description: env.unique('About us') } }), expect: admins(NOT_ADMIN) },
+  'GET /web_push/key': { request: () => ({ path: '/web_push/key' }), expect: but({ bot: NO_BOTS }) },
+  'POST /web_push/subscriptions': { request: () => ({ path: '/web_push/subscriptions', params: browserSubscription() }), expect: but({ bot: NO_BOTS }) },
+  'DELETE /web_push/subscriptions': {
+    request: (env, caller, role) => {
+      const subscription = browserSubscription();
+      if (role !== 'bot') env.s.chat.api.webPush.subscribe(caller.user_id, subscription);
+      return { path: '/web_push/subscriptions', params: { endpoint: subscription.endpoint } };
     },
     expect: but({ bot: NO_BOTS }),
   },

@@ -2,8 +2,8 @@
 // MAX_SEARCH_PHRASES quoted phrases in a search (all its terms together), a 400 past them, in
 // GET /messages and POST /messages/flags/narrow; the worst search allowed is bounded work (counted
 // in the full-text statements SQLite runs, one for any number of message_ids); long messages
-// highlighted word by word; equivalent narrows share one SQL text; thousands of narrow shapes keep
-// few statements prepared and little memory.
+// highlighted word by word, at most MAX_HIGHLIGHTS words each; equivalent narrows share one SQL
+// text; thousands of narrow shapes keep few statements prepared and little memory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import Database from 'better-sqlite3';
 import t from 'tap';
 import { contextOf } from '../lib/context.js';
-import { MAX_SEARCH_PHRASES, MAX_SEARCH_WORDS } from '../lib/domain/search.js';
+import { MAX_HIGHLIGHTS, MAX_SEARCH_PHRASES, MAX_SEARCH_WORDS } from '../lib/domain/search.js';
 import { createChatServer } from '../lib/index.js';
 import { silentLogger } from '../lib/logger.js';
 import { MAX_BUILT_STATEMENTS } from '../lib/store/db.js';
@@ -74,15 +74,21 @@ t.test('POST /messages/flags/narrow refuses the same searches and changes nothin
   t.equal(flagged(), 0, 'no message was starred');
 });
 
-t.test('a long message of one-letter words is highlighted word by word, ASCII or not, never inside a tag', async (t) => {
+t.test(`a long message of one-letter words is highlighted word by word, ASCII or not, never inside a tag, at most ${MAX_HIGHLIGHTS} words`, async (t) => {
   const { alice, channel } = await memberPair(t, s, 'long');
   const inChannel = { operator: 'channel', operand: channel };
   for (const [letter, operand] of [['a', 'A'], ['é', 'e']] as const) {
-    await sendToStream(s, alice, channel, letter, `${`${letter} `.repeat(4000)}[${letter}](https://example.com/${operand.toLowerCase()})`);
-    const [message] = await narrowed(t, s, alice, [inChannel, { operator: 'topic', operand: letter }, search(operand)]);
     const marked = `<span class="highlight">${letter}</span>`;
-    t.equal(message!.match_content.split(marked).length - 1, 4001, `${letter}: every word, the link's text too`);
-    t.match(message!.match_content, `<a href="https://example.com/${operand.toLowerCase()}">${marked}</a>`, `${letter}: not the link's address`);
+    const link = `[${letter}](https://example.com/${operand.toLowerCase()})`;
+    await sendToStream(s, alice, channel, letter, `${`${letter} `.repeat(MAX_HIGHLIGHTS - 1)}${link}`);
+    const [short] = await narrowed(t, s, alice, [inChannel, { operator: 'topic', operand: letter }, search(operand)]);
+    t.equal(short!.match_content.split(marked).length - 1, MAX_HIGHLIGHTS, `${letter}: every word, the link's text too`);
+    t.match(short!.match_content, `<a href="https://example.com/${operand.toLowerCase()}">${marked}</a>`, `${letter}: not the link's address`);
+    const topic = `${letter} long`;
+    await sendToStream(s, alice, channel, topic, `${`${letter} `.repeat(4000)}${link}`);
+    const [long] = await narrowed(t, s, alice, [inChannel, { operator: 'topic', operand: topic }, search(operand)]);
+    t.equal(long!.match_content.split(marked).length - 1, MAX_HIGHLIGHTS, `${letter}: of 4,001 matching words, the first ${MAX_HIGHLIGHTS}`);
+    t.equal(long!.match_content.replaceAll(marked, letter), long!.content, `${letter}: the rest of the text as it is`);
   }
 });
 

@@ -10,9 +10,11 @@ import { FLAG } from '../lib/domain/flags.js';
 import { contextOf } from '../lib/context.js';
 import { open, pragma, tempFile } from './store_helpers.js';
 
-// Back to version 3: no delivery outbox, missed-message entries, notification indexes or cache triggers (19), starred in bit 1 of user_message.flags, no starred_message table (17, 16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
+// Back to version 3: no Web Push tables (21), no delivery outbox, missed-message entries, notification indexes or cache triggers (19), starred in bit 1 of user_message.flags, no starred_message table (17, 16), the event_by_user index (dropped by 15), no subscription notification columns or default_stream table (14), no user_setting, user_topic or muted_user tables (12), no upload or bot storage tables (11), no realm.url_chosen (10), no presence table (6), no email address visibility columns (5), no reaction or image proxy tables (4).
 const STARRED_ROW = 'EXISTS (SELECT 1 FROM starred_message sm WHERE sm.user_id = user_message.user_id AND sm.message_id = user_message.message_id)';
-const TO_VERSION_3 = `DROP TABLE delivery;
+const TO_VERSION_3 = `DROP TABLE web_push_subscription;
+    DROP TABLE web_push_vapid_key;
+    DROP TABLE delivery;
     DROP TABLE missed_message_email;
     DROP INDEX subscription_notification_settings;
     DROP INDEX user_message_push_active;
@@ -237,6 +239,7 @@ t.test('schema 13: one cache_version table replaces the three version tables, an
     'alert_word_deleted', 'alert_word_inserted', 'alert_word_updated', 'device_deleted', 'device_inserted', 'device_updated',
     'linkifier_deleted', 'linkifier_inserted', 'linkifier_updated', 'realm_url_updated', 'user_bot_inserted', 'user_bot_updated',
     'user_deleted', 'user_inserted', 'user_setting_deleted', 'user_setting_inserted', 'user_setting_updated', 'user_updated',
+    'web_push_subscription_deleted', 'web_push_subscription_inserted', 'web_push_subscription_updated',
   ]);
 
   chat.api.streams.subscribe(ownerId, { subscriptions: [{ name: 'general' }] });

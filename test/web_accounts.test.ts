@@ -57,8 +57,8 @@ t.test('the owner invites an address in the web client; the invitee signs up fro
   await signIn(owner, m.s.url, m.s.owner.email, 'owner-password');
   t.same(
     await owner.evaluate(() => [document.cookie, JSON.stringify(sessionStorage), JSON.stringify(localStorage)]),
-    ['', '{}', '{}'],
-    'the page holds no credential: the session cookie is HttpOnly and no API key is stored',
+    ['', '{}', '{"parley.signedIn:/":"1"}'],
+    'the page holds no credential: the session cookie is HttpOnly, no API key is stored, only a note that this browser is signed in',
   );
   await owner.goto(m.s.url + '/#organization/invitations');
   await fill(owner, '.invite-form textarea[name=emails]', 'ada@acme.test');

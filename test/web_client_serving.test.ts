@@ -1,6 +1,6 @@
-// Serving the web client (lib/http/web_client.ts): off unless enabled; `/` and the hashed files
-// under /web/ with their caching, compression and Content-Security-Policy headers; mountable as
-// middleware; the API unchanged next to it.
+// Serving the web client (lib/http/web_client.ts): off unless enabled; `/`, the service worker
+// `/sw.js` and the hashed files under /web/ with their caching, compression and
+// Content-Security-Policy headers; mountable as middleware; the API unchanged next to it.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ mkdirSync(built);
 writeFileSync(join(built, 'index.html'), '<!doctype html><title>parley</title><script type="module" src="web/app-ABCDEFGH.js"></script>');
 writeFileSync(join(built, 'app-ABCDEFGH.js'), 'console.log("parley");'.repeat(50));
 writeFileSync(join(built, 'notes.txt'), 'not served');
+writeFileSync(join(built, 'sw.js'), 'self.addEventListener("push", () => {});');
 t.teardown(() => rmSync(dir, { recursive: true, force: true }));
 
 t.test('off unless enabled: / is the API\'s JSON 404', async (t) => {
@@ -59,7 +60,14 @@ t.test('enabled: the page, the hashed files and the API side by side', async (t)
   t.equal(head.status, 200, 'HEAD answers like GET');
   t.equal(await head.text(), '', 'without a body');
 
-  for (const path of ['/web/notes.txt', '/web/missing-ABCDEFGH.js', '/web/../index.html', '/index.html']) {
+  const worker = await fetch(s.url + '/sw.js');
+  t.equal(worker.status, 200, "the Web Push service worker, at the page's level (its scope is the page)");
+  t.equal(worker.headers.get('content-type'), 'text/javascript; charset=utf-8');
+  t.equal(worker.headers.get('cache-control'), 'no-cache', 'revalidated: browsers look for a new worker at the same address');
+  t.equal(worker.headers.get('content-security-policy'), WEB_CLIENT_CSP, 'under the same policy');
+  t.match(await worker.text(), /addEventListener\("push"/);
+
+  for (const path of ['/web/notes.txt', '/web/missing-ABCDEFGH.js', '/web/../index.html', '/index.html', '/web/sw.js', '/sw.js/x']) {
     const response = await fetch(s.url + path);
     t.equal(response.status, 404, `${path}: not found`);
     t.same(await response.json(), { result: 'error', msg: 'Not Found', code: 'NOT_FOUND' });
@@ -101,6 +109,7 @@ t.test('mounted as middleware: the files answer, other paths go to next()', asyn
   const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   t.match(await (await fetch(base + '/chat/')).text(), /<title>parley/);
   t.match(await (await fetch(base + '/chat/web/app-ABCDEFGH.js')).text(), /^console\.log/);
+  t.match(await (await fetch(base + '/chat/sw.js')).text(), /push/, 'the service worker under the mount too');
   t.equal(await (await fetch(base + '/chat/elsewhere')).text(), 'host app fallback');
 });
 

@@ -3,7 +3,8 @@
 // with the keyboard, finding a person and starting a direct message that arrives live with a
 // desktop notification, a group direct message, creating a channel that appears for its members,
 // browsing and joining channels, search with highlighting, settings that persist across sign-in,
-// an administrator deactivating a user whose session then stops, and axe-core on every page.
+// an administrator renaming the organization and deactivating a user whose session then stops, and
+// axe-core on every page.
 import type { Page } from 'puppeteer-core';
 import type { Test } from 'tap';
 import { axeViolations, launchBrowser, recordNotifications, signIn, waitForText, type BrowserName } from './browser.js';
@@ -199,6 +200,21 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
     await go(miaPage, '#settings/profile');
     await miaPage.waitForSelector('input[name=full_name]');
     t.equal(await value(miaPage, 'input[name=full_name]'), 'Mia M. Member', 'and the new name kept');
+  });
+
+  await t.test("an administrator renames and describes the organization; a member's page shows the new name at once", async (t) => {
+    await owner.bringToFront();
+    await go(owner, '#organization/profile');
+    await owner.waitForSelector('input.org-name-input');
+    await clearAndType(owner, 'input.org-name-input', 'Lighthouse Cooperative');
+    await clearAndType(owner, 'textarea[name=description]', 'Boats and **lights**');
+    await owner.click('.section-body form button[type=submit]');
+    await waitForText(owner, '.section-body [role=status]', 'Saved.');
+    await waitForText(miaPage, '.org-name', 'Lighthouse Cooperative');
+    t.pass("Mia's sidebar shows the new name (the realm update event)");
+    t.equal(await value(owner, 'textarea[name=description]'), 'Boats and **lights**', 'the form shows what the server now holds');
+    const settings = (await server.request('GET', '/server_settings')).body;
+    t.same([settings.realm_name, settings.realm_description], ['Lighthouse Cooperative', '<p>Boats and <strong>lights</strong></p>']);
   });
 
   await t.test("an administrator deactivates a user and that user's session stops working", async (t) => {

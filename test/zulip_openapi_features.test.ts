@@ -1,7 +1,8 @@
 // parley's answers validate against Zulip's OpenAPI document (FL 420) and against parley's own:
 // success and error bodies of the features (user status, linkifiers, navigation
-// views, drafts, alert words, E2EE push), PATCH /settings, custom emoji and the events they cause, uploads, attachments, bot storage,
+// views, drafts, alert words, E2EE push, Web Push), PATCH /settings, custom emoji and the events they cause, uploads, attachments, bot storage,
 // the image proxy, the emoji data file, and GET /openapi.json. The harness is test/conformance.ts.
+import { createECDH, randomBytes } from 'node:crypto';
 import t from 'tap';
 import { keyParams, newPhone, tokenParams } from './bouncer.js';
 import { activeDevice, pushWorld } from './push_helpers.js';
@@ -172,6 +173,23 @@ t.test('E2EE push: registration, the test notification with each bouncer failure
   await api.call(t, 'POST', '/remove_client_device', { ...me, params: { device_id: device.body.device_id } }, 200);
   await api.call(t, 'POST', '/remove_client_device', { ...me, params: { device_id: device.body.device_id } }, 400);
   t.same(bouncer.problems, [], 'the bouncer stand-in saw no protocol violation');
+});
+
+t.test("Web Push (parley's own): the key, a browser's subscription, turning it off", async (t) => {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  const browser = { endpoint: 'https://push.example.com/send/conformance', p256dh: ecdh.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') };
+  await api.call(t, 'GET', '/web_push/key', me, 200);
+  await api.call(t, 'GET', '/web_push/key', { as: bot }, 400);
+  await api.call(t, 'POST', '/web_push/subscriptions', { ...me, params: browser }, 200);
+  await api.call(t, 'POST', '/web_push/subscriptions', { ...me, params: { ...browser, endpoint: 'http://push.example.com/x' } }, 400);
+  await api.call(t, 'DELETE', '/web_push/subscriptions', { ...me, params: { endpoint: browser.endpoint } }, 200);
+  await api.call(t, 'DELETE', '/web_push/subscriptions', { ...me, params: { endpoint: browser.endpoint } }, 400);
+});
+
+t.test("PATCH /realm: the organization's name and description", async (t) => {
+  await api.call(t, 'PATCH', '/realm', { as: admin, params: { name: 'Conformance', description: 'About **us**' } }, 200);
+  await api.call(t, 'PATCH', '/realm', { ...me, params: { name: 'Mine' } }, 400);
 });
 
 t.test('PATCH /settings: email_address_visibility', async (t) => {

@@ -1,5 +1,7 @@
-// Builds the web client into dist/web (run by `npm run build`): one JavaScript and one CSS
-// bundle with content hashes in their names, and index.html naming them (no inline script).
+// Builds the web client into dist/web (run by `npm run build`): the application's JavaScript and
+// CSS bundles and the small boot script (src/boot.ts, a classic script run first), with content
+// hashes in their names, index.html naming them (no inline script), and the Web Push service
+// worker (src/sw.ts) as sw.js, a name that stays: browsers check that address for updates.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,25 +14,24 @@ const out = join(here, '..', 'dist', 'web');
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const result = await esbuild.build({
-  entryPoints: [join(here, 'src', 'main.tsx')],
+const common = {
   bundle: true,
   minify: true,
-  format: 'esm',
   target: ['chrome111', 'firefox115', 'safari16'],
   outdir: out,
-  entryNames: 'app-[hash]',
   assetNames: '[name]-[hash]',
   jsx: 'automatic',
   jsxImportSource: 'preact',
   metafile: true,
   legalComments: 'none',
   logLevel: 'warning',
-});
-
-const outputs = Object.keys(result.metafile.outputs).map((file) => relative(out, file));
-const js = outputs.find((f) => f.endsWith('.js'));
-const css = outputs.find((f) => f.endsWith('.css'));
+};
+const outputsOf = (result) => Object.keys(result.metafile.outputs).map((file) => relative(out, file));
+const app = outputsOf(await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'main.tsx')], format: 'esm', entryNames: 'app-[hash]' }));
+const [boot] = outputsOf(await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'boot.ts')], format: 'iife', entryNames: 'boot-[hash]' }));
+await esbuild.build({ ...common, entryPoints: [join(here, 'src', 'sw.ts')], format: 'iife', entryNames: 'sw' });
+const js = app.find((f) => f.endsWith('.js'));
+const css = app.find((f) => f.endsWith('.css'));
 writeFileSync(join(out, 'index.html'), `<!doctype html>
 <html lang="en">
 <head>
@@ -39,6 +40,7 @@ writeFileSync(join(out, 'index.html'), `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>parley</title>
 <link rel="icon" href="data:,">
+<script src="web/${boot}"></script>
 <link rel="stylesheet" href="web/${css}">
 <script type="module" src="web/${js}"></script>
 </head>

@@ -6,6 +6,7 @@ import { pushRegistrationDelivery } from './push_bouncer.js';
 import { missedMessageEmailDelivery } from '../notifications/email.js';
 import { notificationHookDelivery } from '../notifications/hook.js';
 import { pushMessageDelivery, pushRemoveDelivery } from '../notifications/push.js';
+import { webPushMessageDelivery } from '../notifications/web_push.js';
 import { outgoingWebhookDelivery } from '../integrations/outgoing_delivery.js';
 
 export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [
@@ -15,5 +16,6 @@ export const DELIVERY_KINDS: readonly DeliveryKind<unknown>[] = [
   pushRemoveDelivery,
   missedMessageEmailDelivery,
   notificationHookDelivery,
+  webPushMessageDelivery,
   outgoingWebhookDelivery,
 ];

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import { EMAIL_VISIBILITY } from './roles.js';
 import { gravatarHash } from './avatars.js';
 import type { ServerSettings } from './realm_dicts.js';
+import { renderDescription } from './descriptions.js';
 import { insertRealm, selectRealm, updateRealmName, updateRealmUrl, type RealmRow } from '../store/users.js';
 
 /** The Zulip version and feature level whose behaviour parley implements. */
@@ -157,7 +158,7 @@ export function serverSettings(ctx: Ctx): ServerSettings {
     realm_uri: realm.url,
     realm_name: realm.name,
     realm_icon: REALM_ICON_URL,
-    realm_description: realm.description === '' ? '' : `<p>${realm.description}</p>`,
+    realm_description: renderDescription(ctx, realm.description),
     realm_web_public_access_enabled: false,
   };
 }

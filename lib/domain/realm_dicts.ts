@@ -126,7 +126,12 @@ export type BotCreationGroups = z.infer<typeof botCreationGroupsSchema>;
 /** The realm's group settings an update_dict event may carry (those that changed). */
 const realmGroupSettingsSchema = botCreationGroupsSchema.partial();
 
+/** The organization's properties PATCH /realm changes in parley (lib/domain/realm_settings.ts). */
+export const realmPropertySchema = z.enum(['name', 'description']);
+
 export const realmEventSchemas = [
+  // Zulip's simpler realm event, to every active user: /register's realm_<property> is now value.
+  z.object({ type: z.literal('realm'), op: z.literal('update'), property: realmPropertySchema, value: z.string() }),
   realmEmojiStateSchema.extend({ type: z.literal('realm_emoji'), op: z.literal('update') }),
   // Zulip's realm update_dict event with the group settings that changed: who may create bots (to a
   // user whose role changed it).

@@ -3,9 +3,6 @@
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { badRequest } from '../errors.js';
-import { renderMarkdown } from '../render/markdown.js';
-import { markdownEmojiLookup } from './emoji.js';
-import { imageProxySource } from './external_content.js';
 import type { StateOptions } from './state_options.js';
 import {
   selectDefaultStreamIds,
@@ -32,11 +29,12 @@ import {
   subscriptionSchema,
   type NeverSubscribedStreamDict,
 } from './stream_dicts.js';
+import { renderDescription } from './descriptions.js';
 import { isAdmin, type Actor } from './roles.js';
 
 /** Zulip's render_stream_description. */
 export function renderStreamDescription(ctx: Ctx, description: string): string {
-  return description === '' ? '' : renderMarkdown({ content: description, imageProxy: imageProxySource(ctx), emoji: markdownEmojiLookup(ctx) }).html;
+  return renderDescription(ctx, description);
 }
 
 /**

@@ -1,7 +1,7 @@
-// Serves the web client's built files (GET/HEAD `/` and `/web/<file>`), when enabled, and its page
-// at the deeper paths the caller names (links sent by email: `/join/<key>`, ...), with a relative
-// <base> so that its files and the API resolve from there. Knows nothing of chat: it serves a
-// directory that `npm run build` wrote (see web/build.mjs).
+// Serves the web client's built files (GET/HEAD `/`, `/web/<file>`, the service worker `/sw.js`),
+// when enabled, and its page at the deeper paths the caller names (links sent by email:
+// `/join/<key>`, ...), with a relative <base> so that its files and the API resolve from there.
+// Knows nothing of chat: it serves a directory that `npm run build` wrote (see web/build.mjs).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { gzipSync } from 'node:zlib';
 export const DEFAULT_WEB_CLIENT_DIR = fileURLToPath(new URL('../../dist/web/', import.meta.url));
 
 const WEB_PREFIX = '/web/';
+/** The Web Push service worker, at the page's own level: its scope is the page and every view. */
+const SERVICE_WORKER = '/sw.js';
 
 /** Only the page's own files run; nothing loads from another origin (no fonts, no CDN, no gravatar). */
 export const WEB_CLIENT_CSP = [
@@ -59,7 +61,7 @@ function loadAssets(dir: string): Map<string, Asset> {
     if (type === undefined) continue;
     const body = readFileSync(join(dir, name));
     const compressible = type.startsWith('text/') || ext === '.svg' || ext === '.json';
-    assets.set(name === 'index.html' ? '/' : WEB_PREFIX + name, {
+    assets.set(name === 'index.html' ? '/' : name === 'sw.js' ? SERVICE_WORKER : WEB_PREFIX + name, {
       type,
       body,
       gzipped: compressible ? gzipSync(body) : undefined,
@@ -104,7 +106,7 @@ export function webClientFiles(
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     const isPage = pages.some((page) => (page.endsWith('/') ? path.startsWith(page) && path.length > page.length : path === page));
-    if (path !== '/' && !path.startsWith(WEB_PREFIX) && !isPage) return false;
+    if (path !== '/' && path !== SERVICE_WORKER && !path.startsWith(WEB_PREFIX) && !isPage) return false;
     // A page's depth: `/join/<key>` is one directory below the client's root.
     const asset = isPage ? pageAt(path.split('/').length - 2) : assets.get(path);
     if (asset === undefined) return false;

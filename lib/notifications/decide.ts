@@ -16,9 +16,12 @@ import {
   selectUsersWithPushDevices,
 } from '../store/notifications.js';
 import { selectBotIds } from '../store/users.js';
+import { selectUsersWithWebPush } from '../store/web_push.js';
 import { queueMissedMessageEmails } from './email.js';
 import { hookEnabled, queueHookNotifications } from './hook.js';
 import { queuePushNotifications } from './push.js';
+import { queueWebPushNotifications } from './web_push.js';
+import { webPushEnabled } from '../domain/web_push.js';
 import { notificationSettings, type NotificationSettings, type UserNotificationSettings } from './settings.js';
 import type { SettingValue } from '../domain/user_setting_types.js';
 import { allowsInTopic, emailTrigger, pushTrigger, VISIBILITY, type Decision, type NotificationTrigger, type RecipientNotificationData } from './triggers.js';
@@ -132,23 +135,32 @@ function usersWithPushDevices(ctx: Ctx): ReadonlySet<number> {
   return ctx.cached('device', () => selectUsersWithPushDevices(ctx.store));
 }
 
+/** Who has a browser to notify (Web Push), kept until any process changes a subscription. */
+function usersWithBrowsers(ctx: Ctx): ReadonlySet<number> {
+  return webPushEnabled(ctx) ? ctx.cached('web_push', () => selectUsersWithWebPush(ctx.store)) : NOBODY;
+}
+const NOBODY: ReadonlySet<number> = new Set();
+
 /**
- * Decides a new message's notifications and writes their deliveries (one push delivery and one
- * hook delivery per message, a missed-message email entry per emailed user). Call in the send
- * transaction, after the message's user_message rows. Nothing happens when no channel (push,
- * email, the application's hook) is on.
+ * Decides a new message's notifications and writes their deliveries (one push delivery, one Web
+ * Push delivery and one hook delivery per message, a missed-message email entry per emailed
+ * user). Call in the send transaction, after the message's user_message rows. Nothing happens
+ * when no channel (push, Web Push, email, the application's hook) is on.
  */
 export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void {
   const pushable = pushConfigured(ctx);
   const email = emailEnabled(ctx);
   const hook = hookEnabled(ctx);
-  if (!pushable && !email && !hook) return;
+  const browsers = usersWithBrowsers(ctx);
+  if (!pushable && !email && !hook && browsers.size === 0) return;
   const decisions = decide(ctx, message, { email: email || hook });
   if (decisions.length === 0) return;
   if (pushable && pushNotificationsEnabled(ctx, getRealm(ctx))) {
     const phones = usersWithPushDevices(ctx);
     queuePushNotifications(ctx, message.id, decisions.filter((d) => d.push !== null && phones.has(d.userId)));
   }
+  // The browsers of those the rules push to, as their phones.
+  if (browsers.size > 0) queueWebPushNotifications(ctx, message.id, decisions.filter((d) => d.push !== null && browsers.has(d.userId)));
   if (email) queueMissedMessageEmails(ctx, message.id, decisions.filter((d) => d.email !== null));
   if (hook) queueHookNotifications(ctx, message.id, decisions);
 }

@@ -33,11 +33,15 @@ export function topicDisplayName(topic: string): string {
   return topic === '' ? 'general chat' : topic;
 }
 
-/** The web client's view of the message's conversation (web/src/narrow.ts hashes). */
+/** The web client's address of the message's conversation, below its page (web/src/narrow.ts hashes). */
+export function conversationHash(message: NotifiedMessage): string {
+  if (message.stream) return `#channel/${message.stream.id}/topic/${encodeURIComponent(message.row.topic)}`;
+  return `#dm/${message.directUserIds.join(',')}`;
+}
+
+/** The web client's view of the message's conversation. */
 export function conversationUrl(realmUrl: string, message: NotifiedMessage): string {
-  const base = `${realmUrl.replace(/\/+$/, '')}/`;
-  if (message.stream) return `${base}#channel/${message.stream.id}/topic/${encodeURIComponent(message.row.topic)}`;
-  return `${base}#dm/${message.directUserIds.join(',')}`;
+  return `${realmUrl.replace(/\/+$/, '')}/${conversationHash(message)}`;
 }
 
 /** A mentioned group's name, when it still exists. */

@@ -24,6 +24,8 @@ import { uploadRoutes } from './uploads.js';
 import { botStorageRoutes } from './bot_storage.js';
 import { mutedUserRoutes } from './muted_users.js';
 import { userTopicRoutes } from './user_topics.js';
+import { webPushRoutes } from './web_push.js';
+import { realmRoutes } from './realm.js';
 import { integrationRoutes } from './integrations.js';
 import { sessionRoutes } from './sessions.js';
 import { inviteRoutes } from './invites.js';
@@ -59,6 +61,8 @@ export const routeGroups = {
   botStorage: botStorageRoutes,
   userTopics: userTopicRoutes,
   mutedUsers: mutedUserRoutes,
+  webPush: webPushRoutes,
+  realm: realmRoutes,
   integrations: integrationRoutes,
   sessions: sessionRoutes,
   invites: inviteRoutes,

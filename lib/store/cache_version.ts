@@ -3,11 +3,11 @@
 import type { Store } from './db.js';
 
 /**
- * What is kept: the callers' user rows, the organization's user list (lib/domain/user_list.ts),
+* What is kept: the callers' user rows, the organization's user list (lib/domain/user_list.ts),
  * the alert-word matcher, the compiled linkifiers, users' notification settings, who has a push
- * device, which users are bots.
+ * device, which users are bots, who has a browser to notify.
  */
-export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier' | 'user_setting' | 'device' | 'bot';
+export type CacheName = 'user' | 'user_list' | 'alert_word' | 'linkifier' | 'user_setting' | 'device' | 'bot' | 'web_push';
 
 /** The cache_version row each name follows: both kinds of user rows change with the user table. */
 const VERSION_ROW: Record<CacheName, string> = {
@@ -18,6 +18,7 @@ const VERSION_ROW: Record<CacheName, string> = {
   user_setting: 'user_setting',
   device: 'device',
   bot: 'bot',
+  web_push: 'web_push',
 };
 
 /** 0 before the first write to the name's tables. */

@@ -188,8 +188,14 @@ export const MIGRATIONS: readonly Migration[] = [
     },
   },
   {
+    // The web_push_vapid_key and web_push_subscription tables: new tables, created when schema.sql
+    // is applied after this step.
+    version: 21,
+    up() {},
+  },
+  {
     // bot_service (outgoing webhook bots' services) and bot_owner_notice: new tables, created when
-    // schema.sql is applied after this step (numbered after main's 21 and 22, the sessions and
+    // schema.sql is applied after this step (numbered after 21, Web Push, and 22, the sessions and
     // invitations, which a database may already have).
     version: 23,
     up() {},

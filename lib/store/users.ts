@@ -53,6 +53,10 @@ export function updateRealmName(s: Store, name: string): void {
   s.run('UPDATE realm SET name = ? WHERE id = 1', name);
 }
 
+export function updateRealmDescription(s: Store, description: string): void {
+  s.run('UPDATE realm SET description = ? WHERE id = 1', description);
+}
+
 export function updateRealmUrl(s: Store, url: string, chosen: boolean): void {
   s.run('UPDATE realm SET url = ?, url_chosen = ? WHERE id = 1', url, chosen ? 1 : 0);
 }

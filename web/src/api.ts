@@ -27,6 +27,55 @@ function form(params: Params): URLSearchParams {
 /** The API's root, relative to the page: the client works when mounted under any path. */
 export const API_ROOT = new URL('api/v1/', document.baseURI).pathname;
 
+/** The address of a GET request. */
+const getUrl = (path: string, params: Params) => {
+  const query = form(params).toString();
+  return API_ROOT + path.replace(/^\//, '') + (query === '' ? '' : '?' + query);
+};
+
+/** The fetch options of every request: nothing cached, the session cookie sent (same origin only). */
+const requestInit = (method: string, body: BodyInit | null, signal: AbortSignal | undefined, keepalive: boolean): RequestInit =>
+  // A 401 answers a page's fetch with a session challenge, not Basic's, so the browser prompts for
+  // no password.
+  ({ method, body, signal: signal ?? null, cache: 'no-store', credentials: 'same-origin', keepalive });
+
+/**
+ * Requests started before the application's bundle ran (boot.ts), each taken by the first request
+ * of the same method, address and body instead of asking the server again. The boot script is a
+ * bundle of its own: they are handed over through the window.
+ */
+interface Prefetched { key: string; response: Promise<Response> }
+const holder = globalThis as { parleyPrefetched?: Prefetched[] };
+const prefetchKey = (method: string, url: string, body: string) => JSON.stringify([method, url, body]);
+
+/**
+ * Starts a request now (a GET, or a POST of a form); the first Api call for it takes the answer.
+ * `after`: only once that answer is a success (signed in). Otherwise the request is not made: a
+ * taker so far gets that answer, and later ones (after signing in) ask the server themselves.
+ */
+export function prefetch(method: 'GET' | 'POST', path: string, params: Params, after?: Promise<Response>): Promise<Response> {
+  const url = method === 'GET' ? getUrl(path, params) : API_ROOT + path;
+  const send = () => fetch(url, requestInit(method, method === 'GET' ? null : form(params), undefined, false));
+  const prefetched = (holder.parleyPrefetched ??= []);
+  const response: Promise<Response> = after === undefined ? send() : after.then((first) => {
+    if (first.ok) return send();
+    const i = prefetched.findIndex((p) => p.response === response);
+    if (i >= 0) prefetched.splice(i, 1);
+    // Cloned as soon as it arrives, before its own taker reads it.
+    return first.clone();
+  });
+  // Not taken (another view was opened first): its failure is nobody's.
+  response.catch(() => undefined);
+  prefetched.push({ key: prefetchKey(method, url, method === 'GET' ? '' : form(params).toString()), response });
+  return response;
+}
+
+function takePrefetched(method: string, url: string, body: string): Promise<Response> | undefined {
+  const key = prefetchKey(method, url, body);
+  const i = holder.parleyPrefetched?.findIndex((p) => p.key === key) ?? -1;
+  return i < 0 ? undefined : holder.parleyPrefetched!.splice(i, 1)[0]!.response;
+}
+
 /** The server's root URL, where /api/v1 is: the site a zuliprc and an integration URL name. */
 export const siteUrl = (): string => new URL(API_ROOT.replace(/api\/v1\/$/, ''), location.href).href.replace(/\/$/, '');
 
@@ -37,20 +86,20 @@ export class Api {
   /** Called when the session stops working (signed out elsewhere, ended in settings, deactivated). */
   onUnauthorized?: () => void;
 
-  /** A request; `params` as Zulip's form encoding, or a FormData for a file upload. */
-  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal): Promise<T> {
+  /**
+   * A request; `params` as Zulip's form encoding, or a FormData for a file upload. `keepalive`:
+   * the request outlives the page (sent while it unloads).
+   */
+  async call<T>(method: string, path: string, params: Params | FormData = {}, signal?: AbortSignal, keepalive = false): Promise<T> {
     let url = API_ROOT + path.replace(/^\//, '');
     let body: URLSearchParams | FormData | null = null;
     if (params instanceof FormData) body = params;
-    else if (method === 'GET') {
-      const query = form(params).toString();
-      if (query !== '') url += '?' + query;
-    } else body = form(params);
+    else if (method === 'GET') url = getUrl(path, params);
+    else body = form(params);
     let response: Response;
     try {
-      // The session cookie goes with it (same origin only). A 401 answers a page's fetch with a
-      // session challenge, not Basic's, so the browser prompts for no password.
-      response = await fetch(url, { method, body, signal: signal ?? null, cache: 'no-store', credentials: 'same-origin' });
+      const early = body instanceof FormData ? undefined : takePrefetched(method, url, body?.toString() ?? '');
+      response = await (early ?? fetch(url, requestInit(method, body, signal, keepalive)));
     } catch (error) {
       if (signal?.aborted) throw error;
       throw new ApiFailure(0, 'NETWORK', 'The server cannot be reached.');
@@ -71,5 +120,5 @@ export class Api {
   get = <T>(path: string, params?: Params, signal?: AbortSignal) => this.call<T>('GET', path, params, signal);
   post = <T = unknown>(path: string, params?: Params | FormData) => this.call<T>('POST', path, params);
   patch = <T = unknown>(path: string, params?: Params) => this.call<T>('PATCH', path, params);
-  delete = <T = unknown>(path: string, params?: Params) => this.call<T>('DELETE', path, params);
+  delete = <T = unknown>(path: string, params?: Params, keepalive = false) => this.call<T>('DELETE', path, params, undefined, keepalive);
 }

@@ -5,7 +5,7 @@ import { dmUserIds } from './narrow.js';
 import { topicKey, type State } from './store.js';
 import type { EventOf, Message, ServerEvent } from './types.js';
 
-export { EVENT_TYPES, FETCH_TYPES, applyInitialState } from './apply_state.js';
+export { applyInitialState } from './apply_state.js';
 
 /** The key typing notifications and drafts use for a conversation. */
 export function conversationKey(streamId: number | undefined, topic: string | undefined, userIds?: number[]): string {
@@ -18,7 +18,7 @@ function updateFlags(state: State, e: EventOf<'update_message_flags'>): void {
   const ids = e.messages;
   for (const id of ids) {
     const m = state.messages.get(id);
-    if (m) m.flags = e.op === 'add' ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag);
+    if (m) state.messages.set(id, { ...m, flags: e.op === 'add' ? [...new Set([...m.flags, e.flag])] : m.flags.filter((f) => f !== e.flag) });
   }
   if (e.flag === 'read') {
     if (e.op === 'add') {
@@ -61,13 +61,10 @@ function newMessage(state: State, e: EventOf<'message'>, inOpenView: (m: Message
 
 function updateMessage(state: State, e: EventOf<'update_message'>): void {
   const m = state.messages.get(e.message_id);
-  if (m && e.rendered_content !== undefined) {
-    m.content = e.rendered_content;
-    m.last_edit_timestamp = e.edit_timestamp;
-  }
+  if (m && e.rendered_content !== undefined) state.messages.set(m.id, { ...m, content: e.rendered_content, last_edit_timestamp: e.edit_timestamp });
   for (const id of e.message_ids) {
     const moved = state.messages.get(id);
-    if (moved && e.subject !== undefined) moved.subject = e.subject;
+    if (moved && e.subject !== undefined) state.messages.set(id, { ...moved, subject: e.subject });
     const place = state.unread.get(id);
     if (place && 'streamId' in place && e.subject !== undefined) state.unread.set(id, { streamId: place.streamId, topic: e.subject });
   }
@@ -153,7 +150,7 @@ export function applyEvent(state: State, e: ServerEvent, inOpenView: (m: Message
       if (!m) return;
       const reaction = { emoji_name: e.emoji_name, emoji_code: e.emoji_code, reaction_type: e.reaction_type, user_id: e.user_id };
       const same = (r: typeof reaction) => r.user_id === e.user_id && r.emoji_code === e.emoji_code && r.reaction_type === e.reaction_type;
-      m.reactions = e.op === 'add' ? [...m.reactions.filter((r) => !same(r)), reaction] : m.reactions.filter((r) => !same(r));
+      state.messages.set(m.id, { ...m, reactions: e.op === 'add' ? [...m.reactions.filter((r) => !same(r)), reaction] : m.reactions.filter((r) => !same(r)) });
       return;
     }
     case 'drafts':
@@ -171,8 +168,15 @@ export function applyEvent(state: State, e: ServerEvent, inOpenView: (m: Message
       state.defaultStreams = e.default_streams;
       return;
     case 'realm_user':
+      state.displayEpoch++;
       return realmUser(state, e);
+    case 'realm':
+      // The organization's name and description (PATCH /realm); other realm settings the client does not show.
+      if (e.op === 'update' && e.property === 'name') state.realm.name = e.value;
+      if (e.op === 'update' && e.property === 'description') state.realm.description = e.value;
+      return;
     case 'realm_emoji':
+      state.displayEpoch++;
       state.realmEmoji = new Map(Object.entries(e.realm_emoji));
       return;
     case 'alert_words':

@@ -2,14 +2,6 @@
 import { topicKey, type Presence, type State } from './store.js';
 import type { LegacyPresence, ModernPresence, RegisterAnswer, UserStatus } from './types.js';
 
-export const EVENT_TYPES = [
-  'realm_user', 'subscription', 'stream', 'default_streams', 'message', 'update_message_flags', 'starred_messages', 'drafts',
-  'realm_emoji', 'alert_words', 'realm_linkifiers', 'user_status', 'navigation_view', 'typing',
-  'update_message', 'delete_message', 'reaction', 'presence', 'user_settings', 'user_topic', 'muted_users', 'invites_changed', 'realm_bot',
-];
-// The state that needs no event type of its own to fetch (invites_changed has none: GET /invites).
-export const FETCH_TYPES = [...EVENT_TYPES.filter((type) => type !== 'invites_changed'), 'realm', 'navigation_views', 'recent_private_conversations', 'realm_incoming_webhook_bots'];
-
 const sortedKey = (ids: number[]): string => [...new Set(ids)].sort((a, b) => a - b).join(',');
 
 /** A presence in either of Zulip's formats, as timestamps of the last active and idle moments. */
@@ -24,6 +16,7 @@ export function presenceOf(entry: ModernPresence | LegacyPresence): Presence {
 }
 
 export function applyInitialState(state: State, s: RegisterAnswer): void {
+  state.displayEpoch++;
   state.me = {
     user_id: s.user_id ?? 0, email: s.email ?? '', delivery_email: s.delivery_email ?? '', full_name: s.full_name ?? '',
     is_admin: s.is_admin ?? false, is_owner: s.is_owner ?? false,

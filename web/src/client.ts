@@ -2,27 +2,32 @@
 // make, grouped by subject (client.messages, client.channels, client.people, client.org, client.bots), each
 // typed with the server's schemas. Components make no request of their own.
 import { Api } from './api.js';
-import { applyEvent, applyInitialState, EVENT_TYPES, FETCH_TYPES } from './apply.js';
+import { applyEvent, applyInitialState } from './apply.js';
 import { EventQueue } from './live.js';
-import { apiNarrow, dmUserIds, inView, isMessageView, viewHash, type View } from './narrow.js';
+import { apiNarrow, dmUserIds, firstPage, inView, isMessageView, needsState, PAGE, viewHash, type View } from './narrow.js';
 import { notifyOfMessage } from './notify.js';
 import { AccountRequests } from './requests/accounts.js';
 import { BotRequests } from './requests/bots.js';
 import { ChannelRequests } from './requests/channels.js';
 import { MessageRequests, type Narrow } from './requests/messages.js';
 import { OrganizationRequests, PeopleRequests } from './requests/people.js';
+import { WebPushRequests } from './requests/web_push.js';
 import { presenceOf } from './apply_state.js';
+import { REGISTER_PARAMS } from './register_params.js';
 import { State } from './store.js';
 import type { Message, ServerEvent } from './types.js';
 
-const PAGE = 50;
-
-/** Views whose request needs the registered state (the user's id, channel names, all messages). */
-const needsState = (view: View): boolean => view.kind === 'dm' || view.kind === 'search' || view.kind === 'recent';
 /** Messages the Recent view reads to find the conversations (Zulip's web app starts with a few hundred). */
 const RECENT_MESSAGES = 400;
 /** Input within this long counts as active for presence (Zulip's web app: 5 minutes idle). */
 const IDLE_AFTER_MS = 5 * 60_000;
+
+/** Runs `work` when the browser has nothing else to do (within a second). */
+function whenIdle(work: () => void): void {
+  // Safari has no requestIdleCallback.
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 1000 });
+  else setTimeout(work, 200);
+}
 
 export class Client {
   readonly state = new State();
@@ -30,6 +35,7 @@ export class Client {
   readonly channels: ChannelRequests;
   readonly people: PeopleRequests;
   readonly org: OrganizationRequests;
+  readonly webPush: WebPushRequests;
   readonly accounts: AccountRequests;
   readonly bots: BotRequests;
   view: View = { kind: 'unread' };
@@ -54,11 +60,12 @@ export class Client {
     this.channels = new ChannelRequests(this.#api);
     this.people = new PeopleRequests(this.#api);
     this.org = new OrganizationRequests(this.#api);
+    this.webPush = new WebPushRequests(this.#api);
     this.accounts = new AccountRequests(this.#api);
     this.bots = new BotRequests(this.#api);
     this.#queue = new EventQueue(
       this.#api,
-      { apply_markdown: true, client_gravatar: true, slim_presence: true, event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, include_subscribers: false },
+      REGISTER_PARAMS,
       {
         registered: (s) => {
           const first = !this.#registered;
@@ -71,11 +78,15 @@ export class Client {
           const v = this.state.view;
           const fetched = first && v.key === viewHash(this.view) && isMessageView(this.view) && !needsState(this.view);
           const shown = fetched ? this.#viewFetch.then(() => this.#catchUp(s.max_message_id ?? -1)) : this.open(this.view, true);
-          // What the first paint does not need waits for it.
-          void shown.finally(() => {
-            void this.#loadEmojiNames(s.server_emoji_data_url);
-            this.#startPresence();
-          });
+          // What the first paint does not need waits for it, and for the page to be idle: the
+          // view is shown and can be scrolled before the emoji names are parsed.
+          void shown.finally(() =>
+            whenIdle(() => {
+              if (this.#stopped) return;
+              void this.#loadEmojiNames(s.server_emoji_data_url);
+              this.#startPresence();
+            }),
+          );
         },
         events: (events) => this.#apply(events),
         connection: (status) => {
@@ -90,13 +101,28 @@ export class Client {
   start(): void {
     this.#queue.start();
     for (const type of ['keydown', 'pointerdown', 'focus']) addEventListener(type, this.#noteInput, { passive: true });
+    addEventListener('pagehide', this.#pageHide);
+    addEventListener('pageshow', this.#pageShow);
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#queue.stop();
     clearInterval(this.#presenceTimer);
     for (const type of ['keydown', 'pointerdown', 'focus']) removeEventListener(type, this.#noteInput);
+    removeEventListener('pagehide', this.#pageHide);
+    removeEventListener('pageshow', this.#pageShow);
   }
+
+  /** A page kept in the back/forward cache ends its long-poll; a page unloading deletes its queue (live.ts). */
+  #pageHide = (e: PageTransitionEvent): void => {
+    if (e.persisted) this.#queue.suspend();
+    else this.#queue.stop(true);
+  };
+
+  #pageShow = (e: PageTransitionEvent): void => {
+    if (e.persisted) this.#queue.resume();
+  };
 
   #apply(events: ServerEvent[]): void {
     for (const e of events) {
@@ -150,8 +176,7 @@ export class Client {
     if (!this.#registered && needsState(view)) return;
     if (view.kind === 'recent') return this.#loadRecent();
     if (!isMessageView(view)) return;
-    const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-    this.#viewFetch = this.#fetch(key, { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE });
+    this.#viewFetch = this.#fetch(key, firstPage(view));
     await this.#viewFetch;
   }
 
@@ -159,7 +184,8 @@ export class Client {
   async #catchUp(maxMessageId: number): Promise<void> {
     const v = this.state.view;
     const last = v.ids[v.ids.length - 1] ?? -1;
-    if (this.view.kind === 'channel') void this.loadTopics(this.view.streamId);
+    const view = this.view;
+    if (view.kind === 'channel') whenIdle(() => void this.loadTopics(view.streamId));
     if (v.error !== undefined) return this.open(this.view, true);
     if (!v.foundNewest || maxMessageId <= last) return;
     v.foundNewest = false;

@@ -2,6 +2,13 @@
 // has (it expired, or the server restarted without it) means registering again and reloading
 // the state and the open view; a network failure means retrying with a growing pause, while the
 // page shows "reconnecting". Events are applied by id once each: none lost, none twice.
+//
+// A waiting long-poll holds one of the browser's connections to the server, and over HTTP/1.1 a
+// browser opens at most six to one host. A page kept in the back/forward cache keeps its requests:
+// six such pages (or tabs) would leave no connection for any other page of the server, whose
+// requests then wait until a long-poll ends. So a page being hidden away (`pagehide`) ends its
+// long-poll, and deletes its queue when it is not kept; shown again from the cache, it polls the
+// same queue again (or registers anew if the queue expired meanwhile).
 import { ApiFailure, type Api } from './api.js';
 import type { RegisterAnswer, ServerEvent } from './types.js';
 
@@ -23,6 +30,12 @@ export class EventQueue {
   #abort = new AbortController();
   #pause = 500;
   #live = false;
+  /** Hidden in the back/forward cache: no long-poll until shown again. */
+  #suspended = false;
+  /** Which #run loop is current: a resumed queue's old loop ends when its aborted poll fails. */
+  #loop = 0;
+  /** A registration under way, which a loop started meanwhile waits for rather than registering twice. */
+  #registering: Promise<void> | null = null;
 
   constructor(
     private readonly api: Api,
@@ -34,16 +47,34 @@ export class EventQueue {
     void this.#run();
   }
 
-  stop(): void {
+  /** `unloading`: the page is going away, so the deletion is sent as a keepalive request. */
+  stop(unloading = false): void {
     this.#stopped = true;
     this.#abort.abort();
-    if (this.#queueId) void this.api.delete('events', { queue_id: this.#queueId }).catch(() => undefined);
+    if (this.#queueId) void this.api.delete('events', { queue_id: this.#queueId }, unloading).catch(() => undefined);
+  }
+
+  /** The page went into the back/forward cache: its long-poll ends, the queue stays. */
+  suspend(): void {
+    if (this.#stopped || this.#suspended) return;
+    this.#suspended = true;
+    this.#abort.abort();
+  }
+
+  /** The page came back from the back/forward cache: polling again (events kept meanwhile come at once). */
+  resume(): void {
+    if (this.#stopped || !this.#suspended) return;
+    this.#suspended = false;
+    this.#abort = new AbortController();
+    void this.#run();
   }
 
   async #run(): Promise<void> {
-    while (!this.#stopped) {
+    const loop = ++this.#loop;
+    const current = () => !this.#stopped && !this.#suspended && loop === this.#loop;
+    while (current()) {
       try {
-        if (this.#queueId === null) await this.#register();
+        if (this.#queueId === null) await (this.#registering ??= this.#register().finally(() => (this.#registering = null)));
         const { events } = await this.api.get<{ events: ServerEvent[] }>('events', { queue_id: this.#queueId, last_event_id: this.#lastEventId }, this.#abort.signal);
         this.#pause = 500;
         this.#setLive(true);
@@ -52,7 +83,7 @@ export class EventQueue {
         const real = fresh.filter((e) => e.type !== 'heartbeat');
         if (real.length > 0) this.on.events(real);
       } catch (error) {
-        if (this.#stopped) return;
+        if (!current()) return;
         if (error instanceof ApiFailure && error.code === 'BAD_EVENT_QUEUE_ID') {
           this.#queueId = null;
           continue;

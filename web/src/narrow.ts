@@ -109,5 +109,17 @@ export function inView(view: View, message: MessageLike, myId: number): boolean 
   }
 }
 
+/** Views whose request needs the registered state (the user's id, channel names, all messages). */
+export const needsState = (view: View): boolean => view.kind === 'dm' || view.kind === 'search' || view.kind === 'recent';
+
+/** Messages fetched at a time. */
+export const PAGE = 50;
+
+/** The first page of a message view: a conversation opens at its first unread message, others at the newest. */
+export function firstPage(view: View): { anchor: string; num_before: number; num_after: number } {
+  const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
+  return { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE };
+}
+
 export const isMessageView = (view: View): boolean =>
   view.kind === 'channel' || view.kind === 'dm' || view.kind === 'unread' || view.kind === 'mentions' || view.kind === 'starred' || view.kind === 'all' || view.kind === 'search';

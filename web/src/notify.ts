@@ -1,8 +1,8 @@
 // Desktop notifications in the browser (the Notification API) for new messages while the tab is
 // open but hidden or unfocused, by the rules of Zulip's web app (message_notifications.ts:
 // message_is_notifiable and should_send_desktop_notification; https://zulip.com/help/desktop-notifications),
-// and the unread count in the tab's title. Web Push (the tab closed) is not here: it needs the
-// server's notification outbox; its switch would sit next to the permission one in settings.
+// and the unread count in the tab's title. With the tab closed, the server's Web Push does it
+// (web_push.ts, sw.ts), with the same tags: one replaces the other.
 import { dmUserIds } from './narrow.js';
 import { topicKey, TOPIC_FOLLOWED, TOPIC_UNMUTED, type State } from './store.js';
 import type { Message } from './types.js';

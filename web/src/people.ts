@@ -1,5 +1,6 @@
 // What the client says about people: presence (Zulip's active / idle / offline from the two
 // timestamps: https://zulip.com/api/get-presence), roles, and local time.
+import { formatDate } from './dates.js';
 import type { State } from './store.js';
 import type { User } from './types.js';
 
@@ -22,7 +23,7 @@ export const roleName = (role: number): string => ROLES[role] ?? 'Member';
 export function localTime(user: User, twentyFour: boolean): string | null {
   if (!user.timezone) return null;
   try {
-    return new Date().toLocaleTimeString([], { timeZone: user.timezone, hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
+    return formatDate(Date.now(), { timeZone: user.timezone, hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
   } catch {
     return null;
   }

@@ -1,6 +1,6 @@
 // The client's copy of the server's state: filled from POST /register, kept current by events
 // (apply.ts), read by components through useStore(). One object, one change counter.
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { dmUserIds } from './narrow.js';
 import type { Bot, Draft, Integration, Linkifier, Message, NavigationView, RealmEmoji, Stream, Sub, User, UserSettings, UserStatus, UserTopic } from './types.js';
 
@@ -72,7 +72,13 @@ export class State {
   conversations = new Map<string, Conversation>();
   /** The messages of the open view, oldest first, and whether its ends are reached. */
   view: { key: string; ids: number[]; foundOldest: boolean; foundNewest: boolean; loading: boolean; error?: string } = { key: '', ids: [], foundOldest: false, foundNewest: false, loading: false };
+  /** A message changed is a new object (apply.ts): a message shown again unchanged is not rendered again. */
   messages = new Map<number, Message>();
+  /**
+   * Counts the changes that alter how any message shows besides the message itself: people
+   * (names, the user's own id), custom emoji. Message rows render again when it moves.
+   */
+  displayEpoch = 0;
   emojiNames: string[] = [];
   readonly #listeners = new Set<() => void>();
 
@@ -171,6 +177,12 @@ export const topicKey = (streamId: number, topic: string): string => `${streamId
 /** Re-renders the calling component whenever the state changes. */
 export function useStore(state: State): State {
   const [, setVersion] = useState(state.version);
-  useEffect(() => state.listen(() => setVersion(state.version)), [state]);
+  // Listening from before the first paint, and caught up with a change made since this render
+  // (an answer that arrived before the component listened).
+  useLayoutEffect(() => {
+    const update = () => setVersion(state.version);
+    update();
+    return state.listen(update);
+  }, [state]);
   return state;
 }

@@ -12,6 +12,7 @@ import type { defaultStreamsAnswerSchema } from '../../lib/domain/default_stream
 import type { serverSettingsSchema } from '../../lib/domain/realm_dicts.js';
 import type { draftIdsSchema } from '../../lib/domain/draft_dicts.js';
 import type { presencesAnswerSchema } from '../../lib/domain/presence_dicts.js';
+import type { webPushKeySchema } from '../../lib/domain/web_push.js';
 import type { sessionSchema, signedInSchema } from '../../lib/accounts/sessions.js';
 import type { inviteSchema } from '../../lib/accounts/invite_dicts.js';
 import type { linkInfoSchema } from '../../lib/accounts/registration.js';
@@ -45,6 +46,8 @@ export type DefaultStreams = z.infer<typeof defaultStreamsAnswerSchema>;
 export type ServerSettings = z.infer<typeof serverSettingsSchema>;
 export type DraftIds = z.infer<typeof draftIdsSchema>;
 export type Presences = z.infer<typeof presencesAnswerSchema>;
+export type WebPushKey = z.infer<typeof webPushKeySchema>;
+export type { WebPushNotification } from '../../lib/notifications/web_push.js';
 export type UserSettings = NonNullable<RegisterState['user_settings']>;
 /** A bot as realm_bots and the realm_bot events describe it. */
 export type Bot = NonNullable<RegisterState['realm_bots']>[number];

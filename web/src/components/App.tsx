@@ -3,9 +3,10 @@
 // state; the URL's hash picks the view. Signed in means the browser's session cookie (or the
 // embedding application's sign-in) works: GET /users/me says. Keys as Zulip's: c new message,
 // x new direct message, / search.
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
 import { Client } from '../client.js';
-import { signedInAs } from '../requests/public.js';
+import { signedInAs as askSignedIn } from '../requests/public.js';
+import { noteSignedIn } from '../signed_in_hint.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
 import { pageTitle } from '../notify.js';
 import { useStore } from '../store.js';
@@ -22,16 +23,21 @@ import { SearchBox } from './SearchBox.js';
 import { Settings } from './Settings.js';
 import { Sidebar } from './Sidebar.js';
 import { ViewTitle, viewTitle } from './ViewTitle.js';
+import { turnOffWebPush } from '../web_push.js';
 
 export function App() {
   /** The signed-in user's id; null signed out; undefined while the first check runs. */
   const [userId, setUserId] = useState<number | null | undefined>(undefined);
+  const signedInAs = (id: number | null) => {
+    noteSignedIn(id !== null);
+    setUserId(id);
+  };
   useEffect(() => {
-    signedInAs().then((me) => setUserId(me.user_id), () => setUserId(null));
+    askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
   }, []);
   if (userId === undefined) return <div class="login" aria-busy="true" />;
-  if (userId === null) return <Login onLogin={(signedIn) => setUserId(signedIn.user_id)} />;
-  return <SignedIn key={userId} onSignOut={() => setUserId(null)} />;
+  if (userId === null) return <Login onLogin={(signedIn) => signedInAs(signedIn.user_id)} />;
+  return <SignedIn key={userId} onSignOut={() => signedInAs(null)} />;
 }
 
 const typingInField = (e: KeyboardEvent) => {
@@ -70,7 +76,13 @@ function MainView({ client, view, signOut }: { client: Client; view: View; signO
 }
 
 function SignedIn({ onSignOut }: { onSignOut: () => void }) {
-  const client = useMemo(() => new Client({ unauthorized: onSignOut }), []);
+  // The session stopped working: this browser forgets its push subscription (the server deletes
+  // it when the push service answers that it is gone).
+  const unauthorized = () => {
+    void turnOffWebPush(undefined);
+    onSignOut();
+  };
+  const client = useMemo(() => new Client({ unauthorized }), []);
   const state = useStore(client.state);
   const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
   // Signed in by a session of parley's own, or by the embedding application (nothing to end here).
@@ -79,7 +91,9 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
     client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => undefined);
   }, [client]);
 
-  useEffect(() => {
+  // As soon as the layout is in the document, not after its first paint (useEffect's time): the
+  // view's messages and the event queue are on the way one frame sooner.
+  useLayoutEffect(() => {
     const follow = () => {
       void client.open(parseHash(location.hash));
       setPanel('none');
@@ -112,7 +126,13 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
 
   const signOut = () => {
     client.stop();
-    void client.accounts.signOut().catch(() => undefined).then(onSignOut);
+    // The next person to sign in here must not get this user's notifications: the server forgets
+    // this browser while the session still works, then the session ends.
+    void turnOffWebPush(client.webPush)
+      .catch(() => undefined)
+      .then(() => client.accounts.signOut())
+      .catch(() => undefined)
+      .then(onSignOut);
   };
   const toggle = (p: 'menu' | 'people') => setPanel(panel === p ? 'none' : p);
   return (

@@ -1,14 +1,15 @@
 // Zulip's conversation views: Recent conversations (every topic and direct message conversation
 // by last activity), Inbox (unread messages by conversation) and Followed topics.
 import type { Client } from '../client.js';
+import { formatDate } from '../dates.js';
 import { viewHash } from '../narrow.js';
 import { topicKey, TOPIC_FOLLOWED, useStore, type Conversation, type State } from '../store.js';
 
 const when = (seconds: number, twentyFour: boolean) => {
   const d = new Date(seconds * 1000);
   return d.toDateString() === new Date().toDateString()
-    ? d.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit', hour12: !twentyFour })
-    : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+    ? formatDate(d, { hour: 'numeric', minute: '2-digit', hour12: !twentyFour })
+    : formatDate(d, { month: 'short', day: 'numeric' });
 };
 
 function conversationLink(state: State, c: Pick<Conversation, 'streamId' | 'topic' | 'userIds'>) {

@@ -1,14 +1,19 @@
 // One message: sender, time, the server-rendered HTML, reactions, edited/starred marks, and its
 // actions (star, react, quote and reply, edit and delete one's own).
+import { Component } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiFailure } from '../api.js';
 import type { Client } from '../client.js';
+import { formatDate } from '../dates.js';
 import { initials } from '../people.js';
 import type { Message, Reaction } from '../types.js';
 import { EmojiPicker, emojiGlyph } from './EmojiPicker.js';
 
 const time = (seconds: number, twentyFour: boolean) =>
-  new Date(seconds * 1000).toLocaleString([], { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
+  formatDate(seconds * 1000, { year: '2-digit', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit', hour12: !twentyFour });
+
+/** Where style.css shows every message's actions (no hover on a phone). */
+const PHONE = matchMedia('(max-width: 700px)');
 
 /**
  * A quote of the message for the compose box: Zulip's "Quote and reply" header, the text as a
@@ -33,15 +38,44 @@ function groupReactions(reactions: Reaction[]) {
   return [...groups.values()];
 }
 
-export function MessageItem({ client, message: m }: { client: Client; message: Message }) {
+interface ItemProps {
+  client: Client;
+  message: Message;
+  unread: boolean;
+  twentyFour: boolean;
+  /** The state's displayEpoch: people and custom emoji as shown. */
+  epoch: number;
+}
+
+/**
+ * A message row, rendered again only when what it shows changed (the message is a new object
+ * when it changed): the list renders for every change of the state, and its rows are most of
+ * the page.
+ */
+export class MessageItem extends Component<ItemProps> {
+  override shouldComponentUpdate(next: ItemProps): boolean {
+    const p = this.props;
+    return next.message !== p.message || next.unread !== p.unread || next.twentyFour !== p.twentyFour || next.epoch !== p.epoch || next.client !== p.client;
+  }
+
+  override render(props: ItemProps) {
+    return <MessageRow {...props} />;
+  }
+}
+
+function MessageRow({ client, message: m, unread, twentyFour }: ItemProps) {
   const state = client.state;
   const [editing, setEditing] = useState<string | null>(null);
   const [picking, setPicking] = useState(false);
   const [error, setError] = useState('');
+  // The actions show on hover or focus only (style.css): they are built when first wanted, a
+  // page of messages is a third fewer elements to build. A phone-size window shows them always.
+  const [wanted, setWanted] = useState(PHONE.matches);
+  const want = () => {
+    if (!wanted) setWanted(true);
+  };
   const mine = m.sender_id === state.me.user_id;
   const starred = m.flags.includes('starred');
-  const unread = state.unread.has(m.id);
-  const twentyFour = state.setting('twenty_four_hour_time', false);
   const act = (p: Promise<unknown>) => p.then(() => setError(''), (e) => setError(e instanceof ApiFailure ? e.message : 'Failed.'));
 
   const raw = () => client.messages.raw(m.id);
@@ -60,7 +94,15 @@ export function MessageItem({ client, message: m }: { client: Client; message: M
   const quote = async () => dispatchEvent(new CustomEvent('parley:quote', { detail: quoteOf(m, await raw()) }));
 
   return (
-    <article class={`message${unread ? ' unread' : ''}${mine ? ' mine' : ''}`} data-message-id={m.id} tabIndex={0} aria-label={`${m.sender_full_name}, ${time(m.timestamp, twentyFour)}`}>
+    <article
+      class={`message${unread ? ' unread' : ''}${mine ? ' mine' : ''}`}
+      data-message-id={m.id}
+      tabIndex={0}
+      aria-label={`${m.sender_full_name}, ${time(m.timestamp, twentyFour)}`}
+      onMouseEnter={want}
+      onFocusIn={want}
+      onPointerDown={want}
+    >
       <span class="avatar" aria-hidden="true">{initials(m.sender_full_name)}</span>
       <div class="message-body">
         <header>
@@ -95,13 +137,15 @@ export function MessageItem({ client, message: m }: { client: Client; message: M
           </div>
         )}
         {error && <p class="error" role="alert">{error}</p>}
-        <div class="actions">
-          <button class="star" aria-pressed={starred} onClick={() => act(client.messages.setFlag([m.id], 'starred', !starred))}>{starred ? 'Unstar' : 'Star'}</button>
-          <button class="react" aria-expanded={picking} onClick={() => setPicking(!picking)}>React</button>
-          <button class="quote" onClick={() => void quote()}>Quote</button>
-          {mine && <button class="edit-button" onClick={() => void startEdit()}>Edit</button>}
-          {mine && <button class="delete" onClick={remove}>Delete</button>}
-        </div>
+        {wanted && (
+          <div class="actions">
+            <button class="star" aria-pressed={starred} onClick={() => act(client.messages.setFlag([m.id], 'starred', !starred))}>{starred ? 'Unstar' : 'Star'}</button>
+            <button class="react" aria-expanded={picking} onClick={() => setPicking(!picking)}>React</button>
+            <button class="quote" onClick={() => void quote()}>Quote</button>
+            {mine && <button class="edit-button" onClick={() => void startEdit()}>Edit</button>}
+            {mine && <button class="delete" onClick={remove}>Delete</button>}
+          </div>
+        )}
         {picking && <EmojiPicker client={client} onPick={(r) => { setPicking(false); toggleReaction(r); }} onClose={() => setPicking(false)} />}
       </div>
     </article>

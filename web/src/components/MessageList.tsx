@@ -92,6 +92,7 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
     if (root.scrollHeight - root.scrollTop - root.clientHeight < 100) void client.loadNewer();
   };
 
+  const twentyFour = state.setting('twenty_four_hour_time', false);
   let last = '';
   return (
     <div class="messages" ref={scroller} onScroll={onScroll} aria-busy={v.loading} data-loaded={v.loading ? undefined : v.key}>
@@ -108,7 +109,7 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
           return (
             <li key={id}>
               {showHeading && (h.html === undefined ? <a class="recipient" href={h.hash}>{h.label}</a> : <a class="recipient" href={h.hash} dangerouslySetInnerHTML={{ __html: h.html }} />)}
-              <MessageItem client={client} message={m} />
+              <MessageItem client={client} message={m} unread={state.unread.has(id)} twentyFour={twentyFour} epoch={state.displayEpoch} />
             </li>
           );
         })}

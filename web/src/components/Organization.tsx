@@ -7,20 +7,37 @@ import type { Client } from '../client.js';
 import { useStore } from '../store.js';
 import { DefaultChannelSettings, EmojiSettings, LinkifierSettings, UserStatusAdmin } from './AdminSettings.js';
 import { AdminUsers } from './AdminUsers.js';
+import { useOutcome } from './outcome.js';
 import { Invitations } from './Invitations.js';
 import { SectionNav } from './SectionNav.js';
 
+/** Zulip's limits (PATCH /realm). */
+const MAX_NAME = 40;
+const MAX_DESCRIPTION = 1000;
+
 function OrganizationProfile({ client }: { client: Client }) {
   const state = useStore(client.state);
+  const [outcome, run] = useOutcome();
+  const save = (e: Event) => {
+    e.preventDefault();
+    const data = new FormData(e.target as HTMLFormElement);
+    run(client.org.updateRealm({ name: String(data.get('name') ?? '').trim(), description: String(data.get('description') ?? '') }));
+  };
   return (
     <section>
       <h2>Organization profile</h2>
+      {/* Keyed by the values: an event from another administrator's change shows here at once. */}
+      <form class="settings-form stacked-form" onSubmit={save} key={`${state.realm.name}\u0000${state.realm.description}`}>
+        <label>Name <input name="name" class="org-name-input" defaultValue={state.realm.name} required maxLength={MAX_NAME} /></label>
+        <label>Description (Markdown)
+          <textarea name="description" rows={4} defaultValue={state.realm.description} maxLength={MAX_DESCRIPTION} />
+        </label>
+        <button type="submit">Save</button>
+      </form>
+      <p role="status">{outcome}</p>
       <dl class="profile-facts">
-        <dt>Name</dt><dd class="org-name-value">{state.realm.name}</dd>
-        <dt>Description</dt><dd>{state.realm.description || <span class="muted">None</span>}</dd>
         <dt>Address</dt><dd><code>{state.realm.url}</code></dd>
       </dl>
-      <p class="muted">The name is set when the organization is created (<code>parley init --org-name</code>); this server has no API to change the organization's name or description yet.</p>
     </section>
   );
 }

@@ -1,11 +1,12 @@
-// Notification and display settings (PATCH /settings; Zulip's names and defaults), and this
-// browser's permission for desktop notifications.
+// Notification and display settings (PATCH /settings; Zulip's names and defaults), this
+// browser's permission for desktop notifications, and its Web Push switch.
 import { useState } from 'preact/hooks';
 import type { Client } from '../client.js';
 import { notificationsSupported } from '../notify.js';
 import { useStore } from '../store.js';
 import { useOutcome } from './outcome.js';
 import { Toggle } from './SectionNav.js';
+import { WebPushToggle } from './WebPushToggle.js';
 
 type Row = [name: string, label: string, fallback: boolean];
 
@@ -49,6 +50,7 @@ export function NotificationSettings({ client }: { client: Client }) {
     <section>
       <h2>Notifications</h2>
       <BrowserPermission />
+      <WebPushToggle client={client} />
       {NOTIFICATION_GROUPS.map(([heading, rows]) => (
         <fieldset key={heading}>
           <legend>{heading}</legend>

@@ -2,6 +2,7 @@
 // "Send direct message"; mute or unmute them (https://zulip.com/help/mute-a-user).
 import { useEffect, useRef } from 'preact/hooks';
 import type { Client } from '../client.js';
+import { formatDate } from '../dates.js';
 import { viewHash } from '../narrow.js';
 import { initials, localTime, presenceStatus, roleName } from '../people.js';
 import { useStore } from '../store.js';
@@ -45,7 +46,7 @@ export function ProfileCard({ client, userId, onClose }: { client: Client; userI
           {user.delivery_email || user.email ? <><dt>Email</dt><dd>{user.delivery_email ?? user.email}</dd></> : null}
           {status?.status_text && <><dt>Status</dt><dd class="profile-status">{status.emoji_name && status.emoji_code && status.reaction_type ? <>{emojiGlyph(client, { emoji_name: status.emoji_name, emoji_code: status.emoji_code, reaction_type: status.reaction_type })} </> : null}{status.status_text}</dd></>}
           {time && <><dt>Local time</dt><dd class="profile-time">{time}</dd></>}
-          <dt>Joined</dt><dd>{new Date(user.date_joined).toLocaleDateString()}</dd>
+          <dt>Joined</dt><dd>{formatDate(new Date(user.date_joined))}</dd>
         </dl>
         <div class="profile-actions">
           {user.is_active && <button class="send send-dm" onClick={message}>Send direct message</button>}

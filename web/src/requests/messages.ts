@@ -14,11 +14,16 @@ export type Narrow = { operator: string; operand: unknown; negated?: boolean }[]
 export type Emoji = { emoji_name: string; emoji_code: string; reaction_type: string };
 export type NewDraft = Omit<Draft, 'id'>;
 
+export type PageRange = { anchor: number | string; num_before: number; num_after: number; include_anchor?: boolean };
+
+/** The parameters of GET /messages for a page of a narrow (also the boot script's, boot.ts). */
+export const pageParams = (narrow: Narrow, range: PageRange) => ({ ...range, narrow, apply_markdown: true, client_gravatar: true });
+
 export class MessageRequests {
   constructor(private readonly api: Api) {}
 
-  page(narrow: Narrow, range: { anchor: number | string; num_before: number; num_after: number; include_anchor?: boolean }): Promise<MessagesPage> {
-    return this.api.get<MessagesPage>('messages', { ...range, narrow, apply_markdown: true, client_gravatar: true });
+  page(narrow: Narrow, range: PageRange): Promise<MessagesPage> {
+    return this.api.get<MessagesPage>('messages', pageParams(narrow, range));
   }
 
   /** The Markdown source of a message. */

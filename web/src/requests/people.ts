@@ -42,6 +42,11 @@ export class PeopleRequests {
 export class OrganizationRequests {
   constructor(private readonly api: Api) {}
 
+  /** PATCH /realm: the organization's name and description (what changed comes back as events). */
+  updateRealm(changes: { name?: string; description?: string }): Promise<unknown> {
+    return this.api.patch('realm', changes);
+  }
+
   setRole(userId: number, role: number): Promise<unknown> {
     return this.api.patch(`users/${userId}`, { role });
   }
