@@ -60,10 +60,14 @@ t.test('after enough commits, checkpoints run in the worker and the WAL stays bo
     'the database file grows without a checkpoint of the request connection',
   );
 
-  // A steady stream of writes: about 3 pages each, 3 times the backstop in all.
+  // A steady stream of writes: about 2 pages each, 3 times the backstop in all (30,000 pages in a
+  // WAL that never starts again). Past the backstop, a commit that finds the worker in the middle
+  // of a checkpoint cannot take its own (SQLite answers busy and the commit goes on), so how far
+  // the WAL overshoots depends on the threads' scheduling (thousands of pages on a loaded
+  // machine): the bound is two thirds of the stream, which only a WAL that starts again keeps.
   const pageSize = server.db.pragma('page_size', { simple: true }) as number;
-  await commit(server, BACKSTOP_PAGES);
-  t.ok(statSync(`${file}-wal`).size <= (BACKSTOP_PAGES + 1000) * (pageSize + 24), 'the WAL starts again within the backstop');
+  await commit(server, 1.5 * BACKSTOP_PAGES);
+  t.ok(statSync(`${file}-wal`).size <= 2 * BACKSTOP_PAGES * (pageSize + 24), 'the WAL starts again, well within the stream');
   t.equal(server.db.pragma('integrity_check', { simple: true }), 'ok');
 
   await server.chat.close();
