@@ -63,6 +63,11 @@ export async function launchBrowser(serverUrl: string, name: BrowserName = 'chro
       const context = await browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport({ width, height });
+      // Waits poll by interval unless a test says otherwise: puppeteer's default polls on
+      // animation frames, and a page in a background tab or window gets none (Firefox gives a
+      // page brought to the front none either until it is painted again).
+      const waitForFunction = page.waitForFunction.bind(page);
+      page.waitForFunction = ((fn: any, options: any = {}, ...args: any[]) => waitForFunction(fn, { polling: 100, ...options }, ...args)) as Page['waitForFunction'];
       await page.setRequestInterception(true);
       page.on('request', (request) => {
         const url = request.url();
