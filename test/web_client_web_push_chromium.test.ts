@@ -52,8 +52,10 @@ t.test('the switch asks for the permission and installs the service worker; with
   const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e: { registrations: typeof registrations }) => void registrations.push(...e.registrations));
   await cdp.send('ServiceWorker.enable');
-  await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active !== null);
-  for (let i = 0; i < 100 && !registrations.some((r) => !r.isDeleted); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  // `ready` resolves while the worker is still activating (claiming the tab); a push delivered then
+  // is dropped: wait until it is activated.
+  await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated');
+  for (let i = 0; i < 1000 && !registrations.some((r) => !r.isDeleted); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   const registration = registrations.find((r) => !r.isDeleted)!;
   t.equal(registration.scopeURL, `${s.url}/`, 'its scope is the client');
   registrationId = registration.registrationId;
