@@ -177,6 +177,7 @@ t.test('signing out ends the session: its cookie stops working; settings list an
   await waitForText(here, '[role=status]', 'Signed out everywhere else.');
   t.equal((await m.s.request('GET', '/users/me', { headers: withCookie(thereCookie) })).status, 401, "the other browser's session ended");
   const hereCookie = await sessionCookie(here);
+  await here.waitForSelector('header .link-button');
   await here.click('header .link-button');
   await here.waitForSelector('input[name=email]');
   t.equal((await m.s.request('GET', '/users/me', { headers: withCookie(hereCookie) })).status, 401, 'signing out revoked the cookie');

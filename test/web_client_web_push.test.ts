@@ -104,6 +104,7 @@ t.test('signing out unregisters this browser: the next person to sign in here do
   await signIn(page, s.url, member.email, 'max-password');
   await toggle(page, 'This browser will be notified when the tab is closed.');
   t.equal(rows().length, 1);
+  await page.waitForSelector('.topbar .link-button');
   await page.click('.topbar .link-button');
   await page.waitForSelector('form.login-card');
   t.ok(await until(() => rows().length === 0), 'the server forgets the browser');

@@ -191,6 +191,7 @@ export async function teamScenario(t: Test, browserName: BrowserName): Promise<v
       await miaPage.waitForSelector(`.section-nav a[href="#settings/${section}"][aria-current=page]`);
       await audit(miaPage, `settings: ${section}`);
     }
+    await miaPage.waitForSelector('.topbar .link-button');
     await miaPage.click('.topbar .link-button');
     await miaPage.waitForSelector('form.login-card');
     await signIn(miaPage, url, mia.email, 'mia-password');

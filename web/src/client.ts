@@ -98,6 +98,11 @@ export class Client {
     );
   }
 
+  /** Whether the event queue has registered once (the state is the server's). */
+  get registered(): boolean {
+    return this.#registered;
+  }
+
   start(): void {
     this.#queue.start();
     for (const type of ['keydown', 'pointerdown', 'focus']) addEventListener(type, this.#noteInput, { passive: true });

@@ -115,10 +115,16 @@ export const needsState = (view: View): boolean => view.kind === 'dm' || view.ki
 /** Messages fetched at a time. */
 export const PAGE = 50;
 
+/**
+ * Messages on each side of the anchor when a view opens: a few screens' worth, so that the view is
+ * painted sooner; scrolling near either end fetches PAGE more (MessageList).
+ */
+export const FIRST_PAGE = 25;
+
 /** The first page of a message view: a conversation opens at its first unread message, others at the newest. */
 export function firstPage(view: View): { anchor: string; num_before: number; num_after: number } {
   const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-  return { anchor, num_before: PAGE, num_after: view.kind === 'search' ? 0 : PAGE };
+  return { anchor, num_before: FIRST_PAGE, num_after: view.kind === 'search' ? 0 : FIRST_PAGE };
 }
 
 export const isMessageView = (view: View): boolean =>

@@ -3,7 +3,7 @@
 // state; the URL's hash picks the view. Signed in means the browser's session cookie (or the
 // embedding application's sign-in) works: GET /users/me says. Keys as Zulip's: c new message,
 // x new direct message, / search.
-import { useEffect, useLayoutEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Client } from '../client.js';
 import { signedInAs as askSignedIn } from '../requests/public.js';
 import { noteSignedIn } from '../signed_in_hint.js';
@@ -86,10 +86,15 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
   const state = useStore(client.state);
   const [panel, setPanel] = useState<'none' | 'menu' | 'people'>('none');
   // Signed in by a session of parley's own, or by the embedding application (nothing to end here).
-  const [ownSession, setOwnSession] = useState(true);
+  // (Undefined until the server says: no sign-out button that then goes; shown if it cannot say.)
+  const [ownSession, setOwnSession] = useState<boolean | undefined>(undefined);
   useEffect(() => {
-    client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => undefined);
+    client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => setOwnSession(true));
   }, [client]);
+  // The layout is shown once, whole: when the state is in and the first view's messages too (or
+  // the connection is lost), not as an empty frame rendered, laid out and then filled twice.
+  const shown = useRef(false);
+  shown.current ||= (client.registered && !state.view.loading) || state.connection !== 'live';
 
   // As soon as the layout is in the document, not after its first paint (useEffect's time): the
   // view's messages and the event queue are on the way one frame sooner.
@@ -135,6 +140,7 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
       .then(onSignOut);
   };
   const toggle = (p: 'menu' | 'people') => setPanel(panel === p ? 'none' : p);
+  if (!shown.current) return <div class="login" aria-busy="true" />;
   return (
     <div class={`shell${panel === 'menu' ? ' menu-open' : ''}${panel === 'people' ? ' people-open' : ''}`}>
       <header class="topbar">
@@ -148,7 +154,7 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
         {state.me.is_admin && <a class="settings-link" href="#organization/users">Organization</a>}
         {!state.me.is_admin && state.users.get(state.me.user_id)?.is_guest === false && <a class="settings-link" href="#organization/invitations">Invite</a>}
         <a class="settings-link" href="#settings/profile">Settings</a>
-        {ownSession && <button class="link-button" onClick={signOut}>Sign out</button>}
+        {ownSession === true && <button class="link-button" onClick={signOut}>Sign out</button>}
       </header>
       <Sidebar client={client} />
       <main class="view" id="view">

@@ -72,6 +72,13 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
       if (firstUnread) firstUnread.scrollIntoView({ block: 'center' });
       else root.scrollTop = root.scrollHeight;
     } else if (root.scrollHeight - root.scrollTop - root.clientHeight < 200) root.scrollTop = root.scrollHeight;
+    // A page that does not fill the list gives nothing to scroll, and scrolling is what fetches
+    // more (onScroll below): fetch it now, until the list is full or the conversation is all in.
+    // Here, not in an effect after the paint: the view's state is changed in place, and only now
+    // is the document what it says.
+    if (v.loading || v.ids.length === 0 || root.clientHeight === 0 || root.scrollHeight > root.clientHeight) return;
+    if (!v.foundOldest) void client.loadOlder();
+    else if (!v.foundNewest) void client.loadNewer();
   });
 
   useEffect(() => {
