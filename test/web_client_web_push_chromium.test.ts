@@ -65,19 +65,27 @@ interface Shown { title: string; body: string; tag: string; data: unknown }
 const shown = (): Promise<Shown[]> =>
   page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n: any) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data })));
 
+/** Delivers a push to the worker and answers the notifications shown then (none left from before). */
+async function push(data: string): Promise<Shown[]> {
+  await page.evaluate(async () => {
+    for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
+  });
+  await page.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length === 0);
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data });
+  await page.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length > 0);
+  return shown();
+}
+
 t.test('a push shows the notification its payload names; one that cannot be read, a generic one', async (t) => {
   const payload = { type: 'message', message_id: 7, title: 'Mia (to you)', body: 'Lunch?', tag: 'dm:1,2', url: '#dm/1,2' };
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: JSON.stringify(payload) });
-  await page.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length === 1);
-  t.same(await shown(), [{ title: 'Mia (to you)', body: 'Lunch?', tag: 'dm:1,2', data: { url: '#dm/1,2' } }]);
-
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: 'not JSON' });
-  await page.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length === 2);
+  t.same(await push(JSON.stringify(payload)), [{ title: 'Mia (to you)', body: 'Lunch?', tag: 'dm:1,2', data: { url: '#dm/1,2' } }]);
   const generic = { title: 'parley', body: 'New message', tag: '', data: { url: '#' } };
-  t.same((await shown()).filter((n) => n.tag === ''), [generic], 'not JSON: the generic notification');
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: s.url, registrationId, data: JSON.stringify({ ...payload, tag: 'other', url: 'https://elsewhere.example/' }) });
-  await page.waitForFunction(async () => (await (await navigator.serviceWorker.ready).getNotifications()).length === 3);
-  t.same((await shown()).filter((n) => n.tag === ''), [generic, generic], "an address that is not the client's own is not taken: the generic notification");
+  t.same(await push('not JSON'), [generic], 'not JSON: the generic notification');
+  t.same(
+    await push(JSON.stringify({ ...payload, tag: 'other', url: 'https://elsewhere.example/' })),
+    [generic],
+    "an address that is not the client's own is not taken: the generic notification",
+  );
 });
 
 t.test('a click on a notification brings the open tab to its conversation', async (t) => {
