@@ -73,7 +73,8 @@ Environment: PARLEY_RATE_LIMIT (requests per minute per user, 0 = off; default $
 PARLEY_TRUST_PROXY, PARLEY_PUSH_BOUNCER_URL, PARLEY_PUSH_SERVER_ID, PARLEY_PUSH_SERVER_KEY,
 PARLEY_PUSH_TIMEOUT_MS, PARLEY_SMTP_URL, PARLEY_EMAIL_FROM, PARLEY_EMAIL_BATCHING_SECONDS (the
 default email batching period), PARLEY_WEBHOOKS_ALLOW_PRIVATE (1: outgoing webhooks may reach
-loopback and private addresses), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add, user set-password).
+loopback and private addresses), PARLEY_WEBHOOKS_TIMEOUT_MS (how long an outgoing webhook's
+server has to answer; default 10000), PARLEY_OWNER_EMAIL, PARLEY_PASSWORD (init, user add, user set-password).
 A flag wins over its variable; a blank variable counts as unset.
 `;
 
@@ -135,6 +136,15 @@ function serveTrustProxy(v: Values, io: Io) {
   }
 }
 
+/** PARLEY_WEBHOOKS_TIMEOUT_MS: how long an outgoing webhook's server has to answer (Zulip's OUTGOING_WEBHOOK_TIMEOUT_SECONDS). */
+function webhookTimeout(io: Io): { timeoutMs?: number } {
+  const text = fromEnv(io, 'PARLEY_WEBHOOKS_TIMEOUT_MS');
+  if (text === undefined) return {};
+  const timeoutMs = integer(text, 'PARLEY_WEBHOOKS_TIMEOUT_MS', 0);
+  if (timeoutMs === 0) throw new UsageError('PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer');
+  return { timeoutMs };
+}
+
 /** What `parley serve` gives every organization it serves: limits, proxies, push, email, durability. */
 function sharedServeOptions(v: Values, io: Io): ChatOptions {
   const rateLimitFlag = v['rate-limit'] as string | undefined;
@@ -150,7 +160,7 @@ function sharedServeOptions(v: Values, io: Io): ChatOptions {
     ...(trustProxy === undefined ? {} : { trustProxy }),
     push: servePush(v, io),
     email: serveEmail(v, io),
-    outgoingWebhooks: { allowPrivateAddresses: switchFromEnv(io, 'PARLEY_WEBHOOKS_ALLOW_PRIVATE') },
+    outgoingWebhooks: { allowPrivateAddresses: switchFromEnv(io, 'PARLEY_WEBHOOKS_ALLOW_PRIVATE'), ...webhookTimeout(io) },
   };
 }
 

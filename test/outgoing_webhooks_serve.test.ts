@@ -129,3 +129,15 @@ t.test('PARLEY_WEBHOOKS_ALLOW_PRIVATE takes 1 or 0', async (t) => {
   t.equal(code, 2);
   t.equal(errors.join('\n').split('\n')[0], "parley: PARLEY_WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, not 'yes'");
 });
+
+t.test('PARLEY_WEBHOOKS_TIMEOUT_MS takes a positive number of milliseconds', async (t) => {
+  for (const [value, message] of [
+    ['soon', "parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a non-negative integer, not 'soon'"],
+    ['0', 'parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer'],
+  ] as const) {
+    const errors: string[] = [];
+    const code = await main(['serve', '--db', ':memory:', '--port', '0'], { out: () => undefined, err: (line) => errors.push(line), env: { PARLEY_WEBHOOKS_TIMEOUT_MS: value } });
+    t.equal(code, 2, value);
+    t.equal(errors.join('\n').split('\n')[0], message);
+  }
+});
