@@ -24,7 +24,10 @@ import {
 import { selectUsersCovering } from '../store/subscription_periods.js';
 import { selectUserById } from '../store/users.js';
 import { emit } from './event_types.js';
-import { RENDERED_FLAGS, flagList } from './flags.js';
+import { FLAG, RENDERED_FLAGS, flagList } from './flags.js';
+import { decideMessageNotifications } from '../notifications/decide.js';
+import { selectMutingUserIds } from '../store/muted_users.js';
+import { selectStreamById } from '../store/streams.js';
 import { checkTopic, normalizeContent } from './message_addressee.js';
 import { newDictCache, streamOf, type DictCache } from './message_dicts.js';
 import type { TopicLink, UpdateMessageEvent } from './message_event_dicts.js';
@@ -180,10 +183,15 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
     const newlyFlagged = receiversWithoutRow(ctx, row, rendered, content, topicTarget);
     const recipients = [...rows.map(([userId]) => userId), ...newlyFlagged];
     const fresh = renderedFlags(ctx, rendered, content, recipients, topicTarget);
+    const newlyMentioned: [number, number][] = [];
+    const noteMention = (userId: number, old: number, next: number) => {
+      if ((old & MENTION_FLAGS) === 0 && (next & MENTION_FLAGS) !== 0) newlyMentioned.push([userId, next]);
+    };
     for (const [userId, old] of rows) {
       const next = (old & ~RENDERED_FLAGS) | fresh.get(userId)!;
       if (next !== old) updateUserMessageFlags(ctx.store, userId, row.id, next);
       flags.set(userId, next);
+      noteMention(userId, old, next);
     }
     for (const userId of newlyFlagged) {
       const old = selectUserMessageFlags(ctx.store, userId, row.id)!;
@@ -191,7 +199,9 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
       if (next === old) continue;
       insertUserMessages(ctx.store, row.id, [userId], [next]);
       flags.set(userId, next);
+      noteMention(userId, old, next);
     }
+    notifyNewlyMentioned(ctx, actor, row, topic, rendered, newlyMentioned);
     Object.assign(edit, { prevContent: row.content, prevRenderedContent: row.rendered_content });
     Object.assign(event, {
       orig_content: row.content,
@@ -204,6 +214,34 @@ function finishEdit(ctx: Ctx, actor: Actor, input: EditInput, row: MessageRow, m
   if (Object.keys(edit).length > 0) recordEdit(ctx, actor, row.id, edit);
   appendEditEvents(ctx, event, row, [...changedIds].sort((a, b) => a - b), flags);
   return { detached_uploads: [] };
+}
+
+/** The flags of a mention of any kind: Zulip's prior_mention_user_ids counts wildcards too. */
+const MENTION_FLAGS = FLAG.mentioned | FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned;
+
+/**
+ * Zulip's maybe_enqueue_notifications_for_message_update: an edit of a channel message notifies
+ * the users it newly mentions as the message would have (push, email, the application's hook),
+ * unless the channel's or the followed topic's settings notified them of the message already. A
+ * direct message's recipients were notified of it, and who was mentioned before is not again.
+ */
+function notifyNewlyMentioned(ctx: Ctx, actor: Actor, row: MessageRow, topic: string, rendered: RenderedMessage, users: readonly [number, number][]): void {
+  if (users.length === 0 || row.stream_id === null) return;
+  decideMessageNotifications(
+    ctx,
+    {
+      id: row.id,
+      senderId: actor.id,
+      stream: selectStreamById(ctx.store, row.stream_id),
+      topic,
+      recipients: users.map(([userId]) => userId),
+      flags: users.map(([, bits]) => bits),
+      mutingSender: new Set(selectMutingUserIds(ctx.store, row.sender_id)),
+      directMentions: rendered.directMentionIds,
+      mentionedGroups: rendered.mentionedGroups,
+    },
+    { edit: true },
+  );
 }
 
 /**

@@ -147,13 +147,13 @@ const NOBODY: ReadonlySet<number> = new Set();
  * user). Call in the send transaction, after the message's user_message rows. Nothing happens
  * when no channel (push, Web Push, email, the application's hook) is on.
  */
-export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void {
+export function decideMessageNotifications(ctx: Ctx, message: SentMessage, options: DecideOptions = {}): void {
   const pushable = pushConfigured(ctx);
   const email = emailEnabled(ctx);
   const hook = hookEnabled(ctx);
   const browsers = usersWithBrowsers(ctx);
   if (!pushable && !email && !hook && browsers.size === 0) return;
-  const decisions = decide(ctx, message, { email: email || hook });
+  const decisions = decide(ctx, message, { email: email || hook, edit: options.edit === true });
   if (decisions.length === 0) return;
   if (pushable && pushNotificationsEnabled(ctx, getRealm(ctx))) {
     const phones = usersWithPushDevices(ctx);
@@ -165,6 +165,19 @@ export function decideMessageNotifications(ctx: Ctx, message: SentMessage): void
   if (hook) queueHookNotifications(ctx, message.id, decisions);
 }
 
+export interface DecideOptions {
+  /**
+   * The recipients are those an edit newly mentions (lib/domain/message_edit.ts): one whom the
+   * channel's or the followed topic's settings notify was notified of the message already, and is
+   * not again (Zulip's maybe_enqueue_notifications_for_message_update).
+   */
+  edit?: boolean;
+}
+
+/** Whether the channel's or the followed topic's settings notify the recipient of every message. */
+const notifiedOfEveryMessage = (data: RecipientNotificationData): boolean =>
+  data.push.stream || data.push.followedTopic || data.email.stream || data.email.followedTopic;
+
 /** A recipient's data and triggers if idle: shared by recipients who differ in nothing that decides them. */
 interface Assessed {
   data: RecipientNotificationData;
@@ -173,7 +186,7 @@ interface Assessed {
 }
 
 /** Every recipient's push and email triggers (email only when `email` is wanted), in recipient order. */
-function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean }): Decision[] {
+function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean; edit: boolean }): Decision[] {
   const settings = notificationSettings(ctx);
   const { stream, recipients, flags } = message;
   const policies = stream ? selectTopicPolicies(ctx.store, stream.id, message.topic) : new Map<number, number>();
@@ -202,6 +215,7 @@ function decide(ctx: Ctx, message: SentMessage, wanted: { email: boolean }): Dec
       if (plain) byFlags.set(bits, assessed);
     }
     if (assessed.push === null && assessed.email === null) return;
+    if (wanted.edit && notifiedOfEveryMessage(assessed.data)) return;
     eligibleIds.push(userId);
     eligible.push(assessed);
   };
