@@ -22,11 +22,17 @@ const RECENT_MESSAGES = 400;
 /** Input within this long counts as active for presence (Zulip's web app: 5 minutes idle). */
 const IDLE_AFTER_MS = 5 * 60_000;
 
-/** Runs `work` when the browser has nothing else to do (within a second). */
+/**
+ * What the first paint does not need waits this long after it: the moments after a view shows are
+ * the user's (a scroll, a click), not those of the requests and renders of the sidebar's topics,
+ * presence and the emoji names.
+ */
+const AFTER_PAINT_MS = 400;
+
+/** Runs `work` a moment after now, when the browser has nothing else to do (within a second). */
 function whenIdle(work: () => void): void {
   // Safari has no requestIdleCallback.
-  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 1000 });
-  else setTimeout(work, 200);
+  setTimeout(() => ('requestIdleCallback' in window ? requestIdleCallback(work, { timeout: 1000 }) : work()), AFTER_PAINT_MS);
 }
 
 export class Client {
