@@ -5,17 +5,9 @@
 import t from 'tap';
 import Database from 'better-sqlite3';
 import { keyParams, newPhone, startBouncer, tokenParams } from './bouncer.js';
-import { attempt, seedDatabase, startServe, stop, type ServeChild } from './serve_process.js';
+import { attempt, seedDatabase, startServe, stop, until, type ServeChild } from './serve_process.js';
 
 t.setTimeout(120_000);
-
-const until = async (what: string, done: () => boolean, ms = 30_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 t.test('SIGKILL after the commit and before the delivery: after a restart the notification arrives once', async (t) => {
   const seed = await seedDatabase(2);

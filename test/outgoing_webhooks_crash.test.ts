@@ -4,19 +4,11 @@
 // (the timeout, PARLEY_WEBHOOKS_TIMEOUT_MS, and a second), and the bot's reply is posted once.
 import t from 'tap';
 import Database from 'better-sqlite3';
-import { attempt, seedDatabase, startServe, stop, type ServeChild } from './serve_process.js';
+import { attempt, seedDatabase, startServe, stop, until, type ServeChild } from './serve_process.js';
 import { startTarget } from './outgoing_helpers.js';
 import { withAuth } from './helpers.js';
 
 t.setTimeout(120_000);
-
-const until = async (what: string, done: () => boolean, ms = 30_000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-};
 
 t.test('SIGKILL while the bot server holds its answer: after a restart it is asked again, and its reply is posted once', async (t) => {
   const seed = await seedDatabase(1);

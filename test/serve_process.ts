@@ -88,3 +88,12 @@ export async function attempt(
     return { status: 'failed', body: undefined, error: String(error) };
   }
 }
+
+/** Waits until `done` holds, checking every 20 ms; throws naming `what` after `ms`. */
+export async function until(what: string, done: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
