@@ -12,7 +12,7 @@ import { startServer, until, type TestServer, type TestUser } from './helpers.js
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const window: any;
+declare const window: any, document: any, getComputedStyle: any;
 
 let s: TestServer;
 let browser: TestBrowser;
@@ -50,8 +50,9 @@ async function apiRequests(page: Page, action: () => Promise<void>): Promise<str
   };
   page.on('request', note);
   await action();
-  // Whatever waits for the page to be idle (presence, emoji names, topics: within a second) too.
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  // What waits for the first paint and the page to be idle too (presence, emoji names, topics:
+  // 400 ms after the paint, then within a second).
+  await new Promise((resolve) => setTimeout(resolve, 2500));
   page.off('request', note);
   return seen;
 }
@@ -143,4 +144,24 @@ t.test('a page closed deletes its event queue', async (t) => {
   await page.close({ runBeforeUnload: true });
   t.ok(await until(() => queuesOf(user) === 0), 'the queue is deleted when the tab closes');
   t.ok(await until(() => waiting() === 0), 'and nothing waits any more');
+});
+
+t.test('a slow server: the page says it is loading once that takes half a second, then shows the view whole', async (t) => {
+  const user = await member('patient');
+  const page = await browser.page();
+  await signIn(page, s.url, user.email, 'patient-password');
+  // Every request takes 700 ms more.
+  await page.emulateNetworkConditions({ offline: false, download: -1, upload: -1, latency: 700 });
+  await page.reload();
+  await page.waitForFunction(() => {
+    const loading = document.querySelector('.login[aria-busy="true"] .loading');
+    return loading !== null && getComputedStyle(loading).opacity === '1';
+  });
+  t.equal(await page.$eval('.loading', (el) => el.textContent), 'Loading…', 'the page says so');
+  t.equal(await page.$('nav.sidebar'), null, 'no empty layout meanwhile');
+  await page.waitForSelector('nav.sidebar .channels');
+  await waitForText(page, 'nav.sidebar .channels', 'general');
+  t.equal(await page.$('.loading'), null, 'then the layout, with its channels');
+  await page.emulateNetworkConditions(null);
+  await page.close();
 });

@@ -35,10 +35,17 @@ export function App() {
   useEffect(() => {
     askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
   }, []);
-  if (userId === undefined) return <div class="login" aria-busy="true" />;
+  if (userId === undefined) return <Loading />;
   if (userId === null) return <Login onLogin={(signedIn) => signedInAs(signedIn.user_id)} />;
   return <SignedIn key={userId} onSignOut={() => signedInAs(null)} />;
 }
+
+/** While the page waits for the server: "Loading…" once it takes long enough to notice (style.css). */
+const Loading = () => (
+  <div class="login" aria-busy="true">
+    <p class="loading">Loading…</p>
+  </div>
+);
 
 const typingInField = (e: KeyboardEvent) => {
   const el = e.target as HTMLElement | null;
@@ -92,9 +99,16 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
     client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => setOwnSession(true));
   }, [client]);
   // The layout is shown once, whole: when the state is in and the first view's messages too (or
-  // the connection is lost), not as an empty frame rendered, laid out and then filled twice.
+  // the connection is lost, or the messages take more than two seconds more), not as an empty
+  // frame rendered, laid out and then filled twice.
   const shown = useRef(false);
-  shown.current ||= (client.registered && !state.view.loading) || state.connection !== 'live';
+  const [waited, setWaited] = useState(false);
+  shown.current ||= (client.registered && (!state.view.loading || waited)) || state.connection !== 'live';
+  useEffect(() => {
+    if (!client.registered || shown.current) return;
+    const timer = setTimeout(() => setWaited(true), 2000);
+    return () => clearTimeout(timer);
+  }, [client.registered]);
 
   // As soon as the layout is in the document, not after its first paint (useEffect's time): the
   // view's messages and the event queue are on the way one frame sooner.
@@ -140,7 +154,7 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
       .then(onSignOut);
   };
   const toggle = (p: 'menu' | 'people') => setPanel(panel === p ? 'none' : p);
-  if (!shown.current) return <div class="login" aria-busy="true" />;
+  if (!shown.current) return <Loading />;
   return (
     <div class={`shell${panel === 'menu' ? ' menu-open' : ''}${panel === 'people' ? ' people-open' : ''}`}>
       <header class="topbar">
