@@ -150,8 +150,8 @@ t.test('a slow server: the page says it is loading once that takes half a second
   const user = await member('patient');
   const page = await browser.page();
   await signIn(page, s.url, user.email, 'patient-password');
-  // Every request takes 700 ms more.
-  await page.emulateNetworkConditions({ offline: false, download: -1, upload: -1, latency: 700 });
+  // Every request takes 1.5 s more: the page, its scripts, then the API's answers.
+  await page.emulateNetworkConditions({ offline: false, download: -1, upload: -1, latency: 1500 });
   await page.reload();
   await page.waitForFunction(() => {
     const loading = document.querySelector('.login[aria-busy="true"] .loading');

@@ -8,7 +8,7 @@ import { startServer, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
 // Inside page.evaluate callbacks (they run in the page).
-declare const document: any;
+declare const document: any, window: any, MutationObserver: any;
 
 /** web/src/narrow.ts FIRST_PAGE: messages on each side of the anchor when a view opens. */
 const FIRST_PAGE = 25;
@@ -73,5 +73,31 @@ t.test('a window taller than the first page fetches the rest by itself', async (
   await page.waitForFunction((n) => document.querySelectorAll('.message-list .message').length >= n, {}, MESSAGES);
   t.same(await shownIds(page), ids, 'every message without scrolling');
   t.ok(await page.$('.list-edge'), 'from the beginning');
+  await page.close();
+});
+
+t.test('a page opened straight onto a channel shows its first unread message in its first frame', async (t) => {
+  const fresh: number[] = [];
+  for (let i = 1; i <= UNREAD; i++) fresh.push(await sendToStream(s, s.owner, streamId, 'log', `later ${i}`));
+  const page = await browser.page();
+  await signIn(page, s.url, mia.email, 'mia-password');
+  // Where the list is when it first appears (layout effects have run by then; the paint follows).
+  await page.evaluateOnNewDocument((firstUnread) => {
+    const seen = new MutationObserver(() => {
+      const list = document.querySelector('.messages[data-loaded]');
+      const row = document.querySelector(`.message[data-message-id="${firstUnread}"]`);
+      if (!list || !row) return;
+      seen.disconnect();
+      const [box, bounds] = [row.getBoundingClientRect(), list.getBoundingClientRect()];
+      window.firstFrame = { inSight: box.top >= bounds.top && box.bottom <= bounds.bottom, scrollTop: list.scrollTop };
+    });
+    seen.observe(document, { childList: true, subtree: true, attributes: true });
+  }, fresh[0]);
+  // (A new document: the address differs in more than its # part.)
+  await page.goto(`${s.url}/?opened#channel/${streamId}`);
+  await page.waitForFunction(() => window.firstFrame !== undefined);
+  const first = await page.evaluate(() => window.firstFrame);
+  t.equal(first.inSight, true, 'the first unread message is in sight when the list first shows');
+  t.ok(first.scrollTop > 0, 'scrolled to it, below the read messages before it');
   await page.close();
 });

@@ -60,7 +60,8 @@ t.test("the application's signed-in user opens /chat and is in, without a parley
   await waitForText(page, 'nav.sidebar .channels', 'general');
   await page.goto(`${url}/chat/#settings/account`);
   await waitForText(page, 'section', 'You are signed in here through the application this chat is part of.');
-  // The page knows by now (the same answer): no sign-out button.
+  // Once the page knows whose session it is: no sign-out button.
+  await page.waitForSelector('header[data-session="application"]');
   t.equal(await page.$('header .link-button'), null, 'no sign-out: the application signs its users in and out');
   t.same(await axeViolations(page), [], 'the account settings pass the accessibility check');
   await page.close();

@@ -229,6 +229,7 @@ export class Client {
       const answer = await this.messages.page(this.narrow(this.view), range);
       if (this.state.view.key !== key) return;
       const v = this.state.view;
+      delete v.error;
       for (const m of answer.messages) this.state.messages.set(m.id, m);
       v.ids = [...new Set([...v.ids, ...answer.messages.map((m) => m.id)])].sort((a, b) => a - b);
       if (range.num_before !== 0) v.foundOldest ||= answer.found_oldest ?? true;

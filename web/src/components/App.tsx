@@ -40,10 +40,14 @@ export function App() {
   return <SignedIn key={userId} onSignOut={() => signedInAs(null)} />;
 }
 
-/** While the page waits for the server: "Loading…" once it takes long enough to notice (style.css). */
+/**
+ * While the page waits for the server: "Loading…" once the page has been loading half a second
+ * (style.css), counted from the page's start: the placeholder of the sign-in check and the
+ * signed-in page's one are two elements, and neither starts the wait again.
+ */
 const Loading = () => (
   <div class="login" aria-busy="true">
-    <p class="loading">Loading…</p>
+    <p class="loading" style={{ animationDelay: `${Math.max(0, 500 - performance.now())}ms` }}>Loading…</p>
   </div>
 );
 
@@ -157,7 +161,7 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
   if (!shown.current) return <Loading />;
   return (
     <div class={`shell${panel === 'menu' ? ' menu-open' : ''}${panel === 'people' ? ' people-open' : ''}`}>
-      <header class="topbar">
+      <header class="topbar" data-session={ownSession === undefined ? undefined : ownSession ? 'own' : 'application'}>
         <button class="menu-button" aria-label="Channels and views" aria-expanded={panel === 'menu'} onClick={() => toggle('menu')}>☰</button>
         <ViewTitle client={client} view={view} />
         <SearchBox view={view} />

@@ -39,8 +39,15 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
   const scrolledFor = useRef('');
   const v = state.view;
 
-  // Read marks go out in batches: whatever became visible in the same moment.
-  useEffect(() => {
+  /** Older messages go above what is in sight, which stays where it is. */
+  const loadOlderKeepingPlace = (root: HTMLElement) => {
+    const before = root.scrollHeight;
+    void client.loadOlder().then(() => (root.scrollTop += root.scrollHeight - before));
+  };
+
+  // Read marks go out in batches: whatever became visible in the same moment. A layout effect,
+  // before the one below: the list's first render may already hold the view's messages.
+  useLayoutEffect(() => {
     let timer: number | undefined;
     observer.current = new IntersectionObserver((entries) => {
       for (const entry of entries) {
@@ -76,8 +83,9 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
     // more (onScroll below): fetch it now, until the list is full or the conversation is all in.
     // Here, not in an effect after the paint: the view's state is changed in place, and only now
     // is the document what it says.
-    if (v.loading || v.ids.length === 0 || root.clientHeight === 0 || root.scrollHeight > root.clientHeight) return;
-    if (!v.foundOldest) void client.loadOlder();
+    // (Not again after a failed fetch: scrolling, or opening the view again, tries again.)
+    if (v.loading || v.error !== undefined || v.ids.length === 0 || root.clientHeight === 0 || root.scrollHeight > root.clientHeight) return;
+    if (!v.foundOldest) loadOlderKeepingPlace(root);
     else if (!v.foundNewest) void client.loadNewer();
   });
 
@@ -92,10 +100,7 @@ export function MessageList({ client, empty }: { client: Client; empty?: Compone
 
   const onScroll = () => {
     const root = scroller.current!;
-    if (root.scrollTop < 100) {
-      const before = root.scrollHeight;
-      void client.loadOlder().then(() => (root.scrollTop += root.scrollHeight - before));
-    }
+    if (root.scrollTop < 100) loadOlderKeepingPlace(root);
     if (root.scrollHeight - root.scrollTop - root.clientHeight < 100) void client.loadNewer();
   };
 
