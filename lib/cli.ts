@@ -141,7 +141,8 @@ function webhookTimeout(io: Io): { timeoutMs?: number } {
   const text = fromEnv(io, 'PARLEY_WEBHOOKS_TIMEOUT_MS');
   if (text === undefined) return {};
   const timeoutMs = integer(text, 'PARLEY_WEBHOOKS_TIMEOUT_MS', 0);
-  if (timeoutMs === 0) throw new UsageError('PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer');
+  // (Node's timers take at most 2^31 - 1 ms.)
+  if (timeoutMs === 0 || timeoutMs > 2_147_483_647) throw new UsageError('PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer of at most 2147483647');
   return { timeoutMs };
 }
 

@@ -1,7 +1,7 @@
 // An outgoing webhook survives a crash between its message's commit and its answer: a real
 // `parley serve` on a real SQLite file is killed with SIGKILL while the bot's server holds its
 // answer; the restarted server asks the bot's server again once the dead one's lease has ended
-// (the timeout, PARLEY_WEBHOOKS_TIMEOUT_MS, and a second), and the bot's reply is posted once.
+// (the timeout, PARLEY_WEBHOOKS_TIMEOUT_MS, and a margin), and the bot's reply is posted once.
 import t from 'tap';
 import Database from 'better-sqlite3';
 import { attempt, seedDatabase, startServe, stop, until, type ServeChild } from './serve_process.js';
@@ -14,7 +14,7 @@ t.test('SIGKILL while the bot server holds its answer: after a restart it is ask
   const seed = await seedDatabase(1);
   t.teardown(seed.cleanup);
   const target = await startTarget(t, 'hang');
-  const env = { PARLEY_WEBHOOKS_ALLOW_PRIVATE: '1', PARLEY_WEBHOOKS_TIMEOUT_MS: '1000', PARLEY_RATE_LIMIT: '0' };
+  const env = { PARLEY_WEBHOOKS_ALLOW_PRIVATE: '1', PARLEY_WEBHOOKS_TIMEOUT_MS: '3000', PARLEY_RATE_LIMIT: '0' };
   let server: ServeChild | undefined = await startServe(seed.file, [], env);
   t.teardown(() => stop(server));
   const [member] = seed.users as [(typeof seed.users)[0]];

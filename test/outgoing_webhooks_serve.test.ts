@@ -133,7 +133,8 @@ t.test('PARLEY_WEBHOOKS_ALLOW_PRIVATE takes 1 or 0', async (t) => {
 t.test('PARLEY_WEBHOOKS_TIMEOUT_MS takes a positive number of milliseconds', async (t) => {
   for (const [value, message] of [
     ['soon', "parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a non-negative integer, not 'soon'"],
-    ['0', 'parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer'],
+    ['0', 'parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer of at most 2147483647'],
+    ['2147483648', 'parley: PARLEY_WEBHOOKS_TIMEOUT_MS must be a positive integer of at most 2147483647'],
   ] as const) {
     const errors: string[] = [];
     const code = await main(['serve', '--db', ':memory:', '--port', '0'], { out: () => undefined, err: (line) => errors.push(line), env: { PARLEY_WEBHOOKS_TIMEOUT_MS: value } });
