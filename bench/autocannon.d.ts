@@ -20,7 +20,12 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
-    requests?: Array<RawRequest & { setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest }>;
+    requests?: Array<
+      RawRequest & {
+        setupRequest?: (request: RawRequest, context: Record<string, unknown>) => RawRequest;
+        onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+      }
+    >;
   }
   interface RawRequest {
     method?: string;

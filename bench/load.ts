@@ -77,8 +77,15 @@ export interface LoadOptions {
   body?: string;
   connections?: number;
   seconds?: number;
-  /** Changes each request before it is sent (e.g. a new path each time). */
-  setupRequest?: (request: { method?: string; path?: string; body?: string }) => { method?: string; path?: string; body?: string };
+  /** Changes each request before it is sent (e.g. a new path each time); `context` is the connection's. */
+  setupRequest?: (request: { method?: string; path?: string; body?: string }, context: Record<string, unknown>) => { method?: string; path?: string; body?: string };
+  /** Sees each answer, with the context its setupRequest saw. */
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+  /**
+   * Non-2xx answers accepted (and counted as requests): for requests that depend on what the
+   * ones before did, when a round's end cuts requests off whose effect the next round meets.
+   */
+  tolerateNon2xx?: number;
 }
 
 /** Mean requests per second over the run; throws if any request failed or was not 2xx. */
@@ -96,10 +103,10 @@ export async function load(options: LoadOptions): Promise<number> {
     duration: options.seconds ?? Number(process.env.BENCH_SECONDS ?? 5),
     // autocannon applies a setupRequest given with the request it changes.
     ...(options.setupRequest
-      ? { requests: [{ ...request, setupRequest: options.setupRequest }] }
+      ? { requests: [{ ...request, setupRequest: options.setupRequest, ...(options.onResponse ? { onResponse: options.onResponse } : {}) }] }
       : {}),
   });
-  if (result.errors > 0 || result.non2xx > 0) {
+  if (result.errors > 0 || result.non2xx > (options.tolerateNon2xx ?? 0)) {
     throw new Error(`load on ${options.url}: ${result.errors} errors, ${result.non2xx} non-2xx answers`);
   }
   return result.requests.average;
