@@ -6,7 +6,7 @@
 import t from 'tap';
 import { type ReceivedMail, startSmtp } from './smtp.js';
 import { sendDirect, sendToStream } from './messaging_helpers.js';
-import { notifyWorld, received, setSubscriptionProperty, settle } from './notification_helpers.js';
+import { notifyWorld, received, setSubscriptionProperty, setTopicPolicy, settle } from './notification_helpers.js';
 import type { TestServer, TestUser } from './helpers.js';
 
 const smtp = await startSmtp();
@@ -94,4 +94,40 @@ t.test('A user who muted the sender is not notified of an edit mentioning them',
   await delivered();
   t.same(received(bouncer, bob), []);
   t.same(mailsTo(bob), []);
+});
+
+t.test("Who follows the topic was notified of the message, and is not of the edit's mention", async (t) => {
+  const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
+  const channel = await world.channel([ada, bob]);
+  await setTopicPolicy(s, bob, channel.id, 'roadmap', 3);
+  const id = await sendToStream(s, ada, channel.name, 'roadmap', 'next quarter');
+  await delivered();
+  t.match(received(bouncer, bob), [{ message_id: id }], 'notified as a follower');
+  await edit(s, ada, id, 'next quarter, @**Bob**');
+  await delivered();
+  t.equal(received(bouncer, bob).length, 1, 'not again');
+});
+
+t.test("Who the channel's email setting emails every message is not emailed again for the edit's mention, but pushed to", async (t) => {
+  const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
+  const channel = await world.channel([ada, bob]);
+  await setSubscriptionProperty(s, bob, channel.id, 'email_notifications', true);
+  const id = await sendToStream(s, ada, channel.name, 'mail', 'a note');
+  await delivered();
+  t.equal(mailsTo(bob).length, 1, 'emailed by the channel setting');
+  t.same(received(bouncer, bob), [], 'not pushed: no push setting names it');
+  await edit(s, ada, id, 'a note for @**Bob**');
+  await delivered();
+  t.equal(mailsTo(bob).length, 1, 'not emailed again');
+  t.same(received(bouncer, bob), [], 'nor pushed: Zulip takes any such setting as notified already');
+});
+
+t.test('An edit that moves the topic and adds a mention notifies with the new topic', async (t) => {
+  const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
+  const channel = await world.channel([ada, bob]);
+  const id = await sendToStream(s, ada, channel.name, 'draft', 'see this');
+  const reply = await s.request('PATCH', `/messages/${id}`, { as: ada, params: { content: 'see this @**Bob**', topic: 'final', propagate_mode: 'change_one' } });
+  t.equal(reply.status, 200);
+  await delivered();
+  t.match(received(bouncer, bob), [{ message_id: id, topic: 'final', content: 'see this @Bob' }]);
 });
