@@ -66,7 +66,7 @@ try {
   await shot(wide, 'new-channel');
   await go(wide, '#search/%22blue%20boat%22', '.messages[data-loaded] .message');
   await shot(wide, 'search');
-  for (const section of ['profile', 'account', 'notifications', 'display', 'topics']) {
+  for (const section of ['profile', 'account', 'notifications', 'display', 'status', 'topics', 'bots']) {
     await go(wide, `#settings/${section}`, `.section-nav [aria-current=page][href="#settings/${section}"]`);
     await shot(wide, `settings-${section}`);
   }
@@ -74,7 +74,7 @@ try {
   await signIn(admin, s.url, s.owner.email, 'owner-password');
   await go(admin, `#channels/${harbour}`, '.channel-settings input[name=name]');
   await shot(admin, 'channel-settings');
-  for (const section of ['users', 'emoji', 'default-channels']) {
+  for (const section of ['users', 'invitations', 'profile', 'emoji', 'linkifiers', 'default-channels', 'statuses']) {
     await go(admin, `#organization/${section}`, `.section-nav [aria-current=page][href="#organization/${section}"]`);
     await shot(admin, `organization-${section}`);
   }
