@@ -8,6 +8,7 @@ import { type ReceivedMail, startSmtp } from './smtp.js';
 import { sendDirect, sendToStream } from './messaging_helpers.js';
 import { notifyWorld, received, setSubscriptionProperty, setTopicPolicy, settle } from './notification_helpers.js';
 import type { TestServer, TestUser } from './helpers.js';
+import { contextOf } from '../lib/context.js';
 
 const smtp = await startSmtp();
 t.teardown(() => smtp.close());
@@ -130,4 +131,24 @@ t.test('An edit that moves the topic and adds a mention notifies with the new to
   t.equal(reply.status, 200);
   await delivered();
   t.match(received(bouncer, bob), [{ message_id: id, topic: 'final', content: 'see this @Bob' }]);
+});
+
+t.test('An edit whose transaction rolls back notifies no one, and leaves no delivery', async (t) => {
+  const [ada, bob] = [await world.person('Ada'), await world.person('Bob')];
+  const channel = await world.channel([ada, bob]);
+  const id = await sendToStream(s, ada, channel.name, 'undo', 'draft text');
+  await delivered();
+  const deliveries = () => s.db.prepare('SELECT count(*) FROM delivery').pluck().get();
+  const before = deliveries();
+  t.throws(() =>
+    contextOf(s.chat).tx(() => {
+      s.chat.api.messages.edit(ada.user_id, { messageId: id, content: 'draft text @**Bob**' });
+      throw new Error('the surrounding change fails');
+    }),
+  );
+  t.equal(deliveries(), before, 'no delivery row');
+  await delivered();
+  t.same(received(bouncer, bob), [], 'no push');
+  t.same(mailsTo(bob), [], 'no email');
+  t.match(s.db.prepare('SELECT content FROM message WHERE id = ?').pluck().get(id), 'draft text', 'the edit itself rolled back');
 });
