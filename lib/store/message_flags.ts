@@ -155,7 +155,9 @@ export function selectNewestUnreadMessageIds(s: Store, userId: number, limit: nu
   const rows = s
     .prepare(
       conditions.length === 0
-        ? 'SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 1) = 0 ORDER BY message_id DESC LIMIT ?'
+        ? // Named: the planner otherwise walks all of the user's rows by the primary key (about
+          // 0.35 ms per 10,000 read messages, on every POST /register), not only the unread ones.
+          'SELECT message_id FROM user_message INDEXED BY user_message_unread WHERE user_id = ? AND (flags & 1) = 0 ORDER BY message_id DESC LIMIT ?'
         : `SELECT um.message_id FROM user_message um INDEXED BY user_message_unread CROSS JOIN message m ON m.id = um.message_id
            WHERE um.user_id = ? AND (um.flags & 1) = 0${where} ORDER BY um.message_id DESC LIMIT ?`,
     )

@@ -174,11 +174,12 @@ export function selectStarredMessageIds(s: Store, userId: number): number[] {
  * The conversations of the user's newest `limit` direct messages: their members (direct_group's
  * member_key, sorted ids) and the newest of those message ids, newest first (index user_message_private).
  */
+// The index named: the planner otherwise walks all of the user's rows by the primary key.
 export function selectRecentDirectConversations(s: Store, userId: number, limit: number): { memberKey: string; maxMessageId: number }[] {
   const rows = s
     .prepare(
       `SELECT g.member_key, max(m.id) AS max_id FROM (
-         SELECT message_id FROM user_message WHERE user_id = ? AND (flags & 2048) <> 0 ORDER BY message_id DESC LIMIT ?
+         SELECT message_id FROM user_message INDEXED BY user_message_private WHERE user_id = ? AND (flags & 2048) <> 0 ORDER BY message_id DESC LIMIT ?
        ) recent JOIN message m ON m.id = recent.message_id JOIN direct_group g ON g.id = m.direct_group_id
        GROUP BY g.id ORDER BY max_id DESC`,
     )

@@ -30,7 +30,7 @@ const IDLE_AFTER_MS = 5 * 60_000;
 const AFTER_PAINT_MS = 400;
 
 /** Runs `work` a moment after now, when the browser has nothing else to do (within a second). */
-function whenIdle(work: () => void): void {
+export function whenIdle(work: () => void): void {
   // Safari has no requestIdleCallback.
   setTimeout(() => ('requestIdleCallback' in window ? requestIdleCallback(work, { timeout: 1000 }) : work()), AFTER_PAINT_MS);
 }

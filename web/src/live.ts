@@ -23,6 +23,19 @@ export interface QueueHandlers {
 
 const MAX_PAUSE_MS = 8000;
 
+/**
+ * Resolves once the next frame is painted (the task after an animation frame), or after 100 ms
+ * in a hidden page, which paints no frame.
+ */
+const afterNextPaint = (): Promise<void> =>
+  new Promise((resolve) => {
+    const hidden = setTimeout(resolve, 100);
+    requestAnimationFrame(() => {
+      clearTimeout(hidden);
+      setTimeout(resolve, 0);
+    });
+  });
+
 export class EventQueue {
   #queueId: string | null = null;
   #lastEventId = -1;
@@ -74,7 +87,13 @@ export class EventQueue {
     const current = () => !this.#stopped && !this.#suspended && loop === this.#loop;
     while (current()) {
       try {
-        if (this.#queueId === null) await (this.#registering ??= this.#register().finally(() => (this.#registering = null)));
+        if (this.#queueId === null) {
+          await (this.#registering ??= this.#register().finally(() => (this.#registering = null)));
+          // The state just registered is painted first: the poll's request and answer are not in
+          // that frame's way. Events meanwhile wait in the queue.
+          await afterNextPaint();
+          if (!current()) return;
+        }
         const { events } = await this.api.get<{ events: ServerEvent[] }>('events', { queue_id: this.#queueId, last_event_id: this.#lastEventId }, this.#abort.signal);
         this.#pause = 500;
         this.#setLive(true);

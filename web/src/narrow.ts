@@ -119,7 +119,7 @@ export const PAGE = 50;
  * Messages on each side of the anchor when a view opens: a few screens' worth, so that the view is
  * painted sooner; scrolling near either end fetches PAGE more (MessageList).
  */
-export const FIRST_PAGE = 25;
+export const FIRST_PAGE = 15;
 
 /** The first page of a message view: a conversation opens at its first unread message, others at the newest. */
 export function firstPage(view: View): { anchor: string; num_before: number; num_after: number } {

@@ -1,12 +1,13 @@
 // The application shell: the sign-in form, or the signed-in layout (views and channels on the
 // left, the open view with compose in the middle, people on the right) with the connection
 // state; the URL's hash picks the view. Signed in means the browser's session cookie (or the
-// embedding application's sign-in) works: GET /users/me says. Keys as Zulip's: c new message,
+// embedding application's sign-in) works: GET /users/me says, or POST /register's answer in a
+// browser signed in when last seen (signed_in_hint.ts). Keys as Zulip's: c new message,
 // x new direct message, / search.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { Client } from '../client.js';
+import { Client, whenIdle } from '../client.js';
 import { signedInAs as askSignedIn } from '../requests/public.js';
-import { noteSignedIn } from '../signed_in_hint.js';
+import { noteSignedIn, wasSignedIn } from '../signed_in_hint.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
 import { pageTitle } from '../notify.js';
 import { useStore } from '../store.js';
@@ -32,12 +33,17 @@ export function App() {
     noteSignedIn(id !== null);
     setUserId(id);
   };
+  // A browser signed in when last seen (signed_in_hint.ts) opens the signed-in page at once, as the
+  // boot script sent its requests at once: their answers are taken as they arrive, not after
+  // GET /users/me's. A wrong hint ends as a session that stopped working does (a 401: signed out).
+  const [hinted] = useState(wasSignedIn);
   useEffect(() => {
-    askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
+    if (!hinted) askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
   }, []);
-  if (userId === undefined) return <Loading />;
   if (userId === null) return <Login onLogin={(signedIn) => signedInAs(signedIn.user_id)} />;
-  return <SignedIn key={userId} onSignOut={() => signedInAs(null)} />;
+  if (userId === undefined && !hinted) return <Loading />;
+  // No key: a new sign-in shows the form first, so each signed-in user gets a SignedIn of their own.
+  return <SignedIn onSignOut={() => signedInAs(null)} />;
 }
 
 /**
@@ -99,15 +105,22 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
   // Signed in by a session of parley's own, or by the embedding application (nothing to end here).
   // (Undefined until the server says: no sign-out button that then goes; shown if it cannot say.)
   const [ownSession, setOwnSession] = useState<boolean | undefined>(undefined);
-  useEffect(() => {
-    client.accounts.sessions().then((sessions) => setOwnSession(sessions.some((s) => s.current)), () => setOwnSession(true));
-  }, [client]);
   // The layout is shown once, whole: when the state is in and the first view's messages too (or
   // the connection is lost, or the messages take more than two seconds more), not as an empty
   // frame rendered, laid out and then filled twice.
   const shown = useRef(false);
   const [waited, setWaited] = useState(false);
   shown.current ||= (client.registered && (!state.view.loading || waited)) || state.connection !== 'live';
+  // Asked once the page is shown and idle: the header's button comes a moment after the first paint.
+  const isShown = shown.current;
+  useEffect(() => {
+    if (!isShown) return;
+    let live = true;
+    whenIdle(() => client.accounts.sessions().then((sessions) => live && setOwnSession(sessions.some((s) => s.current)), () => live && setOwnSession(true)));
+    return () => {
+      live = false;
+    };
+  }, [client, isShown]);
   useEffect(() => {
     if (!client.registered || shown.current) return;
     const timer = setTimeout(() => setWaited(true), 2000);
