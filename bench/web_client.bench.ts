@@ -19,7 +19,7 @@ declare const sessionStorage: any, localStorage: any, requestAnimationFrame: any
 const puppeteer = createRequire(import.meta.url)('puppeteer-core') as PuppeteerNode;
 const GROUP = 'web client';
 const MESSAGES = 10_000;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const SIGN_IN_FORM = 'form.login-card';
 const MESSAGE_LIST = '.messages[data-loaded] .message';
 
