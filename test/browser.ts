@@ -41,6 +41,15 @@ export function browserPath(name: BrowserName): string {
   }
 }
 
+/** Per page: the requests to hold back until a promise settles (holdRequests). */
+const holds = new WeakMap<Page, (url: string) => Promise<void> | undefined>();
+
+/** Holds each of the page's requests for which `hold` returns a promise until it settles. */
+export function holdRequests(page: Page, hold: ((url: string) => Promise<void> | undefined) | undefined): void {
+  if (hold) holds.set(page, hold);
+  else holds.delete(page);
+}
+
 export interface TestBrowser {
   browser: Browser;
   /** Requests the pages tried to make to anything but the test server. */
@@ -71,8 +80,11 @@ export async function launchBrowser(serverUrl: string, name: BrowserName = 'chro
       await page.setRequestInterception(true);
       page.on('request', (request) => {
         const url = request.url();
-        if (url.startsWith(origin + '/') || url.startsWith('data:')) void request.continue();
-        else {
+        if (url.startsWith(origin + '/') || url.startsWith('data:')) {
+          const held = holds.get(page)?.(url);
+          if (held) void held.then(() => request.continue());
+          else void request.continue();
+        } else {
           foreignRequests.push(url);
           void request.abort();
         }

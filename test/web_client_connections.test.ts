@@ -7,7 +7,7 @@
 import t from 'tap';
 import { contextOf } from '../lib/context.js';
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
+import { holdRequests, launchBrowser, signIn, waitForText, type TestBrowser } from './browser.js';
 import { startServer, until, type TestServer, type TestUser } from './helpers.js';
 import { sendToStream, subscribe } from './messaging_helpers.js';
 
@@ -91,6 +91,44 @@ t.test('the requests the boot script starts before the bundle runs are each made
     await page.waitForSelector('form.login-card');
   });
   t.same(signedOut.sort(), ['GET /server_settings', 'GET /users/me'], 'signed out, the page asks whether it is signed in and for the server settings, nothing more');
+  await page.close();
+});
+
+t.test('signed out elsewhere while the page loads: the boot script and the application decide alike, and signing in again holds', async (t) => {
+  const user = await member('racer');
+  // A browser signed in when last seen (the note), whose session ended elsewhere (no cookie). The
+  // application's bundle is held back (a fresh browser: nothing cached) until the boot script
+  // has sent its requests, and another tab drops the note then.
+  const page = await browser.page();
+  await page.evaluateOnNewDocument(() => window.localStorage.setItem('parley.signedIn:/', '1'));
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let booted!: () => void;
+  const bootSent = new Promise<void>((resolve) => (booted = resolve));
+  let bundleHeld = false;
+  holdRequests(page, (url) => {
+    if (url.endsWith('/api/v1/register')) booted();
+    if (!/\/web\/app-[^/]+\.js$/.test(url)) return undefined;
+    bundleHeld = true;
+    return held;
+  });
+  const loaded = page.goto(`${s.url}/?race#channel/${streamId}`);
+  await bootSent;
+  await page.evaluate(() => window.localStorage.removeItem('parley.signedIn:/'));
+  t.equal(await page.evaluate(() => document.readyState), 'interactive', 'the application has not run yet');
+  release();
+  await loaded;
+  await page.waitForSelector('form.login-card');
+  holdRequests(page, undefined);
+  t.ok(bundleHeld, "the application's bundle was held back");
+  await page.type('input[name=email]', user.email);
+  await page.type('input[name=password]', 'racer-password');
+  await page.click('button[type=submit]');
+  await page.waitForSelector('.messages[data-loaded] .message');
+  // The boot script's refused answers are not taken by the new sign-in.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  t.equal(await page.$('form.login-card'), null, 'still signed in a moment later');
+  t.ok(await page.$('.messages[data-loaded] .message'), "the channel's messages are shown");
   await page.close();
 });
 

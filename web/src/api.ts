@@ -70,6 +70,11 @@ export function prefetch(method: 'GET' | 'POST', path: string, params: Params, a
   return response;
 }
 
+/** Forgets the boot script's requests not taken: signed out, the next sign-in asks afresh. */
+export function dropPrefetched(): void {
+  holder.parleyPrefetched = [];
+}
+
 function takePrefetched(method: string, url: string, body: string): Promise<Response> | undefined {
   const key = prefetchKey(method, url, body);
   const i = holder.parleyPrefetched?.findIndex((p) => p.key === key) ?? -1;

@@ -10,13 +10,13 @@ import { apiNarrow, firstPage, isMessageView, needsState, parseHash } from './na
 import { accountPage } from './pages/route.js';
 import { REGISTER_PARAMS } from './register_params.js';
 import { pageParams } from './requests/messages.js';
-import { wasSignedIn } from './signed_in_hint.js';
+import { wasSignedInAtLoad } from './signed_in_hint.js';
 
 // An account page (a link sent by email) is not the signed-in client.
 if (accountPage() === undefined) {
   // Signed in when last seen: POST /register's answer says whether the session still works
   // (App.tsx), so no GET /users/me is asked first; else it is, and the others wait for its answer.
-  const after = wasSignedIn() ? undefined : prefetch('GET', 'users/me', {});
+  const after = wasSignedInAtLoad() ? undefined : prefetch('GET', 'users/me', {});
   const view = parseHash(location.hash);
   // Before registering, the client's narrow has no user id either (needsState views aside).
   if (isMessageView(view) && !needsState(view)) prefetch('GET', 'messages', pageParams(apiNarrow(view, 0), firstPage(view)), after);

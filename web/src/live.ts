@@ -89,8 +89,8 @@ export class EventQueue {
       try {
         if (this.#queueId === null) {
           await (this.#registering ??= this.#register().finally(() => (this.#registering = null)));
-          // The state just registered is painted first: the poll's request and answer are not in
-          // that frame's way. Events meanwhile wait in the queue.
+          // The next paint after registering comes first (usually the one showing the state): the
+          // poll's request and answer are not in that frame's way. Events meanwhile wait in the queue.
           await afterNextPaint();
           if (!current()) return;
         }

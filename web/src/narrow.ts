@@ -124,7 +124,9 @@ export const FIRST_PAGE = 15;
 /** The first page of a message view: a conversation opens at its first unread message, others at the newest. */
 export function firstPage(view: View): { anchor: string; num_before: number; num_after: number } {
   const anchor = view.kind === 'channel' || view.kind === 'dm' ? 'first_unread' : 'newest';
-  return { anchor, num_before: FIRST_PAGE, num_after: view.kind === 'search' ? 0 : FIRST_PAGE };
+  // A view opened at the newest has nothing after it: the page is all before, as many as a
+  // conversation's first page has on both sides.
+  return { anchor, num_before: anchor === 'newest' ? 2 * FIRST_PAGE : FIRST_PAGE, num_after: view.kind === 'search' ? 0 : FIRST_PAGE };
 }
 
 export const isMessageView = (view: View): boolean =>

@@ -13,6 +13,15 @@ export function wasSignedIn(): boolean {
   }
 }
 
+/**
+ * The hint as this page load read it first: the boot script and the application (two bundles)
+ * decide alike even when another tab signs in or out between them.
+ */
+export function wasSignedInAtLoad(): boolean {
+  const page = window as { parleySignedInAtLoad?: boolean };
+  return (page.parleySignedInAtLoad ??= wasSignedIn());
+}
+
 export function noteSignedIn(signedIn: boolean): void {
   try {
     if (signedIn) localStorage.setItem(KEY, '1');

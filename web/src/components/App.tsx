@@ -5,9 +5,10 @@
 // browser signed in when last seen (signed_in_hint.ts). Keys as Zulip's: c new message,
 // x new direct message, / search.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiFailure, dropPrefetched } from '../api.js';
 import { Client, whenIdle } from '../client.js';
 import { signedInAs as askSignedIn } from '../requests/public.js';
-import { noteSignedIn, wasSignedIn } from '../signed_in_hint.js';
+import { noteSignedIn, wasSignedInAtLoad } from '../signed_in_hint.js';
 import { isMessageView, parseHash, type View } from '../narrow.js';
 import { pageTitle } from '../notify.js';
 import { useStore } from '../store.js';
@@ -31,14 +32,23 @@ export function App() {
   const [userId, setUserId] = useState<number | null | undefined>(undefined);
   const signedInAs = (id: number | null) => {
     noteSignedIn(id !== null);
+    if (id === null) dropPrefetched();
     setUserId(id);
   };
   // A browser signed in when last seen (signed_in_hint.ts) opens the signed-in page at once, as the
   // boot script sent its requests at once: their answers are taken as they arrive, not after
   // GET /users/me's. A wrong hint ends as a session that stopped working does (a 401: signed out).
-  const [hinted] = useState(wasSignedIn);
+  const [hinted] = useState(wasSignedInAtLoad);
   useEffect(() => {
-    if (!hinted) askSignedIn().then((me) => signedInAs(me.user_id), () => signedInAs(null));
+    if (hinted) return;
+    askSignedIn().then(
+      (me) => signedInAs(me.user_id),
+      (error) => {
+        // A session that stopped working, as in SignedIn: the browser forgets its push subscription.
+        if (error instanceof ApiFailure && error.status === 401) void turnOffWebPush(undefined);
+        signedInAs(null);
+      },
+    );
   }, []);
   if (userId === null) return <Login onLogin={(signedIn) => signedInAs(signedIn.user_id)} />;
   if (userId === undefined && !hinted) return <Loading />;
@@ -111,16 +121,19 @@ function SignedIn({ onSignOut }: { onSignOut: () => void }) {
   const shown = useRef(false);
   const [waited, setWaited] = useState(false);
   shown.current ||= (client.registered && (!state.view.loading || waited)) || state.connection !== 'live';
-  // Asked once the page is shown and idle: the header's button comes a moment after the first paint.
-  const isShown = shown.current;
+  // Asked once the page is shown, registered (the server answers and the session works) and idle:
+  // the header's button comes a moment after the first paint.
+  const ask = shown.current && client.registered;
   useEffect(() => {
-    if (!isShown) return;
+    if (!ask) return;
     let live = true;
-    whenIdle(() => client.accounts.sessions().then((sessions) => live && setOwnSession(sessions.some((s) => s.current)), () => live && setOwnSession(true)));
+    whenIdle(() => {
+      if (live) client.accounts.sessions().then((sessions) => live && setOwnSession(sessions.some((s) => s.current)), () => live && setOwnSession(true));
+    });
     return () => {
       live = false;
     };
-  }, [client, isShown]);
+  }, [client, ask]);
   useEffect(() => {
     if (!client.registered || shown.current) return;
     const timer = setTimeout(() => setWaited(true), 2000);
