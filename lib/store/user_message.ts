@@ -172,9 +172,9 @@ export function selectStarredMessageIds(s: Store, userId: number): number[] {
 
 /**
  * The conversations of the user's newest `limit` direct messages: their members (direct_group's
- * member_key, sorted ids) and the newest of those message ids, newest first (index user_message_private).
+ * member_key, sorted ids) and the newest of those message ids, newest first (index
+ * user_message_private, named: the planner otherwise walks all of the user's rows by the primary key).
  */
-// The index named: the planner otherwise walks all of the user's rows by the primary key.
 export function selectRecentDirectConversations(s: Store, userId: number, limit: number): { memberKey: string; maxMessageId: number }[] {
   const rows = s
     .prepare(
